@@ -1,0 +1,90 @@
+"""Configuration objects (pydantic). No module-level mutable state: every
+component receives the config it needs.
+
+Defaults of :class:`PlannerConfig` follow the reference demo of Huang et al.
+2022 ("Language Models as Zero-Shot Planners", Sec. 3 and the released demo):
+k=10 samples, beta=0.3, cutoff epsilon=0.8, max 20 steps, temperature 0.6,
+top_p 0.9, presence penalty 0.5, frequency penalty 0.3, repeated previous
+action penalised by -0.5.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from actionable.errors import ConfigError
+
+Variant = Literal["vanilla", "translated", "corrected", "full"]
+#: Planner variants of Huang et al. 2022: ``vanilla`` (no translation),
+#: ``translated`` (post-hoc translation of every step), ``corrected``
+#: (+ autoregressive trajectory correction, fixed example), ``full``
+#: (+ dynamic example selection).
+VARIANTS: tuple[str, ...] = ("vanilla", "translated", "corrected", "full")
+
+
+def default_cache_dir() -> Path:
+    """``$ACTIONABLE_CACHE_DIR``, else ``$XDG_CACHE_HOME/actionable``, else
+    ``~/.cache/actionable``."""
+    env = os.environ.get("ACTIONABLE_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "actionable"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PlannerConfig(_Frozen):
+    """Decoding and scoring parameters of the zero-shot planner."""
+
+    variant: Variant = "full"
+    samples: int = Field(10, ge=1, le=64, description="k candidate steps per position")
+    beta: float = Field(0.3, ge=0.0, le=10.0, description="weight of mean token log-prob")
+    cutoff: float = Field(0.8, ge=-10.0, le=10.0, description="early-stop threshold epsilon")
+    max_steps: int = Field(20, ge=1, le=200)
+    temperature: float = Field(0.6, ge=0.0, le=2.0)
+    top_p: float = Field(0.9, gt=0.0, le=1.0)
+    presence_penalty: float = Field(0.5, ge=-2.0, le=2.0)
+    frequency_penalty: float = Field(0.3, ge=-2.0, le=2.0)
+    repeat_penalty: float = Field(0.5, ge=0.0, le=10.0,
+                                  description="subtracted when a candidate repeats the previous action")
+    empty_stop_fraction: float = Field(0.5, ge=0.0, le=1.0)
+    max_tokens: int = Field(32, ge=1, le=512, description="tokens per sampled step")
+    seed: int = 0
+
+
+class LMConfig(_Frozen):
+    """Which models to use and how to cache them."""
+
+    model: str = Field("embedded", description="embedded | openai:<name>@<base_url> | hf:<path>")
+    translation_model: str = Field("minilm", description="minilm | bow | st:<path>")
+    cache: bool = True
+    cache_dir: Path = Field(default_factory=default_cache_dir)
+    timeout_s: float = Field(120.0, gt=0)
+    max_retries: int = Field(3, ge=0, le=20)
+
+    @field_validator("model", "translation_model")
+    @classmethod
+    def _nonempty(cls, v: str) -> str:
+        if not v or not v.strip():
+            raise ValueError("must not be empty")
+        return v.strip()
+
+
+def make_config(cls: type[BaseModel], **kwargs):
+    """Build a config, turning pydantic's ValidationError into a one-line
+    :class:`ConfigError` that names the field and the allowed range."""
+    try:
+        return cls(**{k: v for k, v in kwargs.items() if v is not None})
+    except ValidationError as exc:
+        parts = []
+        for e in exc.errors():
+            loc = ".".join(str(x) for x in e["loc"])
+            parts.append(f"{loc}: {e['msg']} (got {e.get('input')!r})")
+        raise ConfigError("invalid setting: " + "; ".join(parts)) from None

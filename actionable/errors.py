@@ -1,0 +1,116 @@
+"""Typed errors for actionable.
+
+One root exception, :class:`ActionableError`, with one subclass per layer.
+Every message says what was wrong and how to fix it. The CLI catches
+``ActionableError`` and prints a single line (no traceback unless ``--debug``).
+
+Never put secrets (API keys) into an error message.
+"""
+
+from __future__ import annotations
+
+
+class ActionableError(Exception):
+    """Root of every error raised deliberately by actionable."""
+
+
+# --- configuration / user input -------------------------------------------------
+class ConfigError(ActionableError, ValueError):
+    """A configuration value or CLI flag is out of range or inconsistent."""
+
+
+class InputError(ActionableError, ValueError):
+    """User-supplied text or file is unusable (empty task, non-UTF-8, too long...)."""
+
+
+# --- env layer ------------------------------------------------------------------
+class EnvError(ActionableError):
+    """Errors of the house: scenes, programs, simulator."""
+
+
+class ProgramParseError(EnvError, ValueError):
+    """A program line could not be parsed (bad syntax, unknown action, wrong arity).
+
+    Attributes:
+        line: the offending line (truncated to 200 characters).
+        lineno: 1-based line number, or ``None`` when parsing a single line.
+    """
+
+    def __init__(self, message: str, line: str = "", lineno: int | None = None):
+        self.line = line[:200]
+        self.lineno = lineno
+        where = f"line {lineno}: " if lineno is not None else ""
+        super().__init__(f"{where}{message}")
+
+
+class SceneError(EnvError, ValueError):
+    """A scene / graph is missing, malformed, or unknown."""
+
+
+class UnknownNodeError(EnvError, KeyError):
+    """An action names a node id that is absent from the scene graph."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; keep the plain message
+        return str(self.args[0]) if self.args else "unknown node"
+
+
+class ResolutionError(EnvError):
+    """A class-level step could not be bound to a node of the scene."""
+
+
+class SimulatorError(EnvError, RuntimeError):
+    """The simulator was misused (step before reset, ...). Plan-level failures are
+    *not* errors: ``Simulator.step`` reports them in ``info['error']``."""
+
+
+# --- language models ---------------------------------------------------------------
+class LMError(ActionableError):
+    """Errors of language-model backends."""
+
+
+class ModelNotFoundError(LMError, ValueError):
+    """A model id / path names nothing that can be loaded."""
+
+
+class BackendUnavailableError(LMError, ConnectionError):
+    """A server could not be reached, or an optional dependency is missing."""
+
+
+class CapabilityError(LMError):
+    """The backend lacks a capability the caller needs (log-probs, n>1, ...)."""
+
+
+class LMResponseError(LMError):
+    """The backend answered with something unusable (malformed, truncated)."""
+
+
+# --- grounding / planning ---------------------------------------------------------
+class GroundingError(ActionableError):
+    """Errors of the translation LM or the admissible-action index."""
+
+
+class PlanningError(ActionableError):
+    """Errors of the planners."""
+
+
+# --- verification -------------------------------------------------------------------
+class VerifyError(ActionableError):
+    """Errors of the judge/planner verification loop."""
+
+
+class CritiqueParseError(VerifyError, ValueError):
+    """Judge output could not be turned into critiques."""
+
+
+# --- continual -------------------------------------------------------------------------
+class ContinualError(ActionableError):
+    """Errors of continual instruction following (instructions, TEKG, agents)."""
+
+
+# --- evaluation ----------------------------------------------------------------------
+class EvaluationError(ActionableError):
+    """Errors of the evaluation harness (run directories, reports)."""
+
+
+class RunFileError(EvaluationError):
+    """A run directory or run.jsonl is unusable."""
