@@ -1,7 +1,95 @@
-"""CLI commands of this concern (filled in by its owner)."""
+"""``actionable eval plan`` and ``actionable eval report``: the evaluation harness CLI.
+
+``eval plan`` runs (query x variant) episodes of the zero-shot planner into a
+resumable run directory (``run.jsonl``, one line per episode) with a local or a
+Ray executor, then renders the report; ``eval report`` re-renders a run
+directory without loading any model. Heavy imports happen inside the commands.
+"""
 
 from __future__ import annotations
 
+import shlex
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+_VARIANTS_HELP = ("Comma-separated rows: vanilla, translated, corrected, full, no-translation, "
+                  "no-correction, no-dynamic-example, full-bow (full with the bag-of-words translation LM).")
+
+
+def plan_eval_command(
+    out: Path = typer.Option(..., "--out", "-o", help="Run directory (created; rerun the same command "
+                                                       "to resume after a crash)."),
+    variants: str = typer.Option("vanilla,translated,full,no-translation,no-correction,no-dynamic-example,"
+                                 "full-bow", "--variants", help=_VARIANTS_HELP),
+    model: str = typer.Option("embedded", "--model", "-m",
+                              help="Planning LM: embedded, gguf:<file>, openai:<name>@<base_url>, hf:<path>."),
+    translation_model: str = typer.Option("minilm", "--translation-model", "-t",
+                                          help="Translation LM: minilm, bow, st:<model dir>."),
+    query: str = typer.Option("name", "--query",
+                              help="Query form(s), comma-separated: 'name' (task name, as in the paper) "
+                                   "and/or 'name+description' (as in EAI)."),
+    limit: Optional[int] = typer.Option(None, "--limit", "-n", help="First N queries per query form."),
+    seed: int = typer.Option(0, "--seed", help="Planner sampling seed."),
+    split_seed: int = typer.Option(0, "--split-seed", help="Seed of the held-out / example-bank task split."),
+    heldout_fraction: float = typer.Option(0.3, "--heldout-fraction",
+                                           help="Share of task names held out (paper: 88 of 292 = 0.3)."),
+    tasks: Optional[Path] = typer.Option(None, "--tasks", help="Own queries (JSONL: task, description, "
+                                                               "goal_program_ids, gold_program_ids)."),
+    example_bank: Optional[Path] = typer.Option(None, "--example-bank",
+                                                help="Own example bank JSONL (task, steps)."),
+    samples: Optional[int] = typer.Option(None, "--samples", "-k", help="Samples per step (default 10)."),
+    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps per plan (default 20)."),
+    executor: str = typer.Option("local", "--executor", help="local (in-process) or ray."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Ray workers (actors); ignored by local."),
+    address: Optional[str] = typer.Option(None, "--address",
+                                          help="Ray cluster address (e.g. auto, ray://head:10001); "
+                                               "default: start a local Ray cluster."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
+    retry_errors: bool = typer.Option(False, "--retry-errors", help="Rerun episodes that ended in an error."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+) -> None:
+    """Evaluate planner variants on held-out VirtualHome tasks (Huang et al. 2022 table)."""
+    from actionable.config import PlannerConfig, make_config
+    from actionable.errors import ConfigError
+    from actionable.evaluation.plan_eval import parse_variants, prepare_plan_run
+    from actionable.evaluation.report import write_report
+    from actionable.evaluation.runner import run_episodes
+
+    names = parse_variants(variants)
+    modes = tuple(m.strip() for m in query.split(",") if m.strip())
+    for p, flag in ((tasks, "--tasks"), (example_bank, "--example-bank")):
+        if p is not None and not p.is_file():
+            raise ConfigError(f"{flag} {str(p)!r} is not a file; give a JSONL file")
+    if not 0.0 < heldout_fraction < 1.0:
+        raise ConfigError(f"--heldout-fraction must be in (0, 1), got {heldout_fraction}")
+    overrides = {k: v for k, v in {"samples": samples, "max_steps": max_steps}.items() if v is not None}
+    make_config(PlannerConfig, **overrides)  # validate ranges early
+    episodes, factory, manifest = prepare_plan_run(
+        variants=names, model=model, translation_model=translation_model, query_modes=modes,
+        limit=limit, seed=seed, split_seed=split_seed, heldout_fraction=heldout_fraction,
+        tasks_file=str(tasks) if tasks else None, example_bank=str(example_bank) if example_bank else None,
+        planner=overrides, lm_cache=not no_cache,
+        command="actionable eval " + " ".join(shlex.quote(a) for a in sys.argv[2:]))
+    res = run_episodes(episodes, factory, out, executor=executor, workers=workers, address=address,
+                       manifest=manifest, progress=not no_progress, retry_errors=retry_errors)
+    paths = write_report(out)
+    typer.echo(f"{res.new} new, {res.skipped} already done, {res.errors} errors; "
+               f"report: {paths['summary']} and {paths['figure']}")
+
+
+def report_command(run_dir: Path = typer.Argument(..., help="A run directory written by `eval plan`.")) -> None:
+    """Re-render summary.md, summary.json and scatter.png from run.jsonl (no models are run)."""
+    from actionable.evaluation.report import write_report
+
+    paths = write_report(run_dir)
+    typer.echo(paths["summary"].read_text(encoding="utf-8"))
+    typer.echo(f"figure: {paths['figure']}")
+
 
 def register(app, eval_app) -> None:
-    """Add this module's commands to the root app and the eval sub-app."""
+    """Add ``eval plan`` and ``eval report`` to the eval sub-app."""
+    eval_app.command("plan")(plan_eval_command)
+    eval_app.command("report")(report_command)

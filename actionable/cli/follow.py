@@ -1,7 +1,177 @@
-"""CLI commands of this concern (filled in by its owner)."""
+"""``actionable follow`` and ``actionable eval continual``: ExRAP-style continual
+instruction following in a non-stationary VirtualHome house.
+
+Heavy imports (llama.cpp, virtualhome_eval, matplotlib) happen inside the commands.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+_AGENT_HELP = ("exrap (default), exrap-tc (no temporal consistency), exrap-exp (fixed exploration), "
+               "exrap-llm (LLM exploration), exrap-sample (10-sample query answers), llm-planner, saycan, "
+               "zsp, instruction-wise, oracle (full observability).")
+
+
+def _csv(text: str, what: str) -> list[str]:
+    from actionable.errors import ConfigError
+    items = [x.strip() for x in text.split(",") if x.strip()]
+    if not items:
+        raise ConfigError(f"--{what} is empty; give a comma-separated list")
+    return items
+
+
+def follow_command(
+    instructions: Optional[Path] = typer.Option(None, "--instructions", "-i",
+                                                help="Instruction file: one 'If <condition>, <action>.' per line, "
+                                                     "or the JSON written by --save-instructions. Default: a "
+                                                     "seeded set of --count template instructions."),
+    count: int = typer.Option(5, "--count", "-n", help="Size of the generated set when no file is given (1-24)."),
+    nonstationarity: str = typer.Option("medium", "--nonstationarity", "-x",
+                                        help="How often the house changes: low (every 8 steps), medium (6), high (4)."),
+    steps: int = typer.Option(100, "--steps", help="Episode length in skills (1-2000)."),
+    agent: str = typer.Option("exrap", "--agent", "-a", help=_AGENT_HELP),
+    model: str = typer.Option("embedded", "--model", "-m",
+                              help="LM: embedded (SmolLM2-135M, offline), gguf:<file>, openai:<name>@<base_url>, hf:<path>."),
+    scene: str = typer.Option("1003_2", "--scene", "-s",
+                              help="Scene: a packaged program id (default 1003_2: 4 rooms, 11 movable objects) or 'default'."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the house dynamics and the generated instructions."),
+    query_mode: str = typer.Option("logprob", "--query-mode",
+                                   help="P(q) estimator: logprob (one scoring call) or sample (up to 10 samples)."),
+    w_t: float = typer.Option(0.01, "--w-t", help="Weight of the LM exploitation value v_T (Eq. 12; paper 0.01)."),
+    save_instructions: Optional[Path] = typer.Option(None, "--save-instructions",
+                                                     help="Write the instruction set (with its ground truth) as JSON."),
+    trace_out: Optional[Path] = typer.Option(None, "--trace", help="Write the full episode record (JSONL trace) here."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live trace; print only the summary."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
+) -> None:
+    """Follow standing conditional instructions in a changing house, with a live trace.
+
+    Each line of the trace shows the step, the room, what the agent observed,
+    what its memory believes about each condition (P(q)), the skill it chose,
+    why (the Eq. 12 value), and what the house changed. Ends with SR / PS.
+    """
+    from rich.console import Console
+
+    from actionable.config import LMConfig, make_config
+    from actionable.continual.agent import ExRAPConfig
+    from actionable.continual.episode import AGENTS, make_agent, run_episode
+    from actionable.continual.instructions import load_instructions, sample_instructions
+    from actionable.continual.instructions import save_instructions as _save
+    from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
+    from actionable.env.scene import load_scene
+    from actionable.errors import ConfigError
+
+    if agent not in AGENTS:
+        raise ConfigError(f"unknown agent {agent!r}; choose from {', '.join(AGENTS)}")
+    if not 1 <= steps <= 2000:
+        raise ConfigError(f"--steps must be 1..2000 (got {steps})")
+    dyn = make_config(DynamicsConfig, level=nonstationarity)
+    cfg = make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t)
+    console = Console(stderr=False, highlight=False, soft_wrap=True)
+    house = NonStationaryHouse(load_scene(scene), dyn)
+    house.reset(seed)
+    ins = load_instructions(instructions, house) if instructions else sample_instructions(house, count, seed)
+    if save_instructions:
+        _save(ins, save_instructions)
+    lm = None
+    if agent != "oracle":
+        from actionable.lm.registry import load_lm
+        lm = load_lm(model, make_config(LMConfig, model=model, cache=not no_cache))
+    ag = make_agent(agent, lm, ins, cfg)
+    console.print(f"[bold]{agent}[/bold] in scene {scene}, non-stationarity {nonstationarity} "
+                  f"(changes every {dyn.steps_between_changes} steps), {steps} steps, seed {seed}")
+    for i, x in enumerate(ins, 1):
+        console.print(f"  instruction {i}: {x.text}")
+
+    def show(rec: dict) -> None:
+        if quiet:
+            return
+        bel = ", ".join(f"{k[:38]}={v:.2f}" for k, v in rec["beliefs"].items())
+        mark = "ok" if rec["executed"] else f"FAILED: {rec['error'][:80]}"
+        console.print(f"[cyan]t={rec['t']:3d}[/cyan] in {rec['room']:<12} saw {rec['observed']:2d} facts | "
+                      f"-> [bold]{rec['skill']}[/bold] ({mark})")
+        console.print(f"        why: {rec['why']}")
+        if bel:
+            console.print(f"        memory: {bel}")
+        if rec["completed"]:
+            console.print(f"        [green]completed instruction(s) {[c + 1 for c in rec['completed']]}[/green]")
+        if rec["house_changed"]:
+            console.print(f"        house changed: {'; '.join(rec['house_changed'])}")
+
+    res = run_episode(ag, house, ins, steps, seed, lm=lm, on_step=show)
+    for r in res.interpretation if agent != "oracle" else []:
+        if r["source"] != "lm":
+            console.print(f"  interpreter: '{r['text'][:60]}' read by {r['source']} ({(r['error'] or '')[:100]})")
+    m, s = res.metrics, res.stats
+    sr = "-" if m["sr"] is None else f"{100 * m['sr']:.1f}%"
+    ps = "-" if m["ps"] is None else f"{m['ps']:.1f}"
+    extra = f", Eq. 5 reuse {100 * s['reuse_rate']:.0f}%" if "reuse_rate" in s else ""
+    console.print(f"[bold]SR {sr}  PS {ps}[/bold]  ({m['n_success']} completed, {m['n_failure']} missed, "
+                  f"{m['n_cancelled']} cancelled by the house; {s['lm_calls_per_step']:.2f} LM calls/step{extra}; "
+                  f"{s['seconds']:.1f} s)")
+    if trace_out:
+        with open(trace_out, "w", encoding="utf-8") as f:
+            for rec in res.trace:
+                f.write(json.dumps(rec) + "\n")
+            f.write(json.dumps({"summary": {k: v for k, v in res.to_dict().items() if k != "trace"}}) + "\n")
+
+
+def continual_eval_command(
+    out: Path = typer.Option(..., "--out", "-o", help="Run directory (rerun the same command to resume)."),
+    agents: str = typer.Option("exrap,llm-planner,saycan,zsp,instruction-wise", "--agents", help=_AGENT_HELP),
+    nonstationarity: str = typer.Option("low,medium,high", "--nonstationarity", "-x", help="Levels, comma-separated."),
+    instructions: str = typer.Option("3,5,7", "--instructions", help="Instruction-set sizes, comma-separated."),
+    seeds: int = typer.Option(3, "--seeds", help="Seeds per setting (0..N-1)."),
+    steps: int = typer.Option(60, "--steps", help="Episode length in skills."),
+    model: str = typer.Option("embedded", "--model", "-m", help="LM spec (see `actionable follow --help`)."),
+    scene: str = typer.Option("1003_2", "--scene", "-s", help="Scene (packaged program id or 'default')."),
+    query_mode: str = typer.Option("logprob", "--query-mode", help="logprob or sample."),
+    w_t: float = typer.Option(0.01, "--w-t", help="Weight of v_T (Eq. 12)."),
+    executor: str = typer.Option("local", "--executor", help="local or ray."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Ray workers."),
+    address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
+    retry_errors: bool = typer.Option(False, "--retry-errors", help="Rerun episodes that ended in an error."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+) -> None:
+    """Run the continual benchmark and write summary.md (paper-style SR/PS table) + continual.png."""
+    from actionable.continual.episode import AGENTS
+    from actionable.continual.evaluate import ContinualWorker, episodes_for, write_continual_report
+    from actionable.errors import ConfigError
+    from actionable.evaluation.runner import run_episodes
+
+    ags = _csv(agents, "agents")
+    bad = [a for a in ags if a not in AGENTS]
+    if bad:
+        raise ConfigError(f"unknown agent(s) {bad}; choose from {', '.join(AGENTS)}")
+    try:
+        sizes = [int(x) for x in _csv(instructions, "instructions")]
+    except ValueError:
+        raise ConfigError(f"--instructions must be integers like 3,5,7 (got {instructions!r})") from None
+    if any(not 1 <= n <= 24 for n in sizes) or not 1 <= seeds <= 1000 or not 1 <= steps <= 2000:
+        raise ConfigError("need set sizes in 1..24, --seeds in 1..1000 and --steps in 1..2000")
+    eps = episodes_for(ags, _csv(nonstationarity, "nonstationarity"), sizes, list(range(seeds)), steps,
+                       scene, model, query_mode, w_t)
+    conf = {"steps": steps, "scene": scene, "model": model, "query_mode": query_mode, "w_t": w_t}
+    manifest = {"kind": "continual", "command": "actionable " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+                "fingerprint": hashlib.sha256(json.dumps(conf, sort_keys=True).encode()).hexdigest()[:16],
+                "config": conf}
+    res = run_episodes(eps, ContinualWorker(cache=not no_cache), out, executor=executor, workers=workers,
+                       address=address, manifest=manifest, progress=not no_progress, retry_errors=retry_errors)
+    paths = write_continual_report(out)
+    typer.echo(paths["markdown"].read_text(encoding="utf-8"))
+    typer.echo(f"{res.new} new, {res.skipped} resumed, {res.errors} errors; wrote {paths['markdown']} and {paths['figure']}")
+
 
 def register(app, eval_app) -> None:
-    """Add this module's commands to the root app and the eval sub-app."""
+    """Add ``follow`` to the root app and ``continual`` to the eval sub-app."""
+    app.command("follow")(follow_command)
+    eval_app.command("continual")(continual_eval_command)

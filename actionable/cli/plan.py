@@ -1,7 +1,174 @@
-"""CLI commands of this concern (filled in by its owner)."""
+"""``actionable plan "TASK"``: the zero-shot planner of Huang et al. 2022 on a
+VirtualHome scene, offline on CPU, with the simulator's executability verdict.
+
+Heavy imports (llama.cpp, sentence-transformers, virtualhome_eval) happen
+inside the command so ``actionable --help`` stays fast.
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from actionable.config import VARIANTS
+
+_VARIANT_HELP = ("Planner variant (Huang et al. 2022): vanilla = LM writes the plan, no translation; "
+                 "translated = each step mapped post hoc to the nearest admissible action; "
+                 "corrected = + step-by-step sampling with trajectory correction and early stop; "
+                 "full = + dynamic example selection (default).")
+
+
+def plan_command(
+    task: str = typer.Argument(..., help="The household task, e.g. \"Make coffee\" (at most 300 characters)."),
+    variant: str = typer.Option("full", "--variant", "-v", help=_VARIANT_HELP),
+    scene: str = typer.Option("default", "--scene", "-s",
+                              help="Scene: 'default' (the house with every packaged object) or a packaged "
+                                   "program id such as 1003_2 (see `actionable scenes`)."),
+    model: str = typer.Option("embedded", "--model", "-m",
+                              help="Planning LM: embedded (SmolLM2-135M, offline), gguf:<file>, "
+                                   "openai:<name>@<base_url>, hf:<path>."),
+    translation_model: str = typer.Option("minilm", "--translation-model", "-t",
+                                          help="Translation LM: minilm (all-MiniLM-L6-v2, offline), "
+                                               "bow (bag-of-words baseline), st:<model dir>."),
+    samples: Optional[int] = typer.Option(None, "--samples", "-k",
+                                          help="Candidate steps sampled per position (default 10)."),
+    beta: Optional[float] = typer.Option(None, "--beta",
+                                         help="Weight of the mean token log-prob in the step score "
+                                              "cos + beta*logprob (default 0.3)."),
+    cutoff: Optional[float] = typer.Option(None, "--cutoff",
+                                           help="Early-stop threshold epsilon on the best step score "
+                                                "(default 0.8)."),
+    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps in a plan (default 20)."),
+    temperature: Optional[float] = typer.Option(None, "--temperature", help="Sampling temperature (default 0.6)."),
+    top_p: Optional[float] = typer.Option(None, "--top-p", help="Nucleus sampling mass (default 0.9)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Sampling seed (default 0); same seed, same plan."),
+    bank: Optional[Path] = typer.Option(None, "--bank",
+                                        help="Example bank JSONL ({\"task\":..., \"steps\":[...]} a line) "
+                                             "instead of the packaged programs."),
+    no_cache: bool = typer.Option(False, "--no-cache",
+                                  help="Do not read or write the LM response cache and the action-index "
+                                       "cache (~/.cache/actionable)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object (plan, translated steps with "
+                                                       "scores, executability, timings, model ids)."),
+) -> None:
+    """Turn a household TASK into a VirtualHome program and check that it executes.
+
+    Prints the numbered program, whether it executes in the scene and, if not,
+    the failing step and the unmet precondition. The first run embeds the
+    scene's admissible actions (about a minute on 2 cores); later runs read the
+    cache. Exit code 0 when a plan was produced (executable or not), 2 on bad input.
+    """
+    from actionable.config import LMConfig, PlannerConfig, make_config
+    from actionable.errors import ConfigError
+    from actionable.planning.prompts import clean_task
+
+    task = clean_task(task)
+    if variant not in VARIANTS:
+        raise ConfigError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
+    pcfg = make_config(PlannerConfig, variant=variant, samples=samples, beta=beta, cutoff=cutoff,
+                       max_steps=max_steps, temperature=temperature, top_p=top_p, seed=seed)
+    lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache)
+    if bank is not None and not bank.is_file():
+        raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
+
+    with _Progress(enabled=True) as prog:
+        from actionable.planning.session import PlanningSession
+
+        session = PlanningSession(lcfg, pcfg, scene=scene, bank=bank, progress=prog.update)
+        result = session.plan(task)
+    if as_json:
+        out = result.to_dict()
+        out["session"] = session.info()
+        typer.echo(json.dumps(out, indent=2, allow_nan=False))
+    else:
+        _print_human(result, session)
+
+
+class _Progress:
+    """rich spinner on stderr driven by planner events (rich draws nothing when stderr is not a terminal)."""
+
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled
+        self._p = None
+        self._task = None
+
+    def __enter__(self):
+        if self.enabled:
+            from rich.console import Console
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+            self._p = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                               console=Console(stderr=True), transient=True)
+            self._p.__enter__()
+            self._task = self._p.add_task("starting", total=None)
+        return self
+
+    def update(self, event: dict) -> None:
+        if self._p is None:
+            return
+        ev = event.get("event")
+        if ev == "load":
+            desc = f"loading {event.get('what')}"
+            if event.get("what") == "admissible-action index":
+                desc += " (first run embeds every admissible action; cached afterwards)"
+        elif ev == "step":
+            desc = f"planning: sampling step {event['step']} (at most {event['max_steps']})"
+        elif ev == "generate":
+            desc = "planning: the LM writes the plan"
+        else:
+            desc = str(ev)
+        self._p.update(self._task, description=desc)
+
+    def __exit__(self, *exc):
+        if self._p is not None:
+            self._p.__exit__(*exc)
+        return False
+
+
+def _print_human(result, session) -> None:
+    from rich.console import Console
+
+    con = Console(highlight=False)
+    info = session.info()
+    con.print(f"[bold]Task:[/bold] {result.task}   [dim](variant {result.variant}, scene {info['scene']})[/dim]")
+    if result.example:
+        con.print(f"[dim]Example in the prompt: {result.example['task']} ({result.example['source']})[/dim]")
+    if not result.steps:
+        con.print("[yellow]The planner produced no steps.[/yellow]")
+    for s in result.steps:
+        if s.step is None:
+            con.print(f"{s.position:>3}. [red]{s.sample_text}[/red]  [dim](not an admissible action: "
+                      f"{s.parse_error})[/dim]", markup=True)
+            continue
+        score = ""
+        if s.cosine is not None:
+            score = f"cos {s.cosine:.2f}" + (f", score {s.total:.2f}" if s.logprob is not None else "")
+            score = f"  [dim]({score}; LM wrote: {s.sample_text!r})[/dim]"
+        con.print(f"{s.position:>3}. {s.step.to_text():<32} {s.step.to_script()}{score}")
+    ex = result.executability or {}
+    if ex.get("executable"):
+        con.print(f"[green]Executable[/green] in scene {info['scene']}: all {ex.get('steps_executed')} "
+                  "steps run in the VirtualHome simulator.")
+    else:
+        fi = ex.get("failed_index")
+        where = f"step {fi + 1} ({ex.get('failed_step')})" if fi is not None else "the plan"
+        con.print(f"[red]Not executable[/red] in scene {info['scene']}: {where} failed: "
+                  f"{ex.get('error') or ex.get('error_type')}")
+        if ex.get("unmet_preconditions"):
+            con.print("  unmet precondition(s): " + "; ".join(ex["unmet_preconditions"]))
+    stop = result.stop_reason
+    if result.stopped_at and "best_score" in result.stopped_at:
+        stop += f" at step {result.stopped_at['position']} (best score {result.stopped_at['best_score']:.2f} " \
+                f"< cutoff {result.config.get('cutoff')})"
+    t = result.timings
+    con.print(f"[dim]stop: {stop}; {result.lm_calls} LM call(s); plan {t.get('total_s', 0):.1f} s "
+              f"(LM {t.get('lm_s', 0):.1f} s); models: {info['planning_model']} + "
+              f"{info['translation_model']}; {info['admissible_actions']} admissible actions[/dim]")
+
 
 def register(app, eval_app) -> None:
-    """Add this module's commands to the root app and the eval sub-app."""
+    """Add ``actionable plan`` to the root app."""
+    app.command("plan", help=plan_command.__doc__)(plan_command)

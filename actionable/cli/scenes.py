@@ -1,7 +1,108 @@
-"""CLI commands of this concern (filled in by its owner)."""
+"""``actionable scenes``: list the scenes (the merged default house and the 518
+packaged program scenes) or show one scene's rooms and objects."""
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+from typing import Optional
+
+import typer
+
+
+def _scene_summary(scene) -> dict:
+    rooms = {}
+    for r in scene.rooms:
+        rooms[scene.class_of(r)] = 0
+    for nid in scene.node_ids:
+        room = scene.room_of(nid)
+        if room is not None and room != nid:
+            rooms[scene.class_of(room)] = rooms.get(scene.class_of(room), 0) + 1
+    return {"name": scene.name, "nodes": len(scene), "edges": len(scene.edges),
+            "classes": len(scene.class_names()),
+            "added_objects": sum(1 for i in scene.node_ids if i >= 1000),
+            "objects_per_room": rooms}
+
+
+def scenes_command(
+    show: Optional[str] = typer.Argument(
+        None, help="Scene to describe: 'default' or a program id such as 1003_2. "
+                   "Without it, list all scenes."),
+    task: Optional[str] = typer.Option(None, "--task", help="Only program scenes whose task contains this text "
+                                                            "(case-insensitive), e.g. 'coffee'."),
+    classes: bool = typer.Option(False, "--classes", help="With a scene: also list its object classes "
+                                                          "and how many nodes each has."),
+    admissible: bool = typer.Option(False, "--admissible", help="With a scene: also print the size of its "
+                                                                "admissible action space."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """List the scenes: the default house (the house plus every packaged program's
+    objects, duplicates merged) and the 518 packaged program scenes, with counts.
+    Give a scene name to see its rooms, node counts and (with --classes) classes."""
+    from actionable.env.scene import list_program_ids, load_program, load_scene
+
+    if show is not None:
+        scene = load_scene(show)
+        info = _scene_summary(scene)
+        if classes:
+            info["class_counts"] = {c: len(scene.nodes_of_class(c)) for c in scene.class_names()}
+        if admissible:
+            from actionable.env.admissible import admissible_actions
+
+            acts = admissible_actions(scene)
+            info["admissible_actions"] = len(acts)
+            info["admissible_by_action"] = dict(sorted(Counter(s.action for s in acts).items()))
+        if show != "default" and show is not None and scene.name != "default":
+            prog = load_program(scene.name)
+            info.update(task=prog.task, description=prog.description, steps=len(prog))
+        if as_json:
+            typer.echo(json.dumps(info, indent=2))
+            return
+        _print_scene(info)
+        return
+
+    rows = []
+    for pid in list_program_ids():
+        prog = load_program(pid)
+        if task and task.lower() not in prog.task.lower():
+            continue
+        rows.append({"id": pid, "task": prog.task, "steps": len(prog)})
+    default = _scene_summary(load_scene(None))
+    tasks = Counter(r["task"] for r in rows)
+    if as_json:
+        typer.echo(json.dumps({"default": default, "programs": rows, "program_count": len(rows),
+                               "task_count": len(tasks)}, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    con = Console()
+    con.print(f"[bold]default[/bold]: {default['nodes']} nodes ({default['added_objects']} added objects "
+              f"merged from all programs), {default['classes']} classes, rooms: "
+              + ", ".join(f"{k} ({v})" for k, v in default["objects_per_room"].items()))
+    table = Table(title=f"{len(rows)} program scenes over {len(tasks)} tasks "
+                        "(use the id with --scene)")
+    table.add_column("id")
+    table.add_column("task")
+    table.add_column("steps", justify="right")
+    for r in rows:
+        table.add_row(r["id"], r["task"], str(r["steps"]))
+    con.print(table)
+
+
+def _print_scene(info: dict) -> None:
+    lines = [f"scene {info['name']}: {info['nodes']} nodes, {info['edges']} edges, "
+             f"{info['classes']} classes, {info['added_objects']} added objects (ids >= 1000)"]
+    if "task" in info:
+        lines.append(f"task: {info['task']} ({info['steps']} steps) - {info['description']}")
+    lines.append("rooms: " + ", ".join(f"{k} ({v} objects)" for k, v in info["objects_per_room"].items()))
+    if "admissible_actions" in info:
+        lines.append(f"admissible actions: {info['admissible_actions']}")
+    if "class_counts" in info:
+        lines.append("classes: " + ", ".join(f"{c} x{n}" for c, n in info["class_counts"].items()))
+    typer.echo("\n".join(lines))
+
 
 def register(app, eval_app) -> None:
-    """Add this module's commands to the root app and the eval sub-app."""
+    """Add ``actionable scenes`` to the root app."""
+    app.command("scenes")(scenes_command)

@@ -1,7 +1,172 @@
-"""CLI commands of this concern (filled in by its owner)."""
+"""``actionable verify PLAN --goal "..."`` and ``actionable eval verify``.
+
+The Judge/Planner verification loop (arXiv 2509.02761) with rule-based, LLM,
+simulator-grounded and hybrid judges; see docs/verify.md. Heavy imports happen
+inside the commands so ``actionable --help`` stays fast.
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+_JUDGE_HELP = ("Judge: rule (hand-written rules, no model), sim (replays the plan in the VirtualHome "
+               "simulator), llm (the paper's LLM judge), hybrid (LLM critiques confirmed by the simulator, "
+               "plus the simulator's own; default).")
+_PLANNER_HELP = "Planner: apply (delete/insert the critiqued steps; default) or llm (the paper's LLM rewrite)."
+_MODEL_HELP = ("LM for the llm/hybrid judge and the llm planner: embedded (SmolLM2-135M, offline), "
+               "embedded:chat, gguf:<file>, openai:<name>@<base_url>, hf:<path>.")
+
+
+def _split(csv: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
+    from actionable.errors import ConfigError
+
+    items = tuple(x.strip() for x in csv.split(",") if x.strip())
+    bad = [x for x in items if x not in allowed]
+    if bad or not items:
+        raise ConfigError(f"--{what}: unknown {bad or 'empty list'}; choose from {', '.join(allowed)}")
+    return items
+
+
+def _read_plan(path: Path):
+    """A plan file: VirtualHome script/natural-text lines, a dataset file, or TEACh JSON."""
+    from actionable.env.program import Program
+    from actionable.errors import InputError
+
+    if not path.is_file():
+        raise InputError(f"plan file {str(path)!r} does not exist; give a text file with one action a line")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text") from None
+    if len(text) > 200_000:
+        raise InputError(f"{path} is {len(text)} characters; a plan file is at most 200,000")
+    if path.suffix.lower() in (".json", ".jsonl"):
+        from actionable.verify.teach import parse_teach
+
+        eps = parse_teach(text, path.stem)
+        if len(eps) != 1:
+            raise InputError(f"{path} holds {len(eps)} episodes; `verify` takes one plan "
+                             "(use `actionable eval verify --teach FILE` to score many)")
+        return eps[0].plan, eps[0].goal
+    plan = Program.parse(text)
+    if not len(plan):
+        raise InputError(f"{path} holds no action; write one action a line, e.g. '[WALK] <sink>' "
+                         "or 'walk to sink'")
+    return plan, plan.task
+
+
+def verify_command(
+    plan_file: Path = typer.Argument(..., help="Plan: one action a line ('[GRAB] <mug> (12)' or 'grab mug'), "
+                                               "a VirtualHome dataset file, or TEACh JSON (see docs/verify.md)."),
+    goal: Optional[str] = typer.Option(None, "--goal", "-g", help="The instruction the plan is for "
+                                       "(default: the file's task line)."),
+    judge: str = typer.Option("hybrid", "--judge", "-j", help=_JUDGE_HELP),
+    planner: str = typer.Option("apply", "--planner", "-p", help=_PLANNER_HELP),
+    model: str = typer.Option("embedded", "--model", "-m", help=_MODEL_HELP),
+    scene: str = typer.Option("default", "--scene", "-s",
+                              help="Scene for sim/hybrid: 'default' or a packaged program id (e.g. 27_2)."),
+    program: Optional[str] = typer.Option(None, "--program",
+                                          help="Packaged program id whose annotated goal conditions the "
+                                               "sim/hybrid judge should check (also sets --scene)."),
+    max_rounds: int = typer.Option(5, "--max-rounds", help="Most judge rounds (1..20, paper: 5)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object with every round."),
+) -> None:
+    """Critique a plan and print the critiques of every round and the revised plan.
+
+    Exit code 0 when the loop ran (whatever it found), 2 on bad input.
+    """
+    from actionable.config import LMConfig, make_config
+    from actionable.errors import ConfigError
+    from actionable.verify.judge import JUDGE_NAMES, VerifyTask, make_judge
+    from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
+
+    _split(judge, JUDGE_NAMES, "judge")
+    _split(planner, ("apply", "llm"), "planner")
+    plan, file_goal = _read_plan(plan_file)
+    goal = (goal or file_goal or "").strip()
+    if not goal:
+        raise ConfigError("--goal is required (the file has no task line), e.g. --goal \"Turn on TV\"")
+    spec = None
+    if program is not None:
+        from actionable.evaluation.goals import load_goal_annotations
+
+        ann = load_goal_annotations()
+        from actionable.env.scene import list_program_ids
+
+        if program not in set(list_program_ids()):
+            raise ConfigError(f"--program {program!r} is not a packaged program id (see `actionable scenes`)")
+        spec = ann.get(program)
+        scene = program
+    lm = None
+    if judge in ("llm", "hybrid") or planner == "llm":
+        from actionable.lm.registry import load_lm
+
+        lm = load_lm(model, make_config(LMConfig, model=model, cache=not no_cache))
+    task = VerifyTask(goal=goal, scene=None if scene == "default" else scene, goal_spec=spec, program_id=program)
+    loop = VerificationLoop(make_judge(judge, lm=lm), LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(),
+                            max_rounds)
+    result = loop.run(plan, task)
+    if as_json:
+        typer.echo(json.dumps({"goal": goal, "judge": judge, "planner": planner,
+                               "model": getattr(lm, "model_id", None), **result.to_dict()}))
+        return
+    for r in result.rounds:
+        typer.echo(f"round {r.index}: {len(r.critiques)} critique(s), {len(r.new_critiques)} new"
+                   + (" - converged" if r.converged else ""))
+        for c in r.critiques:
+            typer.echo(f"  {c.describe()}")
+        for w in r.warnings[:5]:
+            typer.echo(f"  note: {w}")
+    status = "converged" if result.converged else f"stopped after {max_rounds} rounds"
+    typer.echo(f"\nrevised plan ({len(result.final)} steps, was {len(result.initial)}; {status}):")
+    for i, s in enumerate(result.final.steps, 1):
+        typer.echo(f"{i:3d}. {s.to_script()}")
+
+
+def eval_verify_command(
+    out: Path = typer.Option(..., "--out", "-o", help="Run directory (resumable), e.g. runs/verify-main."),
+    judges: str = typer.Option("rule,sim,llm,hybrid", "--judges", help="Comma-separated judges."),
+    planners: str = typer.Option("apply", "--planners", help="Comma-separated planners: apply, llm."),
+    models: str = typer.Option("embedded", "--models", help="Comma-separated LM specs (judge x planner x model)."),
+    n_programs: int = typer.Option(60, "--n", help="Goal-annotated gold programs (seeded sample, 1..342)."),
+    llm_programs: Optional[int] = typer.Option(None, "--llm-n",
+                                               help="Use only the first N programs for LM combinations (CPU cost)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the program sample and the error injection."),
+    n_errors: int = typer.Option(3, "--errors", help="Errors injected per plan (1..10)."),
+    max_rounds: int = typer.Option(5, "--max-rounds", help="Most judge rounds (paper: 5)."),
+    teach: Optional[Path] = typer.Option(None, "--teach",
+                                         help="Score labelled TEACh-style JSON/JSONL instead (rule and llm judges)."),
+    executor: str = typer.Option("local", "--executor", help="local or ray."),
+    workers: int = typer.Option(1, "--workers", help="Ray workers."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="Hide the progress bar."),
+) -> None:
+    """Verification benchmark: judges x planners on seeded, labelled corruptions of the gold
+    programs; writes OUT/run.jsonl and OUT/summary.md and prints the table."""
+    from actionable.config import make_config
+    from actionable.verify.bench import PLANNER_NAMES, VerifyBenchConfig, markdown_table, run_benchmark
+    from actionable.verify.judge import JUDGE_NAMES
+
+    js = _split(judges, JUDGE_NAMES, "judges")
+    ps = _split(planners, PLANNER_NAMES, "planners")
+    ms = tuple(m.strip() for m in models.split(",") if m.strip()) or ("embedded",)
+    if teach is not None:
+        from actionable.verify.teach import score_teach
+
+        typer.echo(score_teach(teach, js, ms[0], out))
+        return
+    cfg = make_config(VerifyBenchConfig, n_programs=n_programs, seed=seed, n_errors=n_errors, judges=js,
+                      planners=ps, models=ms, max_rounds=max_rounds, llm_programs=llm_programs)
+    rows = run_benchmark(cfg, out, executor=executor, workers=workers, progress=not no_progress)
+    typer.echo(markdown_table(rows))
+    typer.echo(f"\nwrote {out / 'run.jsonl'} and {out / 'summary.md'}")
+
 
 def register(app, eval_app) -> None:
-    """Add this module's commands to the root app and the eval sub-app."""
+    """Add ``verify`` to the root app and ``verify`` to the eval sub-app."""
+    app.command("verify")(verify_command)
+    eval_app.command("verify")(eval_verify_command)

@@ -103,6 +103,12 @@ class Step:
     args: tuple[Argument, ...] = ()
 
     def __post_init__(self) -> None:
+        if not isinstance(self.action, str):
+            raise ProgramParseError(f"an action is a name such as 'GRAB', got {type(self.action).__name__}")
+        if isinstance(self.args, list):
+            object.__setattr__(self, "args", tuple(self.args))
+        if not isinstance(self.args, tuple) or not all(isinstance(a, Argument) for a in self.args):
+            raise ProgramParseError("step arguments must be a tuple of Argument(name, id)")
         act = self.action.upper()
         if act not in ACTION_ARITY:
             raise ProgramParseError(
@@ -162,8 +168,8 @@ class Step:
         try:
             return cls(d["action"], tuple(Argument(str(n), None if i is None else int(i))
                                           for n, i in d.get("args", [])))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise ProgramParseError(f"bad step record {d!r}: {exc}; expected "
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ProgramParseError(f"bad step record {d!r:.200}: {exc}; expected "
                                     "{'action': 'GRAB', 'args': [['mug', 12]]}") from None
 
     def __str__(self) -> str:

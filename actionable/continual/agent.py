@@ -1,0 +1,226 @@
+"""The ExRAP agent: exploration-exploitation skill choice over a TEKG memory.
+
+At each step ``t`` (ExRAP Sec. 3, Algorithm 1):
+
+1. the observation is merged into the TEKG (Eq. 2-3, :mod:`.tekg`);
+2. every instruction's query gets ``P_t(q)`` (Eq. 5-7, :mod:`.query`), then a
+   **staleness prior** pulls it towards 0.5 with the age ``a`` of the newest
+   retrieved quadruple: ``P <- 0.5 + (P - 0.5) exp(-a / tau)``. This is our
+   addition (documented in docs/continual.md): the paper's large LM reads the
+   timestamps and grows uncertain by itself; a 135M model does not;
+3. an execution is *pending* when ``P_t(q) > theta`` (0.5) and memory does not
+   already show its effect;
+4. each candidate skill ``z`` (go to each room, plus pending executions) gets
+   - ``v_T(z)``: the LM's summed log-prob of the skill text given the pending
+     executions and a demonstration (Eq. 9; one ``score`` call per step, none
+     when nothing is pending),
+   - ``v_R(z) = sum_q H(P_t(q)) (1 - d_after(z) / d_now)`` (Eq. 11), with ``d``
+     the mean graph distance (room hops + 1) from the agent to the entities of
+     ``q``'s retrieved quadruples that the query names (else the rooms it names);
+5. the skill is ``argmax_z w_T v_T(z) + w_R v_R(z)`` (Eq. 12; w_T = 0.01, w_R = 1).
+
+Ablations: ``temporal_consistency=False`` (ExRAP-TC), ``explore="fixed"``
+(ExRAP-EXP: visit rooms in a fixed cycle instead of v_R) and ``explore="llm"``
+(ExRAP-LLM: the LM scores the go-to skills instead of v_R).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from actionable.continual.query import QueryEvaluator, entropy
+from actionable.continual.tekg import TEKG, tokenize
+from actionable.env.nonstationary import AGENT, NonStationaryHouse, Observation, Skill
+
+
+class ExRAPConfig(BaseModel):
+    """Hyper-parameters of ExRAP (defaults from the paper where it gives them)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    k: int = Field(12, ge=1, le=100, description="quadruples retrieved per query")
+    theta: float = Field(0.5, ge=0.0, le=1.0, description="execution threshold on P(q)")
+    w_t: float = Field(0.01, ge=0.0, description="weight of v_T (Eq. 12)")
+    w_r: float = Field(1.0, ge=0.0, description="weight of v_R (Eq. 12)")
+    query_mode: str = Field("logprob", pattern="^(logprob|sample)$")
+    samples: int = Field(10, ge=1, le=64)
+    temporal_consistency: bool = True
+    reuse: bool = True
+    staleness_tau: float = Field(12.0, gt=0.0, description="steps; 1e9 disables the prior")
+    explore: str = Field("info_gain", pattern="^(info_gain|fixed|llm)$")
+
+
+@dataclass
+class Task:
+    """An interpreted instruction as the agent holds it (ExRAP Eq. 4)."""
+
+    text: str
+    query: str
+    execution: tuple[Skill, ...]
+
+
+@dataclass
+class Decision:
+    """What the agent chose at one step and why (for the live trace)."""
+
+    skill: Skill
+    why: str
+    beliefs: dict[str, float] = field(default_factory=dict)
+    values: dict[str, float] = field(default_factory=dict)
+
+
+def skill_effect(skill: Skill, house: NonStationaryHouse) -> tuple[str, str, str] | None:
+    """The triple a manipulation skill makes true (domain knowledge of skills)."""
+    eff = {"switch_on": "on", "switch_off": "off", "open": "open", "close": "closed"}
+    if skill.kind in eff:
+        return (house.entity(skill.args[0]), "is", eff[skill.kind])
+    if skill.kind == "move_onto":
+        return (house.entity(skill.args[0]), "on", house.entity(skill.args[1]))
+    return None
+
+
+_ENT_RE = re.compile(r"^[a-z_\-]+_(\d+)$")
+_STATE_WORDS = {"on", "off", "open", "closed", "still"}
+
+
+class MemoryAgentBase:
+    """Shared plumbing: TEKG memory, static map of the house, entity rooms."""
+
+    name = "base"
+
+    def reset(self, tasks: list[Task], house: NonStationaryHouse) -> None:
+        self.tasks, self.house = tasks, house
+        self.memory = TEKG()
+        self.lm_calls = 0
+        self.room_names = {v: k for k, v in house.rooms.items()}
+
+    def entity_room(self, ent: str) -> int | None:
+        """Believed room of an entity: a room itself, memory's ``in_room``, or the map."""
+        if ent in self.room_names:
+            return self.room_names[ent]
+        for q in self.memory.about(ent):
+            if q.relation == "in_room" and q.target in self.room_names:
+                return self.room_names[q.target]
+        m = _ENT_RE.match(ent)
+        if m:
+            return self.house.static_room.get(int(m.group(1)))
+        return None
+
+    def skill_room(self, skill: Skill, here: int) -> int:
+        if skill.kind == "wait" or not skill.args:
+            return here
+        target = skill.args[-1] if skill.kind == "move_onto" else skill.args[0]
+        room = self.entity_room(self.house.entity(target))
+        return here if room is None else room
+
+    def believed(self, triple) -> bool:
+        return any(q.triple == triple for q in self.memory.about(triple[0]))
+
+
+class ExRAPAgent(MemoryAgentBase):
+    """ExRAP (see module docstring).
+
+    Args:
+        lm: a :class:`~actionable.lm.base.LanguageModel` (``score`` needed for
+            ``query_mode="logprob"`` and for v_T).
+        config: :class:`ExRAPConfig`.
+    """
+
+    def __init__(self, lm, config: ExRAPConfig | None = None, name: str = "exrap"):
+        self.lm, self.config, self.name = lm, config or ExRAPConfig(), name
+
+    def reset(self, tasks: list[Task], house: NonStationaryHouse) -> None:
+        super().reset(tasks, house)
+        c = self.config
+        self.evaluator = QueryEvaluator(self.lm, mode=c.query_mode, k=c.k, samples=c.samples,
+                                        temporal_consistency=c.temporal_consistency, reuse=c.reuse)
+        self._cycle = 0
+
+    @property
+    def stats(self) -> dict:
+        s = self.evaluator.stats
+        return {"query_evaluations": s.evaluations, "query_reused": s.reused,
+                "reuse_rate": s.reuse_rate, "query_lm_calls": s.lm_calls,
+                "inconsistent": s.inconsistent, "lm_calls": s.lm_calls + self.lm_calls}
+
+    def _distance(self, ents: list[str], room: int) -> float:
+        rooms = [r for r in (self.entity_room(e) for e in ents) if r is not None]
+        if not rooms:
+            return 1.0
+        return sum(self.house.room_hops[room][r] + 1 for r in rooms) / len(rooms)
+
+    def act(self, obs: Observation, t: int) -> Decision:
+        self.memory.update(obs.facts, t, obs.room)
+        here = self.room_names[obs.room]
+        beliefs, ents, pending = {}, {}, []
+        for task in self.tasks:
+            p, got, how = self.evaluator.evaluate(task.query, self.memory, t)
+            if got:
+                age = t - max(q.t for q in got)
+                p = 0.5 + (p - 0.5) * math.exp(-age / self.config.staleness_tau)
+            # entities of the retrieved subgraph that the query names (Eq. 11's targets);
+            # without any, the rooms the query names
+            qtok = set(tokenize(task.query)) - _STATE_WORDS
+            named = [q.source for q in got if q.source != AGENT and set(tokenize(q.source)) & qtok]
+            ents[task.query] = named or [name for name in self.room_names
+                                         if name.replace("_", " ") in task.query]
+            beliefs[task.query] = p
+            if p > self.config.theta:
+                for z in task.execution:
+                    eff = skill_effect(z, self.house)
+                    if eff is None or not self.believed(eff):
+                        pending.append((task, z))
+        cands: list[Skill] = list(self.house.navigation_skills())
+        cands += [z for _, z in pending if z not in cands]
+        v_t = self._exploit(cands, pending)
+        v_r = self._explore(cands, beliefs, ents, here)
+        total = {z.text: self.config.w_t * v_t.get(z.text, 0.0) + self.config.w_r * v_r[z.text]
+                 for z in cands}
+        best = max(cands, key=lambda z: (round(total[z.text], 9), z in [p[1] for p in pending]))
+        why = (f"argmax w_T*v_T + w_R*v_R = {total[best.text]:+.3f} "
+               f"(v_T {v_t.get(best.text, 0.0):+.2f}, v_R {v_r[best.text]:+.3f}); "
+               f"{len(pending)} pending")
+        return Decision(best, why, beliefs, total)
+
+    def _exploit(self, cands: list[Skill], pending) -> dict[str, float]:
+        """v_T (Eq. 9): summed log-prob of each candidate given the pending executions."""
+        if not pending:
+            return {}
+        todo = "\n".join(f"- {z.text} (because: {task.text})" for task, z in pending)
+        prompt = ("You are a home robot. Example: pending task 'switch off the light in the bedroom' "
+                  "-> next skill: switch off the light in the bedroom\n"
+                  f"Pending tasks:\n{todo}\nNext skill:")
+        self.lm_calls += 1
+        scores = self.lm.score(prompt, [" " + z.text for z in cands])
+        return {z.text: s for z, s in zip(cands, scores)}
+
+    def _explore(self, cands, beliefs, ents, here) -> dict[str, float]:
+        mode = self.config.explore
+        if mode == "fixed":
+            rooms = sorted(self.house.rooms)
+            nxt = rooms[(rooms.index(here) + 1) % len(rooms)]
+            return {z.text: (1.0 if (z.kind == "go" and z.args[0] == nxt) else 0.0) for z in cands}
+        if mode == "llm":
+            qs = "; ".join(beliefs)
+            prompt = (f"You are a home robot watching for: {qs}. You are in the "
+                      f"{self.house.rooms[here].replace('_', ' ')}. To check on them, the next place to go:")
+            self.lm_calls += 1
+            nav = [z for z in cands if z.kind == "go"]
+            sc = self.lm.score(prompt, [" " + z.text for z in nav])
+            m = max(sc)
+            z_sum = sum(math.exp(s - m) for s in sc)
+            probs = {z.text: math.exp(s - m) / z_sum for z, s in zip(nav, sc)}
+            return {z.text: probs.get(z.text, 0.0) for z in cands}
+        out = {}
+        for z in cands:
+            after = self.skill_room(z, here)
+            v = 0.0
+            for q, p in beliefs.items():
+                d_now = self._distance(ents[q], here)
+                d_after = self._distance(ents[q], after)
+                v += entropy(p) * (1.0 - d_after / d_now)
+            out[z.text] = v
+        return out

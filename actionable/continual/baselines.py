@@ -1,0 +1,189 @@
+"""Baselines and the oracle for continual instructions (ExRAP Sec. 5.1).
+
+All agents share the interface ``reset(tasks, house)`` / ``act(obs, t) ->
+Decision`` and read the house only through the observation and the static map
+(rooms, doors, fixed objects' rooms), except the oracle.
+
+* :class:`LLMPlannerAgent` (LLM-Planner style, Song et al. 2023): the prompt
+  holds the instructions and the last ``window`` observations; it replans every
+  step by scoring every candidate skill (one ``score`` call a step).
+* :class:`SayCanAgent` (SayCan style, Ahn et al. 2022): LM score (softmax over
+  candidates) times a feasibility (affordance) value from the current
+  observation: manipulations whose effect is not already observed and whose
+  object is in view get 1, unobserved ones 0.2, redundant ones 0.05; moves 0.5.
+* :class:`ZSPAgent` (zero-shot planner style, Huang et al. 2022): no memory;
+  the LM *generates* the next step from the instructions and the current
+  observation and it is translated to the lexically closest candidate skill.
+* :class:`InstructionWiseAgent`: handles the instructions one at a time: walks
+  to the room of the current instruction's condition, asks the LM whether it
+  holds given what it sees there, executes if yes, then moves to the next.
+* :class:`OracleAgent`: full observability and the true conditions; executes
+  the nearest needed instruction, else waits - the upper bound.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from actionable.continual.agent import Decision, MemoryAgentBase, Task, skill_effect
+from actionable.continual.instructions import Instruction, holds_all
+from actionable.env.nonstationary import NonStationaryHouse, Observation, Skill
+from actionable.lm.base import GenerationParams
+
+
+def _facts_text(facts) -> str:
+    return "; ".join(f"{s} {r} {o}" for s, r, o in facts)
+
+
+def _softmax(xs: list[float]) -> list[float]:
+    m = max(xs)
+    e = [math.exp(x - m) for x in xs]
+    s = sum(e)
+    return [x / s for x in e]
+
+
+class _Candidates(MemoryAgentBase):
+    def candidates(self) -> list[Skill]:
+        out = list(self.house.navigation_skills())
+        for t in self.tasks:
+            out += [z for z in t.execution if z not in out]
+        return out
+
+    def instructions_text(self) -> str:
+        return "\n".join(f"- {t.text}" for t in self.tasks)
+
+    @property
+    def stats(self) -> dict:
+        return {"lm_calls": self.lm_calls}
+
+
+class LLMPlannerAgent(_Candidates):
+    """LLM-Planner style: recent observations in the prompt, replans every step."""
+
+    def __init__(self, lm, window: int = 3, name: str = "llm-planner"):
+        self.lm, self.window, self.name = lm, window, name
+
+    def reset(self, tasks, house) -> None:
+        super().reset(tasks, house)
+        self.recent: list[Observation] = []
+
+    def act(self, obs: Observation, t: int) -> Decision:
+        self.recent = (self.recent + [obs])[-self.window:]
+        seen = "\n".join(f"step {o.t} in the {o.room}: {_facts_text(o.facts)}" for o in self.recent)
+        prompt = (f"You are a home robot following these standing instructions:\n"
+                  f"{self.instructions_text()}\nRecent observations:\n{seen}\nNext skill:")
+        cands = self.candidates()
+        self.lm_calls += 1
+        scores = self.lm.score(prompt, [" " + z.text for z in cands])
+        i = max(range(len(cands)), key=lambda j: scores[j])
+        return Decision(cands[i], f"highest LM score {scores[i]:.2f} among {len(cands)} skills")
+
+
+class SayCanAgent(_Candidates):
+    """SayCan style: LM usefulness x affordance from the current observation."""
+
+    def __init__(self, lm, name: str = "saycan"):
+        self.lm, self.name = lm, name
+
+    def act(self, obs: Observation, t: int) -> Decision:
+        visible = {f for f in obs.facts}
+        in_view = {s for s, _, _ in obs.facts}
+        cands = self.candidates()
+        prompt = f"You are a home robot. Instructions:\n{self.instructions_text()}\nNext skill:"
+        self.lm_calls += 1
+        probs = _softmax(self.lm.score(prompt, [" " + z.text for z in cands]))
+        here = obs.room
+        vals = []
+        for z, p in zip(cands, probs):
+            if z.kind == "go":
+                feas = 0.05 if self.house.rooms[z.args[0]] == here else 0.5
+            else:
+                eff = skill_effect(z, self.house)
+                if eff is not None and eff in visible:
+                    feas = 0.05
+                elif self.house.entity(z.args[0]) in in_view:
+                    feas = 1.0
+                else:
+                    feas = 0.2
+            vals.append(p * feas)
+        i = max(range(len(cands)), key=lambda j: vals[j])
+        return Decision(cands[i], f"LM x feasibility = {vals[i]:.3f}")
+
+
+def _overlap(a: str, b: str) -> float:
+    ta, tb = set(re.findall(r"[a-z]+", a.lower())), set(re.findall(r"[a-z]+", b.lower()))
+    return len(ta & tb) / max(1, len(ta | tb))
+
+
+class ZSPAgent(_Candidates):
+    """Zero-shot-planner style: generate a step, translate it to a skill; no memory."""
+
+    def __init__(self, lm, name: str = "zsp"):
+        self.lm, self.name = lm, name
+
+    def act(self, obs: Observation, t: int) -> Decision:
+        prompt = (f"You are a home robot. Instructions:\n{self.instructions_text()}\n"
+                  f"You are in the {obs.room} and see: {_facts_text(obs.facts)}\nNext step:")
+        self.lm_calls += 1
+        out = self.lm.generate(prompt, GenerationParams(n=1, temperature=0.0, max_tokens=16,
+                                                        stop=("\n",), seed=t))
+        text = out[0].text if out else ""
+        cands = self.candidates()
+        best = max(cands, key=lambda z: _overlap(text, z.text))
+        return Decision(best, f"LM wrote {text.strip()[:60]!r} -> closest skill")
+
+
+class InstructionWiseAgent(_Candidates):
+    """Checks the instructions one by one (go, look, ask the LM, act)."""
+
+    def __init__(self, lm, name: str = "instruction-wise"):
+        self.lm, self.name = lm, name
+
+    def reset(self, tasks, house) -> None:
+        super().reset(tasks, house)
+        self.i = 0
+
+    def _room_of_task(self, task: Task) -> int | None:
+        for z in task.execution:
+            r = self.house.static_room.get(z.args[0])
+            if r is not None and task.query.find(self.house.rooms[r].replace("_", " ")) >= 0:
+                return r
+        for r, name in self.house.rooms.items():
+            if name.replace("_", " ") in task.query:
+                return r
+        return None
+
+    def act(self, obs: Observation, t: int) -> Decision:
+        task = self.tasks[self.i % len(self.tasks)]
+        room = self._room_of_task(task)
+        if room is not None and self.house.rooms[room] != obs.room:
+            return Decision(Skill("go", (room,), f"go to the {self.house.rooms[room]}"),
+                            f"checking instruction {self.i % len(self.tasks) + 1}: go look")
+        self.i += 1
+        prompt = (f"You see: {_facts_text(obs.facts)}\nQuestion: is it true that {task.query}?\n"
+                  "Answer (yes or no):")
+        self.lm_calls += 1
+        lp_yes, lp_no = self.lm.score(prompt, [" yes", " no"])
+        if lp_yes > lp_no:
+            return Decision(task.execution[0], f"LM says '{task.query}' holds: execute")
+        return Decision(Skill("wait", (), "wait"), f"LM says '{task.query}' does not hold")
+
+
+class OracleAgent(_Candidates):
+    """Full observability and true conditions (upper bound; no LM)."""
+
+    name = "oracle"
+
+    def __init__(self, instructions: list[Instruction], name: str = "oracle"):
+        self.instructions, self.name = instructions, name
+
+    def act(self, obs: Observation, t: int) -> Decision:
+        house: NonStationaryHouse = self.house
+        here = house.room_of(65)
+        need = [ins for ins in self.instructions
+                if holds_all(ins.query, house) and not holds_all(ins.goal, house)]
+        if not need:
+            return Decision(Skill("wait", (), "wait"), "no condition holds")
+        best = min(need, key=lambda ins: house.distance(65, ins.execution[0].args[0]))
+        return Decision(best.execution[0], f"condition true: {best.query_text}")

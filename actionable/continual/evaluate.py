@@ -1,0 +1,182 @@
+"""The continual benchmark: agents x non-stationarity x instruction-set size x seeds.
+
+Episodes run through :func:`actionable.evaluation.runner.run_episodes`
+(resumable ``run.jsonl``, local or Ray executor). Each episode draws its
+instruction set with ``sample_instructions(house, n, seed)`` and its dynamics
+with ``seed``, so every agent meets the same instructions and the same house.
+:func:`summarize` aggregates SR / PS with 95% CIs over seeds (ExRAP Table 1
+layout: one row per agent, SR and PS per level); :func:`write_continual_report`
+writes ``summary.md`` and ``continual.png`` into the run directory.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from actionable.continual.metrics import mean_ci
+from actionable.errors import ConfigError
+
+LEVELS = ("low", "medium", "high")
+
+
+def episodes_for(agents, levels, sizes, seeds, steps: int, scene: str, model: str,
+                 query_mode: str = "logprob", w_t: float = 0.01):
+    """The (key, payload) grid, as :class:`~actionable.evaluation.runner.Episode` objects."""
+    from actionable.evaluation.runner import Episode
+
+    for lv in levels:
+        if lv not in LEVELS:
+            raise ConfigError(f"unknown non-stationarity {lv!r}; use low, medium, high")
+    out = []
+    for lv in levels:
+        for n in sizes:
+            for s in seeds:
+                for a in agents:
+                    out.append(Episode(f"{a}|{lv}|{n}|{s}", {
+                        "agent": a, "level": lv, "n": n, "seed": s, "steps": steps, "scene": scene,
+                        "model": model, "query_mode": query_mode, "w_t": w_t}))
+    return out
+
+
+class ContinualWorker:
+    """Picklable worker factory: builds the LM and houses once per worker."""
+
+    def __init__(self, cache: bool = True):
+        self.cache = cache
+
+    def __call__(self):
+        state: dict = {}
+
+        def work(p: dict) -> dict:
+            from actionable.config import LMConfig
+            from actionable.continual.agent import ExRAPConfig
+            from actionable.continual.episode import make_agent, run_episode
+            from actionable.continual.instructions import sample_instructions
+            from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
+            from actionable.env.scene import load_scene
+
+            if "lm" not in state and p["agent"] != "oracle":
+                from actionable.lm.registry import load_lm
+                state["lm"] = load_lm(p["model"], LMConfig(model=p["model"], cache=self.cache))
+            key = (p["scene"], p["level"])
+            if key not in state:
+                state[key] = NonStationaryHouse(load_scene(p["scene"]), DynamicsConfig(level=p["level"]))
+            house = state[key]
+            house.reset(0)
+            instructions = sample_instructions(house, p["n"], p["seed"])
+            cfg = ExRAPConfig(query_mode=p.get("query_mode", "logprob"), w_t=p.get("w_t", 0.01))
+            lm = state.get("lm")
+            agent = make_agent(p["agent"], lm, instructions, cfg)
+            res = run_episode(agent, house, instructions, p["steps"], p["seed"], lm=lm, keep_trace=False)
+            d = res.to_dict()
+            d["instructions"] = [i.text for i in instructions]
+            return d
+
+        return work
+
+
+def summarize(records: dict) -> list[dict]:
+    """Rows ``{agent, level, n, sr, sr_ci, ps, ps_ci, episodes, lm_calls_per_step,
+    reuse_rate, seconds}``; ``n="all"`` rows pool the set sizes. SR in %."""
+    groups: dict[tuple, list[dict]] = {}
+    for rec in records.values():
+        if rec.get("status") != "ok":
+            continue
+        p = rec["payload"]
+        for key in ((p["agent"], p["level"], p["n"]), (p["agent"], p["level"], "all")):
+            groups.setdefault(key, []).append(rec["result"])
+    rows = []
+    for (agent, level, n), res in sorted(groups.items(), key=lambda kv: (kv[0][0], LEVELS.index(kv[0][1]), str(kv[0][2]))):
+        sr = [r["metrics"]["sr"] * 100 if r["metrics"]["sr"] is not None else None for r in res]
+        ps = [r["metrics"]["ps"] for r in res]
+        m_sr, ci_sr = mean_ci(sr)
+        m_ps, ci_ps = mean_ci(ps)
+        st = [r["stats"] for r in res]
+        reuse = [s["reuse_rate"] for s in st if "reuse_rate" in s]
+        rows.append({"agent": agent, "level": level, "n": n, "episodes": len(res),
+                     "sr": m_sr, "sr_ci": ci_sr, "ps": m_ps, "ps_ci": ci_ps,
+                     "activations": sum(r["metrics"]["n_success"] + r["metrics"]["n_failure"] for r in res),
+                     "lm_calls_per_step": sum(s["lm_calls_per_step"] for s in st) / len(st),
+                     "reuse_rate": sum(reuse) / len(reuse) if reuse else None,
+                     "seconds": sum(s["seconds"] for s in st) / len(st)})
+    return rows
+
+
+def _fmt(m, ci, digits=1) -> str:
+    if m is None:
+        return "-"
+    return f"{m:.{digits}f}" + (f" ± {ci:.{digits}f}" if ci is not None else "")
+
+
+def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
+    """Paper-style table (SR / PS per level, pooled over set sizes) plus details."""
+    levels = [lv for lv in LEVELS if any(r["level"] == lv for r in rows)]
+    agents = sorted({r["agent"] for r in rows}, key=lambda a: (a != "exrap", a))
+    pooled = {(r["agent"], r["level"]): r for r in rows if r["n"] == "all"}
+    out = ["# Continual instruction following (ExRAP-style benchmark)", ""]
+    if manifest:
+        out += [f"Command: `{manifest.get('command', '')}`", ""]
+    head = "| agent | " + " | ".join(f"SR {lv} (%) | PS {lv}" for lv in levels) + " |"
+    out += [head, "|" + "---|" * (1 + 2 * len(levels))]
+    for a in agents:
+        cells = []
+        for lv in levels:
+            r = pooled.get((a, lv))
+            cells += [_fmt(r["sr"], r["sr_ci"]) if r else "-", _fmt(r["ps"], r["ps_ci"]) if r else "-"]
+        out.append(f"| {a} | " + " | ".join(cells) + " |")
+    out += ["", "SR: share of activations (condition true, goal not yet) completed while the condition held. "
+            "PS: mean steps from activation to completion (missed activations count their full duration). "
+            "± = 95% CI half-width over episodes (seeds x set sizes).", "",
+            "| agent | level | set size | episodes | activations | SR (%) | PS | LM calls/step | Eq. 5 reuse | s/episode |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['agent']} | {r['level']} | {r['n']} | {r['episodes']} | {r['activations']} | "
+                   f"{_fmt(r['sr'], r['sr_ci'])} | {_fmt(r['ps'], r['ps_ci'])} | {r['lm_calls_per_step']:.2f} | "
+                   f"{'-' if r['reuse_rate'] is None else f'{100 * r['reuse_rate']:.0f}%'} | {r['seconds']:.1f} |")
+    return "\n".join(out) + "\n"
+
+
+def figure(rows: list[dict], path: Path) -> Path:
+    """Grouped bars of SR and PS per level (pooled rows), with CI error bars."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pooled = [r for r in rows if r["n"] == "all"]
+    levels = [lv for lv in LEVELS if any(r["level"] == lv for r in pooled)]
+    agents = sorted({r["agent"] for r in pooled}, key=lambda a: (a != "exrap", a))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    width = 0.8 / max(1, len(agents))
+    for ax, key, label in ((axes[0], "sr", "SR (%) - higher is better"), (axes[1], "ps", "PS (steps) - lower is better")):
+        for j, a in enumerate(agents):
+            vals, errs = [], []
+            for lv in levels:
+                r = next((r for r in pooled if r["agent"] == a and r["level"] == lv), None)
+                vals.append(r[key] if r and r[key] is not None else 0.0)
+                errs.append(r[key + "_ci"] if r and r[key + "_ci"] is not None else 0.0)
+            ax.bar([i + j * width for i in range(len(levels))], vals, width, yerr=errs, label=a, capsize=2)
+        ax.set_xticks([i + width * (len(agents) - 1) / 2 for i in range(len(levels))], levels)
+        ax.set_title(label)
+        ax.set_xlabel("non-stationarity")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def write_continual_report(run_dir: str | Path) -> dict[str, Path]:
+    """Write ``summary.md``, ``summary.json`` and ``continual.png`` from ``run.jsonl``."""
+    from actionable.evaluation.runner import RunStore
+
+    store = RunStore(run_dir)
+    rows = summarize(store.read())
+    if not rows:
+        raise ConfigError(f"{run_dir} holds no finished continual episodes")
+    d = Path(run_dir)
+    md = d / "summary.md"
+    md.write_text(render_markdown(rows, store.read_manifest()), encoding="utf-8")
+    (d / "summary.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    png = figure(rows, d / "continual.png")
+    return {"markdown": md, "json": d / "summary.json", "figure": png}

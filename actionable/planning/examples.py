@@ -1,0 +1,283 @@
+"""Example bank and dynamic example selection (Huang et al. 2022, Sec. 3.4).
+
+The planning LM sees one task-plan pair before the query task. With *dynamic
+example selection* that pair is the one whose task is most similar to the query
+task under the translation LM (cosine of sentence embeddings); the query task
+itself is excluded (``exclude_task``) so a held-out task never sees its own
+human program.
+
+Sources of examples:
+
+* the 518 programs packaged with ``virtualhome-eval`` (TrimmedTestScene1):
+  :meth:`ExampleBank.packaged`;
+* a user JSONL file, one example a line: :meth:`ExampleBank.from_jsonl`
+  (``{"task": "Make coffee", "description": "...", "steps": ["walk to
+  kitchen", "[GRAB] <mug> (3)"]}``; ``steps`` may instead be a ``"program"``
+  string with one step a line).
+
+:func:`make_task_split` splits task names into held-out and example-bank tasks
+with disjoint names, reproducibly from a seed and a version string (the paper
+used 88 held-out / 204 example tasks; issue 3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from actionable.env.program import Program, parse_step
+from actionable.errors import InputError, PlanningError, ProgramParseError
+
+#: Version of the task-split rule; bump when :func:`make_task_split` changes.
+SPLIT_VERSION = "v1"
+
+
+def normalize_task(task: str) -> str:
+    """Case- and punctuation-insensitive task key (``"Make  Coffee."`` -> ``"make coffee"``)."""
+    return re.sub(r"\s+", " ", re.sub(r"[^\w\s]", " ", task.casefold())).strip()
+
+
+@dataclass(frozen=True)
+class Example:
+    """One task-plan pair.
+
+    Attributes:
+        task: task name (e.g. ``"Watch TV"``).
+        description: free-text description, may be empty.
+        steps: the plan as admissible-action phrases (``"walk to home office"``).
+        source: where it came from (a packaged program id such as ``"1003_2"``,
+            or ``"<file>:<line>"``).
+    """
+
+    task: str
+    description: str
+    steps: tuple[str, ...]
+    source: str = ""
+
+    def to_prompt(self) -> str:
+        """``Task: <task>\\nStep 1: <Step>\\n...`` (steps capitalised, as in the
+        paper's prompt; no trailing newline)."""
+        lines = [f"Task: {self.task}"]
+        lines += [f"Step {i}: {format_step_text(s)}" for i, s in enumerate(self.steps, 1)]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        return {"task": self.task, "description": self.description, "steps": list(self.steps),
+                "source": self.source}
+
+
+def format_step_text(text: str) -> str:
+    """Prompt form of an action phrase: first letter upper case, underscores as
+    spaces (``open fridge`` -> ``Open fridge``)."""
+    t = text.replace("_", " ").strip()
+    return t[:1].upper() + t[1:]
+
+
+def example_from_program(program: Program, source: str = "") -> Example:
+    """Example from a :class:`Program` (node ids dropped, steps as ``to_text()``)."""
+    return Example(program.task.strip(), program.description.strip(),
+                   tuple(s.to_text() for s in program.steps), source)
+
+
+@dataclass(frozen=True)
+class TaskSplit:
+    """Disjoint held-out / example-bank task names (issue 3).
+
+    Attributes:
+        version: :data:`SPLIT_VERSION` used.
+        seed: the seed.
+        heldout_fraction: requested share of held-out task names.
+        heldout_tasks / bank_tasks: normalised task names, sorted.
+    """
+
+    version: str
+    seed: int
+    heldout_fraction: float
+    heldout_tasks: tuple[str, ...]
+    bank_tasks: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        return {"version": self.version, "seed": self.seed, "heldout_fraction": self.heldout_fraction,
+                "heldout_tasks": list(self.heldout_tasks), "bank_tasks": list(self.bank_tasks)}
+
+
+def make_task_split(tasks: Iterable[str], seed: int = 0, heldout_fraction: float = 0.3,
+                    version: str = SPLIT_VERSION) -> TaskSplit:
+    """Split task names into held-out and example-bank sets with disjoint names.
+
+    Task names are normalised (:func:`normalize_task`) and de-duplicated, then
+    ordered by ``sha256("<version>:<seed>:<task>")``; the first
+    ``round(heldout_fraction * n)`` (at least 1, at most n-1) are held out. The
+    rule uses no RNG library, so a (version, seed) pair gives the same split on
+    every machine and numpy version.
+
+    Raises:
+        InputError: fewer than 2 distinct tasks, or a fraction outside (0, 1).
+    """
+    if not 0.0 < heldout_fraction < 1.0:
+        raise InputError(f"heldout_fraction must be in (0, 1), got {heldout_fraction}")
+    names = sorted({normalize_task(t) for t in tasks if t and t.strip()})
+    if len(names) < 2:
+        raise InputError(f"a task split needs at least 2 distinct task names, got {len(names)}")
+    order = sorted(names, key=lambda t: hashlib.sha256(f"{version}:{seed}:{t}".encode()).hexdigest())
+    n_held = min(len(names) - 1, max(1, round(heldout_fraction * len(names))))
+    held = tuple(sorted(order[:n_held]))
+    bank = tuple(sorted(order[n_held:]))
+    return TaskSplit(version, int(seed), float(heldout_fraction), held, bank)
+
+
+@dataclass
+class ExampleBank:
+    """Task-plan pairs with task-similarity selection.
+
+    Args:
+        examples: the pairs (at least one).
+
+    Raises:
+        PlanningError: no examples.
+    """
+
+    examples: list[Example]
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.examples = [e for e in self.examples if e.steps]
+        if not self.examples:
+            raise PlanningError("the example bank is empty (no example has steps); give at least "
+                                "one task-plan pair")
+
+    def __len__(self) -> int:
+        return len(self.examples)
+
+    # ----- construction ---------------------------------------------------------
+    @classmethod
+    def packaged(cls) -> "ExampleBank":
+        """All packaged VirtualHome programs (518 in virtualhome-eval 0.1.1)."""
+        from actionable.env.scene import list_program_ids, load_program
+
+        return cls([example_from_program(load_program(pid), pid) for pid in list_program_ids()])
+
+    @classmethod
+    def from_jsonl(cls, path: str | Path) -> "ExampleBank":
+        """Load a user bank: one JSON object a line with ``task`` and ``steps``
+        (list of step strings, natural or script form) or ``program`` (text, one
+        step a line); ``description`` optional. Blank lines are skipped.
+
+        Raises:
+            InputError: unreadable file, bad JSON, missing fields or an
+                unparseable step (the message names the line).
+        """
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read example bank {str(p)!r}: {exc}") from None
+        out = []
+        for ln, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            where = f"{p.name}:{ln}"
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{where}: invalid JSON ({exc.msg})") from None
+            if not isinstance(rec, dict) or not isinstance(rec.get("task"), str) or not rec["task"].strip():
+                raise InputError(f"{where}: each line needs a non-empty string 'task'")
+            raw = rec.get("steps")
+            if raw is None and isinstance(rec.get("program"), str):
+                raw = [s for s in rec["program"].splitlines() if s.strip()]
+            if not isinstance(raw, list) or not raw or not all(isinstance(s, str) for s in raw):
+                raise InputError(f"{where}: needs 'steps' (a non-empty list of strings) or 'program'")
+            try:
+                steps = tuple(parse_step(s).to_text() for s in raw)
+            except ProgramParseError as exc:
+                raise InputError(f"{where}: bad step: {exc}") from None
+            out.append(Example(rec["task"].strip(), str(rec.get("description", "")).strip(), steps, where))
+        if not out:
+            raise InputError(f"example bank {str(p)!r} holds no examples")
+        return cls(out)
+
+    def tasks(self) -> list[str]:
+        """Distinct normalised task names, sorted."""
+        return sorted({normalize_task(e.task) for e in self.examples})
+
+    def restrict(self, tasks: Iterable[str]) -> "ExampleBank":
+        """Only the examples whose task is in ``tasks`` (e.g. ``split.bank_tasks``)."""
+        keep = {normalize_task(t) for t in tasks}
+        return ExampleBank([e for e in self.examples if normalize_task(e.task) in keep])
+
+    # ----- selection ------------------------------------------------------------
+    def _candidates(self, exclude_task: str | Sequence[str] | None) -> list[int]:
+        if exclude_task is None:
+            excl: set[str] = set()
+        elif isinstance(exclude_task, str):
+            excl = {normalize_task(exclude_task)}
+        else:
+            excl = {normalize_task(t) for t in exclude_task}
+        idx = [i for i, e in enumerate(self.examples) if normalize_task(e.task) not in excl]
+        if not idx:
+            raise PlanningError("every example in the bank has the excluded task name; add examples "
+                                "of other tasks")
+        return idx
+
+    def fixed(self, exclude_task: str | Sequence[str] | None = None) -> Example:
+        """The fixed example used without dynamic selection: the task with the
+        most programs (ties by name), its program with the median length (ties
+        by source). Deterministic; respects ``exclude_task``."""
+        idx = self._candidates(exclude_task)
+        by_task: dict[str, list[int]] = {}
+        for i in idx:
+            by_task.setdefault(normalize_task(self.examples[i].task), []).append(i)
+        task = min(by_task, key=lambda t: (-len(by_task[t]), t))
+        return self._representative(by_task[task])
+
+    def _representative(self, idx: list[int]) -> Example:
+        ex = sorted((self.examples[i] for i in idx), key=lambda e: (len(e.steps), e.source))
+        return ex[(len(ex) - 1) // 2]
+
+    def select(self, task: str, embedder, exclude_task: str | Sequence[str] | None = None,
+               description: str | None = None) -> tuple[Example, float]:
+        """Dynamic example selection (Huang et al. 2022, Sec. 3.4).
+
+        The example task most similar to ``task`` (cosine of ``embedder``
+        vectors of task names) is chosen; among that task's programs, the one
+        whose description is most similar to ``description`` when given, else
+        the median-length program.
+
+        Args:
+            task: the query task name.
+            embedder: translation LM (``encode(list[str]) -> (n, d)`` unit rows).
+            exclude_task: task name(s) never selected (pass the query task).
+            description: optional query description.
+
+        Returns:
+            ``(example, cosine)`` where cosine is the task-name similarity.
+
+        Raises:
+            PlanningError: every example is excluded.
+        """
+        idx = self._candidates(exclude_task)
+        key = ("tasks", embedder.model_id)
+        if key not in self._cache:
+            names = sorted({e.task for e in self.examples})
+            self._cache[key] = (names, embedder.encode(names))
+        names, mat = self._cache[key]
+        allowed = {self.examples[i].task for i in idx}
+        q = embedder.encode([task])[0]
+        sims = mat @ q
+        order = np.argsort(-sims, kind="stable")
+        best = next(int(j) for j in order if names[int(j)] in allowed)
+        group = [i for i in idx if self.examples[i].task == names[best]]
+        if description and len(group) > 1:
+            descs = [self.examples[i].description or self.examples[i].task for i in group]
+            dsims = embedder.encode(descs) @ embedder.encode([description])[0]
+            chosen = self.examples[group[int(np.argmax(dsims))]]
+        else:
+            chosen = self._representative(group)
+        return chosen, float(sims[best])

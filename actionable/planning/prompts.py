@@ -1,0 +1,96 @@
+"""Prompt construction and task-text validation for the zero-shot planner.
+
+Prompt layout of Huang et al. 2022 (Sec. 3.1 and the released demo): one
+example task-plan pair, a blank line, then the query task and ``Step 1:``::
+
+    Task: Watch TV
+    Step 1: Walk to home office
+    Step 2: Switch on tv
+
+    Task: Make coffee
+    Step 1:
+
+With autoregressive trajectory correction (Sec. 3.3) each chosen, translated
+action is appended as ``Step i: <Action>\\n`` before the next position is sampled.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from actionable.errors import InputError
+from actionable.planning.examples import Example, format_step_text
+
+#: Longest task text accepted (characters, after cleaning). Task names in the
+#: VirtualHome data are at most ~40 characters; descriptions ~300.
+MAX_TASK_CHARS = 300
+
+_STEP_LINE = re.compile(r"^\s*step\s*\d+\s*[:.)-]\s*(.*?)\s*$", re.IGNORECASE)
+
+
+def clean_task(task: object, max_chars: int = MAX_TASK_CHARS) -> str:
+    """Validate and normalise a task instruction.
+
+    Control and format characters are removed, whitespace collapsed.
+
+    Raises:
+        InputError: not a string; empty after cleaning; longer than
+            ``max_chars``; or not text (fewer than half of the characters are
+            letters, or no word of 2+ letters) - e.g. random bytes.
+    """
+    if isinstance(task, bytes):
+        try:
+            task = task.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("the task is not UTF-8 text; write the task as plain text, "
+                             "e.g. \"Make coffee\"") from None
+    if not isinstance(task, str):
+        raise InputError(f"the task must be text, got {type(task).__name__}")
+    t = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in task)
+    t = re.sub(r"\s+", " ", t).strip()
+    if not t:
+        raise InputError("the task is empty; give an instruction such as \"Make coffee\"")
+    if len(t) > max_chars:
+        raise InputError(f"the task is {len(t)} characters long; the limit is {max_chars}. "
+                         "Give a short instruction such as \"Make coffee\"")
+    letters = sum(c.isalpha() for c in t)
+    if letters < 0.5 * len(t.replace(" ", "")) or not re.search(r"[^\W\d_]{2,}", t):
+        raise InputError("the task does not look like text (too few letters); give an instruction "
+                         "such as \"Make coffee\"")
+    return t
+
+
+def example_block(example: Example) -> str:
+    """The example part of the prompt, ending with a blank line."""
+    return example.to_prompt() + "\n\n"
+
+
+def query_header(task: str) -> str:
+    """``Task: <task>\\n`` (the planner appends ``Step i:``)."""
+    return f"Task: {task}\n"
+
+
+def step_line(i: int, action_text: str) -> str:
+    """``Step i: <Action text>\\n`` as appended by trajectory correction."""
+    return f"Step {i}: {format_step_text(action_text)}\n"
+
+
+def split_generated_steps(first_step_text: str, max_steps: int) -> list[str]:
+    """Split a whole-plan completion (vanilla / post-hoc translated variants)
+    into free-text steps.
+
+    ``first_step_text`` is what the LM wrote after ``Step 1:``. Later lines must
+    look like ``Step i: ...``; the first line that does not ends the plan.
+    Empty steps are dropped; at most ``max_steps`` are kept.
+    """
+    lines = first_step_text.split("\n")
+    out = [lines[0].strip()] if lines else []
+    for ln in lines[1:]:
+        if not ln.strip():
+            break
+        m = _STEP_LINE.match(ln)
+        if not m:
+            break
+        out.append(m.group(1))
+    return [s for s in out if s][:max_steps]

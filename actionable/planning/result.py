@@ -1,0 +1,151 @@
+"""Plain-data records of one zero-shot plan (JSON-serialisable).
+
+:class:`PlanResult` keeps everything needed to audit or re-score a plan without
+re-running models: the program, the per-step translation scores of Huang et
+al. 2022 (cosine, mean token log-prob, total score of Sec. 3.2/3.3), the final
+prompt, the decoding parameters of every LM call, the model ids of the planning
+and translation LMs, timings (LM vs the rest, seconds) and the simulator's
+executability verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+from actionable.env.program import Program, Step
+
+
+def _num(x):
+    """JSON-safe float (``-inf``/``nan`` -> ``None``)."""
+    if x is None:
+        return None
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+@dataclass
+class StepTrace:
+    """One plan position.
+
+    Attributes:
+        position: 1-based step number.
+        sample_text: the LM's free-text step that was chosen (``ahat``).
+        action: its admissible-action phrase (``None`` when vanilla parsing failed).
+        step: the class-level :class:`Step` (``None`` when parsing failed).
+        cosine: ``cos(f(ahat), f(a))`` in [-1, 1]; ``None`` for vanilla.
+        logprob: mean token log-prob of ``ahat`` (nats); ``None`` if unknown.
+        total: the step score (cosine + beta*logprob - repeat penalty).
+        repeat_penalised: the chosen action repeated the previous one.
+        n_samples / n_empty: samples drawn at this position / empty ones.
+        samples: every sample with its top-1 translation (stepwise variants).
+        parse_error: why a vanilla line did not parse.
+    """
+
+    position: int
+    sample_text: str
+    action: str | None
+    step: Step | None
+    cosine: float | None = None
+    logprob: float | None = None
+    total: float | None = None
+    repeat_penalised: bool = False
+    n_samples: int = 1
+    n_empty: int = 0
+    samples: list = field(default_factory=list)
+    parse_error: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "position": self.position, "sample_text": self.sample_text, "action": self.action,
+            "step": self.step.to_dict() if self.step is not None else None,
+            "script": self.step.to_script() if self.step is not None else None,
+            "cosine": _num(self.cosine), "logprob": _num(self.logprob), "total": _num(self.total),
+            "repeat_penalised": self.repeat_penalised, "n_samples": self.n_samples,
+            "n_empty": self.n_empty, "parse_error": self.parse_error,
+            "samples": [{**s, "logprob": _num(s.get("logprob")), "cosine": _num(s.get("cosine"))}
+                        for s in self.samples],
+        }
+
+
+@dataclass
+class PlanResult:
+    """Outcome of :meth:`ZeroShotPlanner.plan`.
+
+    Attributes:
+        task, variant: the query and the planner variant.
+        program: class-level :class:`Program` (parsed / translated steps).
+        resolved_program: the program with node ids, when the resolver reports it.
+        steps: one :class:`StepTrace` per position.
+        prompt: the final prompt (with the appended actions for stepwise variants).
+        completion: the raw whole-plan completion (vanilla / translated).
+        example: the prompt's example (task, description, steps, source).
+        example_similarity: task-name cosine of the dynamically selected example.
+        decoding: :class:`GenerationParams` of every LM call, as dicts.
+        planning_model / translation_model: model ids.
+        timings: seconds: ``lm_s``, ``translation_s``, ``execution_s``,
+            ``example_s``, ``other_s``, ``total_s``.
+        lm_calls: number of ``generate`` calls.
+        stop_reason: ``empty_samples``, ``below_cutoff``, ``max_steps`` or
+            ``end_of_plan``; ``stopped_at`` gives the details.
+        executability: simulator verdict dict (``executable``, ``failed_index``
+            (0-based), ``failed_step``, ``error_type``, ``error``,
+            ``unmet_preconditions``, ``steps_executed``), or ``None`` if not run.
+    """
+
+    task: str
+    variant: str
+    config: dict = field(default_factory=dict)
+    planning_model: str = ""
+    translation_model: str | None = None
+    program: Program | None = None
+    resolved_program: Program | None = None
+    steps: list[StepTrace] = field(default_factory=list)
+    prompt: str = ""
+    completion: str | None = None
+    example: dict | None = None
+    example_similarity: float | None = None
+    decoding: list[dict] = field(default_factory=list)
+    timings: dict = field(default_factory=dict)
+    lm_calls: int = 0
+    stop_reason: str = ""
+    stopped_at: dict | None = None
+    executability: dict | None = None
+
+    def steps_as_program(self) -> list[Step]:
+        """The parsed/translated steps, in order (unparseable lines skipped)."""
+        return [s.step for s in self.steps if s.step is not None]
+
+    @property
+    def executable(self) -> bool | None:
+        return None if self.executability is None else bool(self.executability["executable"])
+
+    def to_dict(self) -> dict:
+        prog = self.program
+        return {
+            "task": self.task, "variant": self.variant,
+            "program": prog.to_dict() if prog is not None else None,
+            "program_text": prog.to_text() if prog is not None else [],
+            "program_script": prog.to_script() if prog is not None else "",
+            "resolved_program": (self.resolved_program.to_dict()
+                                 if self.resolved_program is not None else None),
+            "steps": [s.to_dict() for s in self.steps],
+            "executability": self.executability,
+            "stop_reason": self.stop_reason, "stopped_at": _clean(self.stopped_at),
+            "prompt": self.prompt, "completion": self.completion,
+            "example": self.example, "example_similarity": _num(self.example_similarity),
+            "models": {"planning": self.planning_model, "translation": self.translation_model},
+            "decoding": self.decoding, "config": self.config,
+            "timings": {k: round(float(v), 4) for k, v in self.timings.items()},
+            "lm_calls": self.lm_calls,
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
+
+
+def _clean(d: dict | None):
+    if d is None:
+        return None
+    return {k: (_num(v) if isinstance(v, float) else v) for k, v in d.items()}

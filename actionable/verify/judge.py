@@ -1,0 +1,220 @@
+"""Judges: LLM judge (the paper's method) and hybrid judge (LLM + simulator).
+
+The Judge of arXiv 2509.02761 (Sec. 3) reads the goal and the plan, goes
+through the actions one by one, tags redundant or contradictory ones with
+``#REMOVE: reason`` and lists ``#MISSING: action`` lines. :class:`LLMJudge`
+implements that prompt for any :class:`~actionable.lm.base.LanguageModel`.
+
+The paper's judge never executes the plan. :class:`HybridJudge` keeps the
+LLM's critiques only where the VirtualHome simulator confirms them (removing
+the step keeps the plan executable and its goal conditions met; inserting the
+missing step repairs a failing precondition or goal) and adds the
+simulator-grounded judge's own critiques
+(:class:`~actionable.verify.grounded.SimulatorJudge`).
+
+Every judge implements ``judge(plan, task) -> JudgeResult`` and has a ``name``.
+The rule-based baseline lives in :mod:`actionable.verify.rules`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from actionable.env.program import Program
+from actionable.errors import ConfigError, InputError
+from actionable.lm.base import GenerationParams, LanguageModel
+from actionable.verify.critique import Critique, CritiqueKind, parse_judge_output
+
+#: Judge names accepted by :func:`make_judge` and the CLI.
+JUDGE_NAMES = ("rule", "sim", "llm", "hybrid")
+
+
+@dataclass(frozen=True)
+class VerifyTask:
+    """What a plan is for.
+
+    Attributes:
+        goal: the instruction in words (task name and/or description).
+        scene: scene name or program id for the simulator (``None`` = default
+            house); a :class:`~actionable.env.scene.SceneGraph` is also accepted.
+        goal_spec: annotated goal conditions
+            (:class:`actionable.evaluation.goals.GoalSpec`) or ``None``.
+        program_id: the dataset program the task comes from, if any.
+    """
+
+    goal: str
+    scene: Any = None
+    goal_spec: Any = None
+    program_id: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.goal, str) or not self.goal.strip():
+            raise InputError("the goal must be a non-empty instruction, e.g. --goal \"Turn on TV\"")
+
+
+@dataclass(frozen=True)
+class JudgeResult:
+    """Critiques of one judge call plus diagnostics.
+
+    Attributes:
+        critiques: the verdicts, 0-based indices into the judged plan.
+        warnings: parser / validation notes (never fatal).
+        raw: the LM's raw text (empty for non-LLM judges).
+    """
+
+    critiques: tuple[Critique, ...] = ()
+    warnings: tuple[str, ...] = ()
+    raw: str = ""
+
+    def to_dict(self) -> dict:
+        return {"critiques": [c.to_dict() for c in self.critiques],
+                "warnings": list(self.warnings), "raw": self.raw}
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """``judge(plan, task) -> JudgeResult``; ``name`` is recorded with results."""
+
+    name: str
+
+    def judge(self, plan: Program, task: VerifyTask) -> JudgeResult: ...
+
+
+JUDGE_INSTRUCTIONS = (
+    "You check a household robot's plan. Go through the actions one by one. "
+    "For each action write its number and OK if it is needed for the goal, or "
+    "'#REMOVE: <reason>' if it is redundant (repeated, not needed for the goal) or "
+    "contradictory (undone by a later action). Then write one '#MISSING: <action>' line "
+    "for each action the plan lacks. Write nothing else."
+)
+
+_EXAMPLE = (
+    "Goal: Turn on light\nPlan:\n1. [WALK] <light>\n2. [SWITCHON] <light>\n3. [SWITCHOFF] <light>\n"
+    "4. [SWITCHON] <light>\n5. [GRAB] <book>\nAnswer:\n1. OK\n2. #REMOVE: undone by step 3\n"
+    "3. #REMOVE: contradicts the goal\n4. OK\n5. #REMOVE: the book is not needed\n"
+)
+
+
+def judge_prompt(plan: Program, goal: str, with_example: bool = True) -> str:
+    """The user message of the Judge (arXiv 2509.02761, Sec. 3, Judge prompt),
+    with the plan numbered from 1 in VirtualHome script form (node ids dropped)."""
+    lines = [f"{i}. {s.unresolved().to_script()}" for i, s in enumerate(plan.steps, 1)]
+    example = f"Example:\n{_EXAMPLE}\n" if with_example else ""
+    return (f"{JUDGE_INSTRUCTIONS}\n\n{example}Goal: {goal}\nPlan:\n" + "\n".join(lines)
+            + "\nAnswer:\n")
+
+
+def wrap_for_model(lm: Any, user: str) -> str:
+    """Wrap ``user`` in the chat template when the model is the embedded chat
+    model and does not wrap prompts itself; otherwise return it unchanged."""
+    if getattr(lm, "chat", False):
+        return user
+    if str(getattr(lm, "model_id", "")).startswith("embedded:"):
+        from actionable.lm.embedded import chat_prompt
+
+        return chat_prompt(user, system="You are a careful plan checker.")
+    return user
+
+
+class LLMJudge:
+    """The paper's Judge: one LM call per plan, parsed by
+    :func:`~actionable.verify.critique.parse_judge_output`.
+
+    Args:
+        lm: any :class:`LanguageModel` (embedded SmolLM2-135M by default in the CLI).
+        max_tokens: generation budget; default ``min(384, 10 * len(plan) + 48)``.
+        temperature: 0 = greedy (reproducible).
+        with_example: include the one-shot example in the prompt.
+
+    Raises (from ``judge``):
+        LMError: the backend failed. Malformed text never raises; it becomes
+        warnings in :attr:`JudgeResult.warnings`.
+    """
+
+    name = "llm"
+
+    def __init__(self, lm: LanguageModel, *, max_tokens: int | None = None,
+                 temperature: float = 0.0, with_example: bool = True):
+        if max_tokens is not None and not 1 <= max_tokens <= 4096:
+            raise ConfigError(f"judge max_tokens must be in 1..4096 (got {max_tokens})")
+        self.lm = lm
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.with_example = with_example
+
+    def judge(self, plan: Program, task: VerifyTask) -> JudgeResult:
+        if not len(plan):
+            return JudgeResult((), ("empty plan: nothing to judge",))
+        prompt = wrap_for_model(self.lm, judge_prompt(plan, task.goal, self.with_example))
+        params = GenerationParams(n=1, temperature=self.temperature, top_p=1.0,
+                                  max_tokens=self.max_tokens or min(384, 10 * len(plan) + 48),
+                                  stop=("<|im_end|>", "<|im_start|>", "\n\n\n", "Goal:", "Example:"),
+                                  presence_penalty=0.0, frequency_penalty=0.0, seed=0)
+        text = self.lm.generate(prompt, params)[0].text
+        parsed = parse_judge_output(text, plan, source=self.name)
+        return JudgeResult(parsed.critiques, parsed.warnings, text)
+
+
+class HybridJudge:
+    """LLM judge filtered and completed by the simulator (ours; extends arXiv
+    2509.02761, which never executes plans).
+
+    An LLM ``REMOVE`` survives when :meth:`SimulatorJudge.confirms_remove` holds
+    (the step is removable without breaking executability or goal
+    conditions and its effect is not used later); an LLM ``MISSING`` survives
+    when :meth:`SimulatorJudge.confirms_missing` holds (inserting it lets a
+    failing step execute or meets an unmet goal). All simulator critiques are
+    added.
+    """
+
+    name = "hybrid"
+
+    def __init__(self, llm: LLMJudge, sim):
+        self.llm = llm
+        self.sim = sim
+
+    def judge(self, plan: Program, task: VerifyTask) -> JudgeResult:
+        sim_res = self.sim.judge(plan, task)
+        llm_res = self.llm.judge(plan, task)
+        crits = list(sim_res.critiques)
+        keys = {(c.kind, c.index, c.key) for c in crits}
+        notes = list(llm_res.warnings) + list(sim_res.warnings)
+        kept = rejected = 0
+        for c in llm_res.critiques:
+            if (c.kind, c.index, c.key) in keys:
+                continue
+            ok = (self.sim.confirms_remove(plan, task, c.index) if c.kind is CritiqueKind.REMOVE
+                  else self.sim.confirms_missing(plan, task, c))
+            if ok:
+                kept += 1
+                crits.append(Critique(c.kind, c.index, c.action, c.reason, c.step, "hybrid:llm"))
+                keys.add((c.kind, c.index, c.key))
+            else:
+                rejected += 1
+        if rejected:
+            notes.append(f"simulator rejected {rejected} of {kept + rejected} new LLM critiques")
+        crits.sort(key=lambda c: (len(plan) if c.index is None else c.index, c.kind.value))
+        return JudgeResult(tuple(crits), tuple(notes), llm_res.raw)
+
+
+def make_judge(name: str, *, lm: LanguageModel | None = None, sim_config=None) -> Judge:
+    """Build a judge by name: ``rule``, ``sim``, ``llm`` or ``hybrid``.
+
+    Raises:
+        ConfigError: unknown name, or ``llm``/``hybrid`` without an ``lm``.
+    """
+    if name == "rule":
+        from actionable.verify.rules import RuleJudge
+
+        return RuleJudge()
+    if name in ("llm", "hybrid") and lm is None:
+        raise ConfigError(f"the {name!r} judge needs a language model (e.g. --model embedded)")
+    if name == "llm":
+        return LLMJudge(lm)
+    if name in ("sim", "hybrid"):
+        from actionable.verify.grounded import SimulatorJudge
+
+        sim = SimulatorJudge(sim_config)
+        return sim if name == "sim" else HybridJudge(LLMJudge(lm), sim)
+    raise ConfigError(f"unknown judge {name!r}; choose from {', '.join(JUDGE_NAMES)}")

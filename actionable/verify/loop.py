@@ -1,0 +1,207 @@
+"""The Judge -> Planner verification loop (arXiv 2509.02761, Sec. 3, Alg. 1).
+
+Each round the judge critiques the current plan; if it has no *new*
+critiques (a critique is new when its kind and class-level action were not
+raised in an earlier round) the loop has converged; otherwise the planner
+revises the plan with the new critiques. At most ``max_rounds`` judge calls
+(5 in the paper). Every round is recorded.
+
+Planners:
+
+* :class:`ApplyCritiquesPlanner` - deterministic: delete REMOVE steps, insert
+  MISSING steps (:func:`~actionable.verify.critique.apply_critiques`).
+* :class:`LLMPlanner` - the paper's Planner LLM, asked to rewrite the plan
+  applying the critiques and keeping the format. Its lines are parsed with the
+  program parser; node ids of the original plan are restored by class name.
+  Unusable output falls back to the deterministic revision (recorded as a
+  warning), so a weak model cannot destroy the plan.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Protocol, Sequence
+
+from actionable.env.program import Program, Step, parse_step
+from actionable.errors import ConfigError, ProgramParseError
+from actionable.lm.base import GenerationParams, LanguageModel
+from actionable.verify.critique import Critique, _bind_ids, apply_critiques
+from actionable.verify.judge import Judge, VerifyTask, wrap_for_model
+
+DEFAULT_MAX_ROUNDS = 5
+
+
+@dataclass(frozen=True)
+class Revision:
+    """A planner's output: the revised plan plus notes and the raw LM text."""
+
+    plan: Program
+    warnings: tuple[str, ...] = ()
+    raw: str = ""
+
+
+class Planner(Protocol):
+    name: str
+
+    def revise(self, plan: Program, critiques: Sequence[Critique], task: VerifyTask) -> Revision: ...
+
+
+class ApplyCritiquesPlanner:
+    """Deterministic revision (no LM). Never fails on critiques of this plan."""
+
+    name = "apply"
+
+    def revise(self, plan: Program, critiques: Sequence[Critique], task: VerifyTask) -> Revision:
+        return Revision(apply_critiques(plan, critiques))
+
+
+PLANNER_INSTRUCTIONS = (
+    "Rewrite the robot's plan so that it follows the critiques: delete every action marked "
+    "#REMOVE, insert every #MISSING action where it belongs, keep all other actions unchanged "
+    "and in order. Write one action per line in the same format as the plan, nothing else."
+)
+_NUM_RE = re.compile(r"^\s*(?:step\s*)?\d+\s*[.:)]\s*", re.IGNORECASE)
+
+
+def planner_prompt(plan: Program, critiques: Sequence[Critique], goal: str) -> str:
+    """User message of the Planner (arXiv 2509.02761, Sec. 3, Planner prompt)."""
+    lines = "\n".join(f"{i}. {s.unresolved().to_script()}" for i, s in enumerate(plan.steps, 1))
+    crit = "\n".join(c.describe() for c in critiques)
+    return (f"{PLANNER_INSTRUCTIONS}\n\nGoal: {goal}\nPlan:\n{lines}\nCritiques:\n{crit}\n"
+            "Revised plan:\n")
+
+
+class LLMPlanner:
+    """The paper's Planner LLM.
+
+    Args:
+        lm: any :class:`LanguageModel`.
+        max_tokens: generation budget; default ``min(512, 14 * (len(plan) + #critiques) + 32)``.
+    """
+
+    name = "llm"
+
+    def __init__(self, lm: LanguageModel, *, max_tokens: int | None = None, temperature: float = 0.0):
+        if max_tokens is not None and not 1 <= max_tokens <= 4096:
+            raise ConfigError(f"planner max_tokens must be in 1..4096 (got {max_tokens})")
+        self.lm = lm
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+
+    def revise(self, plan: Program, critiques: Sequence[Critique], task: VerifyTask) -> Revision:
+        prompt = wrap_for_model(self.lm, planner_prompt(plan, critiques, task.goal))
+        budget = self.max_tokens or min(512, 14 * (len(plan) + len(critiques)) + 32)
+        params = GenerationParams(n=1, temperature=self.temperature, top_p=1.0, max_tokens=budget,
+                                  stop=("<|im_end|>", "<|im_start|>", "\n\n\n", "Critiques:", "Goal:"),
+                                  presence_penalty=0.0, frequency_penalty=0.0, seed=0)
+        text = self.lm.generate(prompt, params)[0].text
+        steps: list[Step] = []
+        bad = 0
+        for ln in text.splitlines():
+            ln = _NUM_RE.sub("", ln).strip()
+            if not ln:
+                continue
+            try:
+                steps.append(_bind_ids(parse_step(ln), plan))
+            except ProgramParseError:
+                bad += 1
+        notes = [f"planner wrote {bad} unparseable line(s); skipped"] if bad else []
+        if not steps:
+            notes.append("planner output held no action; applied the critiques deterministically")
+            return Revision(apply_critiques(plan, critiques), tuple(notes), text)
+        # Node ids chosen by a MISSING critique are kept when the LLM re-wrote that step.
+        by_class = {c.step.unresolved(): c.step for c in critiques if c.step is not None}
+        steps = [by_class.get(s.unresolved(), s) if not s.is_resolved else s for s in steps]
+        return Revision(plan.replace_steps(steps), tuple(notes), text)
+
+
+@dataclass(frozen=True)
+class Round:
+    """One judge call (and the revision it caused)."""
+
+    index: int
+    critiques: tuple[Critique, ...]
+    new_critiques: tuple[Critique, ...]
+    plan_before: Program
+    plan_after: Program
+    converged: bool
+    warnings: tuple[str, ...] = ()
+    judge_raw: str = ""
+    planner_raw: str = ""
+
+    def to_dict(self) -> dict:
+        return {"round": self.index, "critiques": [c.to_dict() for c in self.critiques],
+                "new_critiques": [c.to_dict() for c in self.new_critiques],
+                "plan": self.plan_after.to_script(), "converged": self.converged,
+                "warnings": list(self.warnings), "judge_raw": self.judge_raw,
+                "planner_raw": self.planner_raw}
+
+
+@dataclass(frozen=True)
+class LoopResult:
+    """All rounds plus the final plan.
+
+    Attributes:
+        revisions: number of rounds that changed the plan (0 = accepted as is).
+        converged: the judge ended with no new critiques within ``max_rounds``.
+    """
+
+    initial: Program
+    final: Program
+    rounds: tuple[Round, ...]
+    converged: bool
+    revisions: int
+
+    @property
+    def first_critiques(self) -> tuple[Critique, ...]:
+        """Critiques of the first round: the ones scored per action against labels."""
+        return self.rounds[0].critiques if self.rounds else ()
+
+    def to_dict(self) -> dict:
+        return {"initial": self.initial.to_script(), "final": self.final.to_script(),
+                "converged": self.converged, "revisions": self.revisions,
+                "rounds": [r.to_dict() for r in self.rounds]}
+
+
+class VerificationLoop:
+    """Judge/Planner loop.
+
+    Args:
+        judge: any :class:`~actionable.verify.judge.Judge`.
+        planner: any :class:`Planner` (default deterministic).
+        max_rounds: maximum judge calls, 1..20 (paper: 5).
+
+    Raises:
+        ConfigError: ``max_rounds`` out of range.
+    """
+
+    def __init__(self, judge: Judge, planner: Planner | None = None, max_rounds: int = DEFAULT_MAX_ROUNDS):
+        if not 1 <= int(max_rounds) <= 20:
+            raise ConfigError(f"max_rounds must be in 1..20 (got {max_rounds})")
+        self.judge = judge
+        self.planner = planner or ApplyCritiquesPlanner()
+        self.max_rounds = int(max_rounds)
+
+    def run(self, plan: Program, task: VerifyTask) -> LoopResult:
+        """Verify ``plan`` for ``task``; returns every round and the final plan."""
+        seen: set[tuple] = set()
+        rounds: list[Round] = []
+        current = plan
+        converged = False
+        revisions = 0
+        for r in range(1, self.max_rounds + 1):
+            res = self.judge.judge(current, task)
+            new = tuple(c for c in res.critiques if c.key not in seen)
+            seen.update(c.key for c in res.critiques)
+            if not new:
+                converged = True
+                rounds.append(Round(r, res.critiques, (), current, current, True, res.warnings, res.raw))
+                break
+            rev = self.planner.revise(current, new, task)
+            changed = rev.plan.steps != current.steps
+            revisions += int(changed)
+            rounds.append(Round(r, res.critiques, new, current, rev.plan, False,
+                                res.warnings + rev.warnings, res.raw, rev.raw))
+            current = rev.plan
+        return LoopResult(plan, current, tuple(rounds), converged, revisions)

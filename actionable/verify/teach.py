@@ -1,0 +1,241 @@
+"""TEACh-style demonstrations: JSON action lists with optional error labels.
+
+Plan-verification work on TEACh (arXiv 2509.02761, Sec. 4) flattens each
+episode to lines such as ``PickUp(Mug)``, ``PutAOnB(Mug, CounterTop)``,
+``ToggleOn(Faucet)``. This module reads such files so that users can score the
+rule and LLM judges on their own annotated data (the simulator-grounded and
+hybrid judges need a VirtualHome scene and do not apply).
+
+Accepted inputs (UTF-8 JSON; or JSONL, one episode object a line):
+
+* a list of action strings: ``["PickUp(Mug)", "ToggleOn(Faucet)"]``;
+* a list of ``{"action": "PickUp(Mug)", "label": "REMOVE"}`` objects;
+* an episode object ``{"goal": "Make coffee", "actions": [...],
+  "labels": ["valid", "redundant", ...], "missing": ["Open(Fridge)"]}``,
+  ``labels`` and ``missing`` optional; or a list of such objects.
+
+Labels (case-insensitive): ``valid``/``ok``/``keep`` (not an error),
+``redundant``, ``contradictory``, ``remove`` (an error of either kind).
+
+Action names map to VirtualHome actions: PickUp -> GRAB, Place/PutAOnB/Put ->
+PUTBACK (one-argument ``Place(X)`` puts the held object on X), Open, Close,
+ToggleOn -> SWITCHON, ToggleOff -> SWITCHOFF, Slice -> CUT, Pour -> POUR,
+Navigate/GoTo -> WALK, Clean -> WIPE, and any VirtualHome action name.
+Object names become snake case (``CounterTop`` -> ``counter_top``). Motion
+primitives (Forward, Turn Left, Pan Left, Look Up, ...) carry no object and
+are skipped with a warning (their labels with them).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from actionable.env.program import ACTION_ARITY, Argument, Program, Step
+from actionable.errors import InputError, ProgramParseError
+
+TEACH_ACTIONS: dict[str, str] = {
+    "pickup": "GRAB", "place": "PUTBACK", "putaonb": "PUTBACK", "put": "PUTBACK", "open": "OPEN",
+    "close": "CLOSE", "toggleon": "SWITCHON", "toggleoff": "SWITCHOFF", "slice": "CUT", "pour": "POUR",
+    "navigate": "WALK", "goto": "WALK", "clean": "WIPE", "putin": "PUTIN",
+}
+MOTION = frozenset({"forward", "backward", "turnleft", "turnright", "panleft", "panright", "lookup",
+                    "lookdown", "stop", "text", "speech", "navigation", "strafeleft", "straferight"})
+_LABELS = {"valid": "valid", "ok": "valid", "keep": "valid", "redundant": "redundant",
+           "contradictory": "contradictory", "remove": "redundant", "error": "redundant"}
+_CALL_RE = re.compile(r"^\s*([A-Za-z_ ]+?)\s*(?:\(\s*(.*?)\s*\))?\s*$")
+MAX_BYTES = 20_000_000
+
+
+def snake(name: str) -> str:
+    """``CounterTop`` / ``Counter Top`` -> ``counter_top``."""
+    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name.strip())
+    return re.sub(r"[\s\-]+", "_", s).lower()
+
+
+@dataclass(frozen=True)
+class TeachEpisode:
+    """One demonstration: the plan, per-action labels and missing steps (if annotated)."""
+
+    name: str
+    goal: str
+    plan: Program
+    labels: tuple[str, ...] | None
+    missing: tuple[Step, ...]
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def labelled(self) -> bool:
+        return self.labels is not None
+
+
+def parse_teach_action(text: str, held: str | None = None) -> Step | None:
+    """One TEACh action string -> a class-level :class:`Step`; ``None`` for a
+    motion primitive.
+
+    Raises:
+        ProgramParseError: unknown action or wrong number of objects.
+    """
+    m = _CALL_RE.match(str(text))
+    if not m:
+        raise ProgramParseError("expected 'Action(Object)' or 'Action(Object, Target)'", line=str(text))
+    name = m.group(1).replace(" ", "").replace("_", "").lower()
+    objs = [snake(o) for o in (m.group(2) or "").split(",") if o.strip()]
+    if name in MOTION:
+        return None
+    act = TEACH_ACTIONS.get(name) or (name.upper() if name.upper() in ACTION_ARITY else None)
+    if act is None:
+        raise ProgramParseError(f"unknown TEACh action {m.group(1)!r}; known: "
+                                f"{', '.join(sorted(TEACH_ACTIONS))} or a VirtualHome action", line=str(text))
+    if act in ("PUTBACK", "POUR", "PUTIN") and len(objs) == 1 and held:
+        objs = [held] + objs
+    if len(objs) != ACTION_ARITY[act]:
+        raise ProgramParseError(f"{m.group(1)} needs {ACTION_ARITY[act]} object(s), got {len(objs)}",
+                                line=str(text))
+    return Step(act, tuple(Argument(o) for o in objs))
+
+
+def _episode(obj, name: str) -> TeachEpisode:
+    goal = ""
+    labels_in = None
+    missing_in: list = []
+    if isinstance(obj, dict):
+        goal = str(obj.get("goal", obj.get("task", "")))
+        actions = obj.get("actions", obj.get("plan"))
+        labels_in = obj.get("labels")
+        missing_in = obj.get("missing") or []
+        name = str(obj.get("name", obj.get("id", name)))
+    else:
+        actions = obj
+    if not isinstance(actions, list):
+        raise InputError(f"episode {name}: 'actions' must be a list of strings like \"PickUp(Mug)\"")
+    items = []
+    for a in actions:
+        if isinstance(a, dict):
+            items.append((a.get("action"), a.get("label")))
+        else:
+            items.append((a, None))
+    if labels_in is not None:
+        if not isinstance(labels_in, list) or len(labels_in) != len(items):
+            raise InputError(f"episode {name}: 'labels' must be a list with one label per action "
+                             f"({len(items)} actions)")
+        items = [(a, lab) for (a, _), lab in zip(items, labels_in)]
+    labelled = any(lab is not None for _, lab in items) or bool(missing_in)
+    steps, labels, warns = [], [], []
+    held = None
+    for k, (a, lab) in enumerate(items, 1):
+        try:
+            st = parse_teach_action(a, held)
+        except ProgramParseError as exc:
+            raise InputError(f"episode {name}, action {k}: {exc}") from None
+        if st is None:
+            warns.append(f"action {k} ({a}) is a motion primitive; skipped")
+            continue
+        if st.action == "GRAB":
+            held = st.args[0].name
+        elif st.action in ("PUTBACK", "PUTIN"):
+            held = None
+        lab_n = _LABELS.get(str(lab).strip().lower()) if lab is not None else "valid"
+        if lab_n is None:
+            raise InputError(f"episode {name}, action {k}: unknown label {lab!r}; use valid, redundant, "
+                             "contradictory or remove")
+        steps.append(st)
+        labels.append(lab_n)
+    try:
+        missing = tuple(s for s in (parse_teach_action(m) for m in missing_in) if s is not None)
+    except ProgramParseError as exc:
+        raise InputError(f"episode {name}, missing: {exc}") from None
+    return TeachEpisode(name, goal, Program(tuple(steps), goal), tuple(labels) if labelled else None,
+                        missing, tuple(warns))
+
+
+def load_teach(path: str | Path) -> list[TeachEpisode]:
+    """Read TEACh-style episodes from a JSON or JSONL file (see module doc).
+
+    Raises:
+        InputError: unreadable file, invalid JSON, unknown actions or labels.
+    """
+    p = Path(path)
+    try:
+        if p.stat().st_size > MAX_BYTES:
+            raise InputError(f"{p} is larger than {MAX_BYTES // 1_000_000} MB; split it into smaller files")
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {p}: {exc}") from None
+    return parse_teach(text, p.stem)
+
+
+def parse_teach(text: str, name: str = "episode") -> list[TeachEpisode]:
+    """Parse TEACh-style JSON / JSONL text (see module doc)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        try:
+            data = [json.loads(ln) for ln in text.splitlines() if ln.strip()]
+        except json.JSONDecodeError as exc:
+            raise InputError(f"not JSON or JSONL ({exc.msg} at line {exc.lineno}); see docs/verify.md "
+                             "for the TEACh format") from None
+    if isinstance(data, dict):
+        return [_episode(data, name)]
+    if isinstance(data, list) and data and all(isinstance(x, dict) and ("actions" in x or "plan" in x)
+                                               for x in data):
+        return [_episode(x, f"{name}-{i}") for i, x in enumerate(data)]
+    if isinstance(data, list):
+        return [_episode(data, name)]
+    raise InputError("TEACh input must be a list of actions, an episode object or a list of episodes")
+
+
+def to_labelled(ep: TeachEpisode):
+    """A :class:`~actionable.verify.corrupt.CorruptedPlan` view of a labelled
+    episode, for :func:`~actionable.verify.metrics.score_critiques`; ``None``
+    when the episode has no labels."""
+    if ep.labels is None:
+        return None
+    from actionable.verify.corrupt import CorruptedPlan
+
+    gold = ep.plan.replace_steps(s for s, lab in zip(ep.plan.steps, ep.labels) if lab == "valid")
+    n = len(ep.plan)
+    return CorruptedPlan(ep.name, gold, ep.plan, ep.labels, tuple((n, s) for s in ep.missing), ())
+
+
+def score_teach(path: str | Path, judges, model: str = "embedded", out: str | Path | None = None) -> str:
+    """Score judges on labelled TEACh-style episodes (round-1 critiques,
+    per-action P/R/F1 as in arXiv 2509.02761). Writes ``out/summary.md`` when
+    ``out`` is given and returns the markdown table.
+
+    Raises:
+        ConfigError: a judge that needs the VirtualHome simulator (sim, hybrid).
+        InputError: unreadable file or no labelled episode.
+    """
+    from actionable.errors import ConfigError
+    from actionable.verify.judge import VerifyTask, make_judge
+    from actionable.verify.metrics import Counts, score_critiques
+
+    bad = [j for j in judges if j in ("sim", "hybrid")]
+    if bad:
+        raise ConfigError(f"judge(s) {bad} need a VirtualHome scene; TEACh episodes can be scored "
+                          "with --judges rule,llm")
+    eps = [e for e in load_teach(path) if e.labelled]
+    if not eps:
+        raise InputError(f"{path} holds no labelled episode; add 'labels' (see docs/verify.md)")
+    lm = None
+    if "llm" in judges:
+        from actionable.lm.registry import load_lm
+
+        lm = load_lm(model)
+    lines = ["| judge | episodes | P | R | F1 |", "|---|---|---|---|---|"]
+    for name in judges:
+        judge = make_judge(name, lm=lm)
+        tot = Counts()
+        for e in eps:
+            res = judge.judge(e.plan, VerifyTask(goal=e.goal or e.name))
+            tot += score_critiques(to_labelled(e), res.critiques)
+        p, r, f = tot.prf()
+        lines.append(f"| {name} | {len(eps)} | {100 * p:.1f} | {100 * r:.1f} | {100 * f:.1f} |")
+    table = "\n".join(lines)
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        Path(out, "summary.md").write_text(f"# TEACh-style scoring of {path}\n\n{table}\n", encoding="utf-8")
+    return table

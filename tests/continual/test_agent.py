@@ -1,0 +1,173 @@
+"""ExRAP control flow with scripted LMs: Eq. 5 reuse, Eq. 6-7 consistency, Eq. 9-12 choice."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from actionable.continual.agent import ExRAPAgent, ExRAPConfig, Task
+from actionable.continual.episode import interpret, make_agent, run_episode
+from actionable.continual.instructions import parse_instruction, sample_instructions
+from actionable.continual.query import QueryEvaluator, entropy, project
+from actionable.continual.tekg import TEKG
+from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse, Skill
+from actionable.errors import ConfigError
+from actionable.lm.scripted import ScriptedLM
+
+
+class TableLM:
+    """A scoring stub: log-prob of a continuation from a function of (prompt, text)."""
+
+    supports_logprobs = supports_batch = supports_score = True
+    model_id = "table"
+
+    def __init__(self, fn):
+        self.fn, self.prompts = fn, []
+
+    def score(self, prompt, continuations):
+        self.prompts.append(prompt)
+        return [self.fn(prompt, c) for c in continuations]
+
+    def generate(self, prompt, params):  # pragma: no cover - not used here
+        raise AssertionError("generate not expected")
+
+
+def yes_with(p):
+    return lambda prompt, c: math.log(p) if c == " yes" else (math.log(1 - p) if c == " no" else -5.0)
+
+
+@pytest.fixture(scope="module")
+def house():
+    from actionable.env.scene import load_scene
+    return NonStationaryHouse(load_scene("1003_2"), DynamicsConfig(period=1000))
+
+
+def test_eq5_reuses_answer_when_subgraph_unchanged():
+    lm = TableLM(yes_with(0.8))
+    ev = QueryEvaluator(lm)
+    g = TEKG()
+    g.update([("television_248", "is", "on"), ("television_248", "in_room", "dining_room")], 0)
+    p1, got, how1 = ev.evaluate("television in the dining room is on", g, 0)
+    p2, _, how2 = ev.evaluate("television in the dining room is on", g, 1)
+    assert (how1, how2) == ("lm", "reused") and p1 == p2 == pytest.approx(0.8)
+    assert len(lm.prompts) == 1 and "television_248, is, on, t=0" in lm.prompts[0]
+    g.update([("television_248", "is", "off")], 2)  # the subgraph changed -> ask again
+    _, _, how3 = ev.evaluate("television in the dining room is on", g, 2)
+    assert how3 == "lm" and len(lm.prompts) == 2
+    assert ev.stats.reuse_rate == pytest.approx(1 / 3)
+
+
+def test_temporal_consistency_projects_overconfident_answer_on_aged_memory():
+    answers = iter([0.6, 0.99])
+    lm = TableLM(lambda prompt, c: 0.0)
+    lm.score = lambda prompt, conts: (lambda p: [math.log(p), math.log(1 - p)])(next(answers))
+    g = TEKG()
+    g.update([("television_248", "is", "on")], 0)
+    ev = QueryEvaluator(lm, reuse=False)
+    assert ev.evaluate("television is on", g, 0)[0] == pytest.approx(0.6)
+    p, _, how = ev.evaluate("television is on", g, 5)  # memory aged, LM now says 0.99
+    assert how == "lm+consistency" and p == pytest.approx(0.6)
+    answers2 = iter([0.6, 0.99])
+    lm.score = lambda prompt, conts: (lambda p: [math.log(p), math.log(1 - p)])(next(answers2))
+    ev_tc = QueryEvaluator(lm, reuse=False, temporal_consistency=False)  # ExRAP-TC
+    ev_tc.evaluate("television is on", g, 0)
+    assert ev_tc.evaluate("television is on", g, 5)[0] == pytest.approx(0.99)
+
+
+def test_sample_mode_keeps_only_consistent_samples():
+    # first evaluation: 3 yes / 1 no at token prob 0.9 -> mean 0.7
+    lm = ScriptedLM([[("yes", math.log(0.9))] * 3 + [("no", math.log(0.9))],
+                     [("yes", math.log(0.99)), ("yes", math.log(0.6)), ("maybe", -1.0)]])
+    g = TEKG()
+    g.update([("television_248", "is", "on")], 0)
+    ev = QueryEvaluator(lm, mode="sample", samples=4, reuse=False)
+    assert ev.evaluate("television is on", g, 0)[0] == pytest.approx(0.7)
+    p, _, _ = ev.evaluate("television is on", g, 3)  # aged: 0.99 is too certain, 0.6 is kept
+    assert p == pytest.approx(0.6)
+    assert lm.params[0].n == 4
+
+
+def test_entropy_and_projection():
+    assert entropy(0.5) == pytest.approx(math.log(2))
+    assert entropy(0.0) < 1e-4
+    assert project(0.95, 0.7) == pytest.approx(0.7)
+    assert project(0.05, 0.7) == pytest.approx(0.3)
+    assert project(0.6, 0.9) == 0.6
+
+
+def test_logprob_mode_needs_scoring_backend():
+    class NoScore:
+        supports_score = False
+        model_id = "x"
+    with pytest.raises(ConfigError, match="sample"):
+        QueryEvaluator(NoScore())
+
+
+def test_exrap_executes_when_query_believed_true(house):
+    obs = house.reset(seed=0)
+    house.step(Skill("go", (201,)))  # into the dining room where the TV is
+    obs = house.observe()
+    task = Task("If the television in the dining room is off, turn it on.",
+                "television in the dining room is off",
+                (Skill("switch_on", (248,), "switch on the television in the dining room"),))
+    lm = TableLM(lambda prompt, c: {" yes": -0.05, " no": -3.0}.get(c, -2.0 if "switch on" in c else -9.0))
+    agent = ExRAPAgent(lm)
+    agent.reset([task], house)
+    d = agent.act(obs, 1)
+    assert d.beliefs[task.query] > 0.5
+    assert d.skill.kind == "switch_on" and "1 pending" in d.why
+    assert any("Pending tasks" in p for p in lm.prompts)  # v_T was scored (Eq. 9)
+
+
+def test_exrap_explores_towards_uncertain_query(house):
+    obs = house.reset(seed=0)  # agent in the bedroom
+    task = Task("t", "television in the dining room is on",
+                (Skill("switch_off", (248,), "switch off the television in the dining room"),))
+    agent = ExRAPAgent(TableLM(yes_with(0.5)))
+    agent.reset([task], house)
+    d = agent.act(obs, 0)  # nothing known about the TV: v_R pulls towards the dining room
+    assert d.skill == Skill("go", (201,), "go to the dining room")
+    assert d.values[d.skill.text] > 0
+
+
+def test_no_lm_call_for_v_t_when_nothing_pending(house):
+    obs = house.reset(seed=0)
+    lm = TableLM(yes_with(0.1))
+    agent = ExRAPAgent(lm)
+    agent.reset([Task("t", "television in the dining room is on", (Skill("switch_off", (248,), "x"),))], house)
+    agent.act(obs, 0)
+    assert not any("Pending tasks" in p for p in lm.prompts)
+
+
+def test_interpreter_uses_lm_then_rule_and_logs(house):
+    house.reset(0)
+    good = parse_instruction("If the television in the dining room is on, switch it off.", house)
+    lm = ScriptedLM([" television in the dining room is on\nexecution: switch off television in the dining room",
+                     " the fridge is on\nexecution: switch off fridge"])
+    tasks, log = interpret([good, good], house, lm)
+    assert [r["source"] for r in log] == ["lm", "rule"]
+    assert "fridge" in log[1]["error"] and log[1]["lm_output"].startswith(" the fridge")
+    assert tasks[0].execution == good.execution == tasks[1].execution
+
+
+@pytest.mark.parametrize("name", ["exrap", "exrap-tc", "exrap-exp", "exrap-llm", "llm-planner",
+                                  "saycan", "instruction-wise", "oracle"])
+def test_every_agent_runs_an_episode(house, name):
+    ins = sample_instructions(house, 3, seed=2)
+    agent = make_agent(name, ScriptedLM(), ins)
+    r = run_episode(agent, NonStationaryHouse(house._init_dict, DynamicsConfig(level="high")),
+                    ins, steps=12, seed=1)
+    assert len(r.trace) == 12 and r.stats["steps"] == 12
+    assert all(rec["skill"] for rec in r.trace)
+    assert set(r.metrics) >= {"sr", "ps", "n_success", "n_failure"}
+
+
+def test_oracle_completes_what_becomes_true(house):
+    ins = sample_instructions(house, 5, seed=0)
+    h = NonStationaryHouse(house._init_dict, DynamicsConfig(level="high"))
+    r = run_episode(make_agent("oracle", None, ins), h, ins, steps=60, seed=1)
+    assert r.metrics["n_success"] >= 1
+    assert r.metrics["sr"] >= 0.75
+    with pytest.raises(ConfigError, match="unknown agent"):
+        make_agent("gpt-agent", ScriptedLM(), ins)

@@ -1,0 +1,98 @@
+"""Tests of the translation LMs and the admissible-action index."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from actionable.errors import GroundingError, InputError, ModelNotFoundError
+from actionable.grounding.embedder import BagOfWordsEmbedder, load_embedder
+from actionable.grounding.index import ActionIndex, phrases_key
+
+PHRASES = ["walk to bathroom", "grab toothbrush", "switch on tv", "open fridge",
+           "put mug in sink", "sit on chair", "turn to computer", "walk to bedroom"]
+
+
+class CountingEmbedder(BagOfWordsEmbedder):
+    """The real bag-of-words embedder, counting how many texts it embedded."""
+
+    def __init__(self):
+        super().__init__(256)
+        self.calls = 0
+
+    def encode(self, texts, batch_size=256):
+        self.calls += len(texts)
+        return super().encode(texts, batch_size)
+
+
+def test_bow_vectors_are_unit_float32_and_deterministic():
+    e = load_embedder("bow")
+    v = e.encode(["walk to bathroom", "Walk  to BATHROOM", "grab coffee_maker", ""])
+    assert v.dtype == np.float32 and v.shape == (4, 4096)
+    np.testing.assert_allclose(np.linalg.norm(v[:3], axis=1), 1.0, rtol=1e-6)
+    assert np.all(v[3] == 0)  # empty text stays a zero vector
+    np.testing.assert_array_equal(v[0], v[1])  # case/whitespace-insensitive
+    # underscores split words: "coffee maker" equals "coffee_maker"
+    np.testing.assert_array_equal(e.encode(["grab coffee maker"])[0], v[2])
+    assert BagOfWordsEmbedder().encode(["walk to bathroom"]).tobytes() == v[:1].tobytes()
+
+
+def test_load_embedder_rejects_unknown_specs(tmp_path):
+    with pytest.raises(ModelNotFoundError, match="unknown translation model"):
+        load_embedder("glove")
+    with pytest.raises(ModelNotFoundError, match="empty"):
+        load_embedder("  ")
+    with pytest.raises(ModelNotFoundError, match="no sentence-transformers model"):
+        load_embedder(f"st:{tmp_path}")
+    with pytest.raises(InputError):
+        load_embedder("bow").encode("a single string")
+
+
+def test_search_returns_sorted_topk_with_correct_neighbour():
+    idx = ActionIndex(BagOfWordsEmbedder(256), PHRASES)
+    scores, ind = idx.search(["please walk to the bathroom", "grab the toothbrush now"], k=3)
+    assert scores.shape == (2, 3) and ind.shape == (2, 3) and ind.dtype == np.int64
+    assert PHRASES[ind[0, 0]] == "walk to bathroom"
+    assert PHRASES[ind[1, 0]] == "grab toothbrush"
+    assert np.all(np.diff(scores, axis=1) <= 1e-7)
+    # brute force agrees
+    q = idx.embedder.encode(["please walk to the bathroom"])
+    assert ind[0, 0] == int(np.argmax(idx.matrix @ q[0]))
+    # k is clipped to the number of actions
+    s, i = idx.search(["x"], k=100)
+    assert s.shape == (1, len(PHRASES))
+    with pytest.raises(GroundingError):
+        idx.search(["x"], k=0)
+    assert idx.translate("switch the tv on") == ("switch on tv", pytest.approx(idx.search(["switch the tv on"])[0][0, 0]))
+
+
+def test_cache_is_used_and_keyed_by_phrases_and_model(tmp_path):
+    e = CountingEmbedder()
+    a = ActionIndex(e, PHRASES, cache_dir=tmp_path)
+    assert not a.cache_hit and e.calls == len(PHRASES) and a.cache_path.exists()
+    b = ActionIndex(e, PHRASES, cache_dir=tmp_path)
+    assert b.cache_hit and e.calls == len(PHRASES)  # nothing re-embedded
+    np.testing.assert_array_equal(a.matrix, b.matrix)
+    c = ActionIndex(e, PHRASES[:-1], cache_dir=tmp_path)
+    assert not c.cache_hit
+    assert phrases_key("m1", PHRASES) != phrases_key("m2", PHRASES)
+    assert phrases_key("m1", PHRASES) != phrases_key("m1", list(reversed(PHRASES)))
+
+
+def test_corrupt_cache_file_is_rebuilt(tmp_path):
+    e = CountingEmbedder()
+    a = ActionIndex(e, PHRASES, cache_dir=tmp_path)
+    a.cache_path.write_bytes(b"not a numpy file")
+    b = ActionIndex(e, PHRASES, cache_dir=tmp_path)
+    assert not b.cache_hit and b.matrix.shape == (len(PHRASES), 256)
+    assert ActionIndex(e, PHRASES, cache_dir=tmp_path).cache_hit
+
+
+def test_index_input_errors():
+    e = BagOfWordsEmbedder(64)
+    with pytest.raises(GroundingError, match="empty"):
+        ActionIndex(e, [])
+    with pytest.raises(InputError):
+        ActionIndex(e, ["ok", ""])
+    with pytest.raises(GroundingError, match="aligned"):
+        ActionIndex(e, ["a b", "c d"], items=[1])

@@ -1,0 +1,91 @@
+"""Judge/Planner loop control flow with ScriptedLM (no model, no simulator)."""
+
+import pytest
+
+from actionable.env.program import Program
+from actionable.errors import ConfigError
+from actionable.lm.scripted import ScriptedLM
+from actionable.verify.judge import JudgeResult, LLMJudge, VerifyTask, judge_prompt
+from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
+
+PLAN = Program.parse("walk to tv\nswitch on tv\nswitch off tv\nswitch on tv\nwatch tv")
+TASK = VerifyTask(goal="Watch TV")
+
+
+def test_converges_when_judge_has_no_new_critiques():
+    lm = ScriptedLM(["1. OK\n2. #REMOVE: undone\n3. #REMOVE: undoes 2\n4. OK\n5. OK", "1. OK\n2. OK\n3. OK"])
+    res = VerificationLoop(LLMJudge(lm), ApplyCritiquesPlanner()).run(PLAN, TASK)
+    assert res.converged and res.revisions == 1 and len(res.rounds) == 2
+    assert res.final.to_text() == ["walk to tv", "switch on tv", "watch tv"]
+    assert res.rounds[0].plan_after == res.final and not res.rounds[0].converged
+    assert res.rounds[1].converged and res.rounds[1].new_critiques == ()
+    assert lm.remaining == 0
+
+
+def test_no_critiques_converges_in_round_one():
+    res = VerificationLoop(LLMJudge(ScriptedLM(["1. OK\n2. OK"])), max_rounds=5).run(PLAN, TASK)
+    assert res.converged and res.revisions == 0 and res.final == PLAN and len(res.rounds) == 1
+
+
+def test_max_rounds_stop():
+    # A judge that always finds a new (missing) step never converges.
+    outs = [f"#MISSING: [TOUCH] <thing{i}>" for i in range(10)]
+    res = VerificationLoop(LLMJudge(ScriptedLM(outs)), max_rounds=3).run(PLAN, TASK)
+    assert not res.converged and len(res.rounds) == 3 and res.revisions == 3
+    assert len(res.final) == len(PLAN) + 3
+
+
+def test_repeated_critique_is_not_new():
+    # The same critique again (the planner ignored it) ends the loop.
+    class Stubborn:
+        name = "stub"
+
+        def judge(self, plan, task):
+            from actionable.verify.critique import parse_judge_output
+            return JudgeResult(parse_judge_output("#MISSING: [TOUCH] <lamp>", plan).critiques)
+
+    class Ignore:
+        name = "ignore"
+
+        def revise(self, plan, critiques, task):
+            from actionable.verify.loop import Revision
+            return Revision(plan)
+
+    res = VerificationLoop(Stubborn(), Ignore()).run(PLAN, TASK)
+    assert res.converged and len(res.rounds) == 2 and res.revisions == 0
+
+
+def test_bad_max_rounds():
+    with pytest.raises(ConfigError):
+        VerificationLoop(LLMJudge(ScriptedLM([])), max_rounds=0)
+
+
+def test_llm_planner_parses_numbered_lines_and_keeps_ids():
+    plan = Program.parse("[WALK] <tv> (3)\n[SWITCHON] <tv> (3)\n[SWITCHOFF] <tv> (3)")
+    lm = ScriptedLM(["1. #REMOVE: undone\n", "1. [WALK] <tv>\n2. switch on tv\nbla bla"])
+    res = VerificationLoop(LLMJudge(lm), LLMPlanner(lm), max_rounds=1).run(plan, TASK)
+    assert res.final.to_script().splitlines() == ["[WALK] <tv> (3)", "[SWITCHON] <tv> (3)"]
+    assert any("unparseable" in w for w in res.rounds[0].warnings)
+
+
+def test_llm_planner_garbage_falls_back_to_apply():
+    lm = ScriptedLM(["3. #REMOVE: undone", "I cannot do that."])
+    res = VerificationLoop(LLMJudge(lm), LLMPlanner(lm), max_rounds=1).run(PLAN, TASK)
+    assert res.final.to_text() == ["walk to tv", "switch on tv", "switch on tv", "watch tv"]
+    assert any("deterministically" in w for w in res.rounds[0].warnings)
+
+
+def test_judge_prompt_numbers_actions_and_hides_ids():
+    p = judge_prompt(Program.parse("[WALK] <tv> (3)"), "Watch TV")
+    assert "1. [WALK] <tv>\n" in p and "(3)" not in p and "Goal: Watch TV" in p
+
+
+def test_llm_judge_empty_plan():
+    res = LLMJudge(ScriptedLM([])).judge(Program(), TASK)
+    assert res.critiques == () and res.warnings
+
+
+def test_loop_result_serialises():
+    lm = ScriptedLM(["2. #REMOVE: x", "OK"])
+    d = VerificationLoop(LLMJudge(lm)).run(PLAN, TASK).to_dict()
+    assert d["rounds"][0]["critiques"][0]["kind"] == "REMOVE" and d["converged"] is True
