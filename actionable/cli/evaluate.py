@@ -9,7 +9,6 @@ directory without loading any model. Heavy imports happen inside the commands.
 from __future__ import annotations
 
 import shlex
-import sys
 from pathlib import Path
 from typing import Optional
 
@@ -72,12 +71,26 @@ def plan_eval_command(
         limit=limit, seed=seed, split_seed=split_seed, heldout_fraction=heldout_fraction,
         tasks_file=str(tasks) if tasks else None, example_bank=str(example_bank) if example_bank else None,
         planner=overrides, lm_cache=not no_cache,
-        command="actionable eval " + " ".join(shlex.quote(a) for a in sys.argv[2:]))
+        command=_command_line(out=out, variants=",".join(names), model=model,
+                              translation_model=translation_model, query=",".join(modes), limit=limit,
+                              seed=seed, split_seed=split_seed, heldout_fraction=heldout_fraction,
+                              tasks=tasks, example_bank=example_bank, samples=samples,
+                              max_steps=max_steps, executor=executor, workers=workers))
     res = run_episodes(episodes, factory, out, executor=executor, workers=workers, address=address,
                        manifest=manifest, progress=not no_progress, retry_errors=retry_errors)
     paths = write_report(out)
     typer.echo(f"{res.new} new, {res.skipped} already done, {res.errors} errors; "
                f"report: {paths['summary']} and {paths['figure']}")
+
+
+def _command_line(**opts) -> str:
+    """The equivalent ``actionable eval plan`` command (recorded in the manifest/report)."""
+    parts = ["actionable", "eval", "plan"]
+    for k, v in opts.items():
+        if v is None or (k == "workers" and opts.get("executor") == "local"):
+            continue
+        parts += ["--" + k.replace("_", "-"), shlex.quote(str(v))]
+    return " ".join(parts)
 
 
 def report_command(run_dir: Path = typer.Argument(..., help="A run directory written by `eval plan`.")) -> None:

@@ -16,7 +16,8 @@ Decision`` and read the house only through the observation and the static map
   observation and it is translated to the lexically closest candidate skill.
 * :class:`InstructionWiseAgent`: handles the instructions one at a time: walks
   to the room of the current instruction's condition, asks the LM whether it
-  holds given what it sees there, executes if yes, then moves to the next.
+  holds given only what it sees there (same cloze query answer as ExRAP, no
+  memory), executes if ``P > 0.5``, then moves to the next.
 * :class:`OracleAgent`: full observability and the true conditions; executes
   the nearest needed instruction, else waits - the upper bound.
 """
@@ -28,12 +29,15 @@ import re
 
 from actionable.continual.agent import Decision, MemoryAgentBase, Task, skill_effect
 from actionable.continual.instructions import Instruction, holds_all
+from actionable.continual.query import QueryEvaluator
+from actionable.continual.tekg import TEKG
 from actionable.env.nonstationary import NonStationaryHouse, Observation, Skill
 from actionable.lm.base import GenerationParams
 
 
 def _facts_text(facts) -> str:
-    return "; ".join(f"{s} {r} {o}" for s, r, o in facts)
+    """Compact observation text; ``in_room`` facts are dropped (the room is stated)."""
+    return "; ".join(f"{s} {r} {o}" for s, r, o in facts if r != "in_room")
 
 
 def _softmax(xs: list[float]) -> list[float]:
@@ -61,7 +65,7 @@ class _Candidates(MemoryAgentBase):
 class LLMPlannerAgent(_Candidates):
     """LLM-Planner style: recent observations in the prompt, replans every step."""
 
-    def __init__(self, lm, window: int = 3, name: str = "llm-planner"):
+    def __init__(self, lm, window: int = 2, name: str = "llm-planner"):
         self.lm, self.window, self.name = lm, window, name
 
     def reset(self, tasks, house) -> None:
@@ -161,13 +165,14 @@ class InstructionWiseAgent(_Candidates):
             return Decision(Skill("go", (room,), f"go to the {self.house.rooms[room]}"),
                             f"checking instruction {self.i % len(self.tasks) + 1}: go look")
         self.i += 1
-        prompt = (f"You see: {_facts_text(obs.facts)}\nQuestion: is it true that {task.query}?\n"
-                  "Answer (yes or no):")
-        self.lm_calls += 1
-        lp_yes, lp_no = self.lm.score(prompt, [" yes", " no"])
-        if lp_yes > lp_no:
-            return Decision(task.execution[0], f"LM says '{task.query}' holds: execute")
-        return Decision(Skill("wait", (), "wait"), f"LM says '{task.query}' does not hold")
+        seen = TEKG()  # only what is in view now: no memory
+        seen.update(obs.facts, t)
+        ev = QueryEvaluator(self.lm, reuse=False, temporal_consistency=False)
+        p, _, _ = ev.evaluate(task.query, seen, t, task.facts)
+        self.lm_calls += ev.stats.lm_calls
+        if p > 0.5:
+            return Decision(task.execution[0], f"LM gives P('{task.query}') = {p:.2f}: execute")
+        return Decision(Skill("wait", (), "wait"), f"LM gives P('{task.query}') = {p:.2f}: skip")
 
 
 class OracleAgent(_Candidates):
@@ -180,7 +185,6 @@ class OracleAgent(_Candidates):
 
     def act(self, obs: Observation, t: int) -> Decision:
         house: NonStationaryHouse = self.house
-        here = house.room_of(65)
         need = [ins for ins in self.instructions
                 if holds_all(ins.query, house) and not holds_all(ins.goal, house)]
         if not need:

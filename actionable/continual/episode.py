@@ -46,6 +46,21 @@ INTERPRET_PROMPT = (
 )
 
 
+def cloze_facts(preds, house: NonStationaryHouse) -> tuple:
+    """Predicates as ``(source, relation, value, alternatives)`` for cloze answers."""
+    out = []
+    for p in preds:
+        ent = house.entity(p.node)
+        if p.kind == "state":
+            alts = ("on", "off") if p.value in ("on", "off") else ("open", "closed")
+            out.append((ent, "is", p.value, alts))
+        elif p.kind == "on":
+            out.append((ent, "on", house.entity(p.value), tuple(house.entity(s) for s in house.surfaces)))
+        else:
+            out.append((ent, "in_room", house.rooms[p.value], tuple(sorted(house.rooms.values()))))
+    return tuple(out)
+
+
 def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=None) -> tuple[list[Task], list[dict]]:
     """Map instruction texts to tasks (Eq. 4). Returns ``(tasks, log)``; the log
     has one record per instruction: ``text``, ``lm_output``, ``source``
@@ -64,15 +79,16 @@ def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=Non
             q = next((ln.split(":", 1)[1].strip() for ln in lines if ln.lower().startswith("query:")), "")
             e = next((ln.split(":", 1)[1].strip() for ln in lines if ln.lower().startswith("execution:")), "")
             try:
-                parse_condition(q, house)
+                preds = parse_condition(q, house)
                 skills, _ = parse_execution(e, house)
-                task, rec["source"] = Task(ins.text, q, skills), "lm"
+                task, rec["source"] = Task(ins.text, q, skills, cloze_facts(preds, house)), "lm"
             except InputError as exc:
                 rec["error"] = f"LM interpretation unusable: {exc}"
         if task is None:
             try:
                 parsed = parse_instruction(ins.text, house)
-                task, rec["source"] = Task(ins.text, parsed.query_text, parsed.execution), "rule"
+                task, rec["source"] = Task(ins.text, parsed.query_text, parsed.execution,
+                                           cloze_facts(parsed.query, house)), "rule"
             except InputError as exc:
                 rec["error"] = f"{rec['error'] or ''} rule reading failed: {exc}".strip()
         if task is not None:
@@ -146,8 +162,8 @@ def run_episode(agent, house: NonStationaryHouse, instructions: list[Instruction
     for t in range(steps):
         tracker.observe_state(house, t)
         d = agent.act(obs, t)
-        res = house.step(d.skill)
-        done = tracker.after_agent(house, t)
+        done: list[int] = []
+        res = house.step(d.skill, after_skill=lambda: done.extend(tracker.after_agent(house, t)))
         failed += not res.executed
         rec = {"t": t, "room": obs.room, "skill": d.skill.text or d.skill.kind, "why": d.why,
                "executed": res.executed, "error": res.error, "completed": done,

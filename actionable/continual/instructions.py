@@ -138,6 +138,10 @@ def _lookup(house: NonStationaryHouse, name: str, table: dict[str, int]) -> int:
     if key in table:
         return table[key]
     cls = key.split(" in the ")[0]
+    same = [k for k in table if k.split(" in the ")[0] == cls]
+    if " in the " not in key and len(same) == 1 and len([n for n in house.class_of.values()
+                                                          if n.replace("_", " ") == cls]) == 1:
+        return table[same[0]]  # the only one of its class in the house
     known = sorted({k.split(" in the ")[0] for k in table})
     if cls not in known:
         raise InputError(f"no {cls!r} in this house; objects here include: "

@@ -8,25 +8,34 @@ For each instruction's query ``q`` at step ``t``:
   at a later step is the same fact), the previous answer ``P_{t-1}(q)`` is
   reused - no LM call.
 * **LM answer.** Otherwise the LM reads ``G_q`` (with timestamps), the current
-  time and the previous answer, and answers *yes* / *no*. Two estimators of
-  ``P(q) = P(yes)``:
+  time and the previous answer. Two answer formats:
 
-  - ``mode="logprob"`` (default): one ``score`` call for the continuations
-    `` yes`` and `` no``; ``P = softmax`` of the two summed log-probs. One LM
-    call per evaluated query.
-  - ``mode="sample"``: up to ``samples`` (=10) sampled answers; each sample
-    gives ``p_i`` = its answer token's probability (``exp`` of the token
-    log-prob, or 0.9 when the backend has no log-probs) turned towards
-    *yes*; the consistent ones are averaged (Eq. 7).
+  - ``answer="cloze"`` (default): for each predicate of the query the prompt
+    ends with the open quadruple ``(television_248, is,`` and the LM's
+    probabilities of the alternatives (`` on`` / `` off``; rooms; surfaces)
+    give ``P(predicate)``; a conjunction multiplies them. SmolLM2-135M cannot
+    answer yes/no questions about its context (measured: P(yes) 0.13 when the
+    TV is on vs 0.10 when off) but completes quadruples well (P(on) 0.74 vs
+    0.16), see docs/continual.md.
+  - ``answer="yesno"``: "is it true now that <query>? Answer:" -> P(`` yes``).
+
+  Two estimators, per predicate:
+
+  - ``mode="logprob"`` (default): one ``score`` call over the alternatives;
+    ``P = softmax`` of their summed log-probs.
+  - ``mode="sample"``: up to ``samples`` (=10) sampled completions; each gives
+    ``p_i`` = its first token's probability (``exp`` of the token log-prob,
+    or 0.9 without log-probs) if it names the asked value, ``1 - p_i`` if it
+    names another alternative; unparseable samples are ignored.
 
 * **Temporal consistency (Eq. 6-7).** When the memory behind ``q`` has *aged*
   (no retrieved quadruple is newer than the previous evaluation), an answer
   must not be more certain than the previous one: ``H(P_t) >= H(P_{t-1})``
-  (binary entropy, nats). Sample mode keeps only samples meeting the
-  constraint and averages them; logprob mode, with a single answer, projects
-  an inconsistent answer onto the constraint (same side of 0.5, entropy equal
-  to the previous one). If no sample is consistent, the projection of their
-  mean is used. ``temporal_consistency=False`` is the ExRAP-TC ablation.
+  (binary entropy, nats). Sample mode keeps only the samples meeting the
+  constraint and averages them (Eq. 7); when none does - and always in logprob
+  mode, which has a single answer - the mean is projected onto the constraint
+  (same side of 0.5, entropy equal to the previous one).
+  ``temporal_consistency=False`` is the ExRAP-TC ablation.
 """
 
 from __future__ import annotations
@@ -84,6 +93,22 @@ PROMPT = (
     "Previously you judged the answer yes with probability {prev:.2f}.\n"
     "Question: is it true now that {query}?\nAnswer (yes or no):"
 )
+CLOZE_PROMPT = (
+    "Memory of a home robot, as (object, relation, value, t=step seen). Facts seen long ago may "
+    "be out of date. Previous belief in '{query}': {prev:.2f}.\n"
+    "{facts}\n"
+    "Current state at step {t}:\n({source}, {relation},"
+)
+
+#: A query predicate in answerable form: (source entity, relation, value, alternatives);
+#: ``alternatives`` includes ``value`` (e.g. ("television_248", "is", "on", ("on", "off"))).
+ClozeFact = tuple
+
+
+def _softmax_at(scores: list[float], i: int) -> float:
+    m = max(scores)
+    z = sum(math.exp(x - m) for x in scores)
+    return math.exp(scores[i] - m) / z
 
 
 class QueryEvaluator:
@@ -102,7 +127,11 @@ class QueryEvaluator:
     """
 
     def __init__(self, lm, mode: str = "logprob", k: int = 12, samples: int = 10,
-                 temporal_consistency: bool = True, reuse: bool = True, seed: int = 0):
+                 temporal_consistency: bool = True, reuse: bool = True, seed: int = 0,
+                 answer: str = "cloze"):
+        if answer not in ("cloze", "yesno"):
+            raise ConfigError(f"answer format must be 'cloze' or 'yesno' (got {answer!r})")
+        self.answer = answer
         if mode not in ("logprob", "sample"):
             raise ConfigError(f"query mode must be 'logprob' or 'sample' (got {mode!r})")
         if mode == "logprob" and not getattr(lm, "supports_score", False):
@@ -115,9 +144,16 @@ class QueryEvaluator:
         self.records: dict[str, QueryRecord] = {}
         self.stats = QueryStats()
 
-    def evaluate(self, query: str, memory: TEKG, t: int) -> tuple[float, list[Quadruple], str]:
+    def evaluate(self, query: str, memory: TEKG, t: int,
+                 facts: tuple[ClozeFact, ...] = ()) -> tuple[float, list[Quadruple], str]:
         """``P(q)`` at step ``t``; returns ``(p, retrieved quadruples, how)`` where
-        ``how`` is ``reused`` / ``lm`` / ``lm+consistency`` / ``empty``."""
+        ``how`` is ``reused`` / ``lm`` / ``lm+consistency`` / ``empty``.
+
+        Args:
+            query: the query text (retrieval key and yes/no question).
+            facts: the query's predicates as :data:`ClozeFact` (needed by the
+                ``cloze`` answer format; without them ``yesno`` is used).
+        """
         rec = self.records.setdefault(query, QueryRecord())
         got = memory.retrieve(query, self.k)
         key = tuple(sorted(q.triple for q in got))
@@ -129,46 +165,50 @@ class QueryEvaluator:
             p, how = 0.5, "empty"
         else:
             aged = rec.t_eval >= 0 and max(q.t for q in got) <= rec.t_eval
-            p, how = self._ask(query, got, t, rec.p, aged and self.temporal_consistency)
+            facts_text = "\n".join(q.text() for q in sorted(got, key=lambda q: q.t))
+            per_fact = []
+            if self.answer == "cloze" and facts:
+                for src, rel, value, alts in facts:
+                    prompt = CLOZE_PROMPT.format(query=query, prev=rec.p, facts=facts_text, t=t,
+                                                 source=src, relation=rel)
+                    per_fact.append(self._answer(prompt, [f" {a}" for a in alts], list(alts).index(value), t))
+            else:
+                prompt = PROMPT.format(facts=facts_text, t=t, prev=rec.p, query=query)
+                per_fact.append(self._answer(prompt, [" yes", " no"], 0, t))
+            if len(per_fact) == 1:
+                answers = per_fact[0]
+            else:  # a conjunction: product of the per-predicate means
+                answers = [math.prod(sum(a) / len(a) for a in per_fact)]
+            p, how = sum(answers) / len(answers), "lm"
+            if aged and self.temporal_consistency:  # Eq. 6-7
+                kept = [a for a in answers if entropy(a) >= entropy(rec.p)]
+                if len(kept) < len(answers):
+                    self.stats.inconsistent += 1
+                    p = sum(kept) / len(kept) if kept else project(p, rec.p)
+                    how = "lm+consistency"
         rec.p, rec.retrieved, rec.t_eval = p, key, t
         rec.history.append((t, round(p, 4), how))
         return p, got, how
 
-    def _prompt(self, query: str, got: list[Quadruple], t: int, prev: float) -> str:
-        facts = "\n".join(q.text() for q in sorted(got, key=lambda q: q.t))
-        return PROMPT.format(facts=facts, t=t, prev=prev, query=query)
-
-    def _ask(self, query, got, t, prev, constrain) -> tuple[float, str]:
-        prompt = self._prompt(query, got, t, prev)
+    def _answer(self, prompt: str, alternatives: list[str], target: int, t: int) -> list[float]:
+        """Probabilities of ``alternatives[target]``: one value from one scoring
+        call (logprob mode) or one per usable sample (sample mode)."""
         self.stats.lm_calls += 1
         if self.mode == "logprob":
-            lp_yes, lp_no = self.lm.score(prompt, [" yes", " no"])
-            m = max(lp_yes, lp_no)
-            p = math.exp(lp_yes - m) / (math.exp(lp_yes - m) + math.exp(lp_no - m))
-            if constrain and entropy(p) < entropy(prev):
-                self.stats.inconsistent += 1
-                return project(p, prev), "lm+consistency"
-            return p, "lm"
-        params = GenerationParams(n=self.samples, temperature=1.0, top_p=1.0, max_tokens=2,
-                                  stop=("\n",), presence_penalty=0.0, frequency_penalty=0.0,
+            return [_softmax_at(self.lm.score(prompt, alternatives), target)]
+        params = GenerationParams(n=self.samples, temperature=1.0, top_p=1.0, max_tokens=4,
+                                  stop=("\n", ",", ")"), presence_penalty=0.0, frequency_penalty=0.0,
                                   seed=self.seed + t)
-        comps = self.lm.generate(prompt, params)
+        alts = [a.strip().lower() for a in alternatives]
         ps = []
-        for c in comps:
-            word = c.text.strip().lower()
+        for c in self.lm.generate(prompt, params):
+            word = c.text.strip().lower().strip(",.)")
             conf = 0.9
             if c.token_logprobs:
                 conf = min(max(math.exp(c.token_logprobs[0]), 0.5), 1 - _EPS)
-            if word.startswith("yes"):
+            hit = next((j for j, a in enumerate(alts) if word.startswith(a)), None)
+            if hit == target:
                 ps.append(conf)
-            elif word.startswith("no"):
+            elif hit is not None:
                 ps.append(1 - conf)
-        if not ps:  # no sample said yes/no: no information, keep maximal uncertainty
-            return 0.5, "lm-unparsed"
-        if not constrain:
-            return sum(ps) / len(ps), "lm"
-        kept = [p for p in ps if entropy(p) >= entropy(prev)]
-        if kept:
-            return sum(kept) / len(kept), "lm+consistency"
-        self.stats.inconsistent += 1
-        return project(sum(ps) / len(ps), prev), "lm+consistency"
+        return ps or [1.0 / len(alternatives)]  # no sample named an alternative: no information

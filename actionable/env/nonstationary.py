@@ -293,12 +293,14 @@ class NonStationaryHouse:
         return [f"[WALK] {ref(a[0])}", f"[GRAB] {ref(a[0])}", f"[WALK] {ref(a[1])}",
                 f"[PUTBACK] {ref(a[0])} {ref(a[1])}"]
 
-    def step(self, skill: Skill) -> StepResult:
+    def step(self, skill: Skill, after_skill=None) -> StepResult:
         """Execute one skill, advance time, apply scheduled changes, observe.
 
         Order within a step: the skill's atomic actions run in the simulator
-        (stopping at the first failure); ``t`` increases; if ``t`` is a multiple
-        of the period the house changes; the agent observes its room.
+        (stopping at the first failure); ``after_skill()`` is called if given
+        (scoring hooks see the agent's effect before the house moves); ``t``
+        increases; if ``t`` is a multiple of the period the house changes; the
+        agent observes its room.
 
         Raises:
             SimulatorError: before :meth:`reset`, or a malformed skill (caller bug).
@@ -312,6 +314,8 @@ class NonStationaryHouse:
             if error is not None:
                 break
             done.append(line)
+        if after_skill is not None:
+            after_skill()
         self.t += 1
         changed = []
         if self.t % self.config.steps_between_changes == 0:

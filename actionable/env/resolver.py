@@ -15,7 +15,8 @@ nodes of the named class in the *current* state of the house by, in order:
    included;
 4. hands: held objects first when the action needs one in hand (PUTIN, DRINK,
    DROP...), not-held ones for GRAB;
-5. memory: the node this program already bound to the same class name;
+5. memory: the node this program already bound to the same class name, while
+   it is held, close, or in the character's room;
 6. reachability: for GRAB, not inside a closed container;
 7. proximity: close to the character (or held), then in the character's room,
    then elsewhere;
@@ -201,7 +202,10 @@ class Resolver:
         props = v.s.properties_of(nid)
         states = v.s.states_of(nid)
         afford = _afford_bad(action, pos, v.s.class_of(nid), props)
-        mem = 0 if (self.config.use_memory and remembered == nid) else 1
+        # memory holds while the remembered node is at hand: held, close, or in
+        # the character's room (after walking elsewhere, proximity decides again)
+        mem = 0 if (self.config.use_memory and remembered == nid and (
+            nid in v.held or nid in v.close or v.room(nid) == v.char_room)) else 1
         if (action, pos) in NEEDS_HELD:
             hands = 0 if nid in v.held else 1
         elif action == "GRAB":

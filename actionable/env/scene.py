@@ -215,18 +215,23 @@ class SceneGraph:
         edges: list[tuple[int, str, int]] = []
         seen = set()
         for i, e in enumerate(graph["edges"]):
-            if not isinstance(e, dict) or any(k not in e for k in _EDGE_KEYS):
-                raise SceneError(f"edge #{i} must be a dict with {', '.join(_EDGE_KEYS)}, got {e!r:.120}")
-            a, r, b = e["from_id"], str(e["relation_type"]).upper(), e["to_id"]
+            try:
+                a, r, b = e["from_id"], e["relation_type"], e["to_id"]
+            except (TypeError, KeyError, IndexError):
+                raise SceneError(f"edge #{i} must be a dict with {', '.join(_EDGE_KEYS)}, "
+                                 f"got {e!r:.120}") from None
             if r not in _RELATIONS:
-                raise SceneError(f"edge #{i} has relation {r!r}; use one of {', '.join(sorted(_RELATIONS))}")
-            for end in (a, b):
-                if end not in nodes:
-                    raise SceneError(f"edge #{i} ({a} {r} {b}) names node {end!r}, which is not "
-                                     "in the graph (dangling edge)")
-            if (a, r, b) not in seen:
-                seen.add((a, r, b))
-                edges.append((a, r, b))
+                r = str(r).upper()
+                if r not in _RELATIONS:
+                    raise SceneError(f"edge #{i} has relation {r!r}; use one of {', '.join(sorted(_RELATIONS))}")
+            if a not in nodes or b not in nodes:
+                end = a if a not in nodes else b
+                raise SceneError(f"edge #{i} ({a} {r} {b}) names node {end!r}, which is not "
+                                 "in the graph (dangling edge)")
+            t = (a, r, b)
+            if t not in seen:
+                seen.add(t)
+                edges.append(t)
         return cls(nodes, edges, name)
 
     def to_dict(self) -> dict:

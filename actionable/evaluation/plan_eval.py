@@ -109,7 +109,11 @@ class PlanWorker:
         from actionable.evaluation.goals import load_goal_annotations
         from actionable.planning.examples import ExampleBank
 
+        from actionable.config import default_cache_dir
+
         self.s = settings
+        #: on-disk caches (action-index embeddings, merged scene); the LM cache lives here too
+        self.cache_dir = settings.cache_dir or str(default_cache_dir())
         kw: dict[str, Any] = {"model": settings.model, "cache": settings.lm_cache}
         if settings.cache_dir:
             kw["cache_dir"] = settings.cache_dir
@@ -120,7 +124,7 @@ class PlanWorker:
                 else ExampleBank.packaged())
         self.bank = bank.restrict(settings.bank_tasks) if settings.bank_tasks else bank
         self.annotations = load_goal_annotations(settings.goal_file)
-        self.default_scene = load_scene(None, cache_dir=settings.cache_dir)
+        self.default_scene = load_scene(None, cache_dir=self.cache_dir)
         self._scenes: dict[str, Any] = {}
         self._golds: dict[str, Any] = {}
         self._load_program = load_program
@@ -129,7 +133,7 @@ class PlanWorker:
         self._indices: dict[str, Any] = {}
         from actionable.env.simulator import Simulator
 
-        self._sim = Simulator(cache_dir=settings.cache_dir)  # one simulator per worker, reused
+        self._sim = Simulator(cache_dir=self.cache_dir)  # one simulator per worker, reused
 
     # -- per-worker caches -------------------------------------------------------------
     def _build_lm(self):
@@ -141,7 +145,7 @@ class PlanWorker:
         if spec not in self._embedders:
             from actionable.grounding.embedder import load_embedder
 
-            self._embedders[spec] = load_embedder(spec, cache_dir=self.s.cache_dir)
+            self._embedders[spec] = load_embedder(spec, cache_dir=self.cache_dir)
         return self._embedders[spec]
 
     def index(self, spec: str):
@@ -149,12 +153,12 @@ class PlanWorker:
             from actionable.planning.zero_shot import build_action_index
 
             self._indices[spec] = build_action_index(self.default_scene, self.embedder(spec),
-                                                     cache_dir=self.s.cache_dir)
+                                                     cache_dir=self.cache_dir)
         return self._indices[spec]
 
     def scene(self, pid: str):
         if pid not in self._scenes:
-            self._scenes[pid] = self._load_scene(pid, cache_dir=self.s.cache_dir)
+            self._scenes[pid] = self._load_scene(pid, cache_dir=self.cache_dir)
         return self._scenes[pid]
 
     def gold(self, pid: str):

@@ -299,9 +299,10 @@ def _iter_ray(pending: list[Episode], factory: WorkerFactory, workers: int, addr
                 try:
                     rec = ray.get(ref)
                 except ray.exceptions.RayError as exc:
-                    raise EvaluationError(f"Ray worker failed for good ({type(exc).__name__}); "
-                                          "finished episodes are saved, rerun the same command "
-                                          "to resume") from None
+                    lines = [ln for ln in str(exc).strip().splitlines() if ln.strip()]
+                    why = lines[-1][:300] if lines else type(exc).__name__
+                    raise EvaluationError(f"Ray worker failed for good ({why}); finished episodes "
+                                          "are saved, rerun the same command to resume") from None
                 yield rec
                 submit(i)
     finally:

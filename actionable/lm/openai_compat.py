@@ -117,6 +117,7 @@ class OpenAICompatLM:
         self.supports_batch = True
         self.supports_score = style == "completions"
         self.degraded: list[str] = []
+        self._echo_ok: bool | None = None
         self.stats = LMStats()
         self._key = api_key or api_key_from_env() or "EMPTY"
         # retries are ours (bounded, logged, typed error at the end), not the client's
@@ -203,15 +204,17 @@ class OpenAICompatLM:
         elif cut >= 0:
             finish = "stop"
         if cut >= 0:
-            if lps is not None and toks is not None and len(toks) == len(lps):
-                off, kept = 0, []
-                for t, v in zip(toks, lps):
-                    if off >= cut:
-                        break
-                    kept.append(v)
-                    off += len(t)
-                lps = kept
             text = text[:cut]
+        if lps is not None and toks is not None and len(toks) == len(lps):
+            # keep the tokens that start inside the returned text: servers list the
+            # stop token (llama.cpp) and we may have cut the text ourselves
+            off, kept = 0, []
+            for t, v in zip(toks, lps):
+                if off >= len(text):
+                    break
+                kept.append(v)
+                off += len(t)
+            lps = kept
         if lps is None and not text:
             lps = []  # an empty completion has no tokens, so nothing is missing
         if lps is None:
@@ -276,47 +279,71 @@ class OpenAICompatLM:
         self.stats.seconds += time.perf_counter() - t0
         return out
 
+    def _echo_score(self, prompt: str, cont: str) -> float:
+        kw = dict(model=self.name, prompt=prompt + cont, max_tokens=1, echo=True, logprobs=1, temperature=0.0)
+        resp = self._request(lambda: self._client.completions.create(**kw), "score request")
+        ch = (getattr(resp, "choices", None) or [None])[0]
+        lp = getattr(ch, "logprobs", None)
+        toks = getattr(lp, "tokens", None)
+        vals = getattr(lp, "token_logprobs", None)
+        offs = getattr(lp, "text_offset", None)
+        if not toks or not vals or len(toks) != len(vals):
+            raise CapabilityError(f"{self.base_url} does not return echoed prompt log-probs, so "
+                                  "score() is unavailable for this server")
+        if not offs or len(offs) != len(toks):
+            offs, o = [], 0
+            for t in toks:
+                offs.append(o)
+                o += len(t or "")
+        # echoed tokens cover prompt+cont; the last token is the 1 generated one
+        total, end = 0.0, len(prompt) + len(cont)
+        for v, o in zip(vals, offs):
+            if len(prompt) <= o < end:
+                if v is None:
+                    raise LMResponseError(f"{self.base_url} returned a null log-prob inside the text")
+                total += float(v)
+        return total
+
+    def _check_echo(self) -> None:
+        """Once per backend: the echoed log-prob of a greedy token must equal the
+        log-prob the server reported when sampling it. llama-cpp-python's server
+        (0.3.36) fails this: its echoed log-probs are shifted by one position."""
+        if self._echo_ok is None:
+            probe = "Task: Brush teeth\nStep 1:"
+            got = self._call(probe, GenerationParams(n=1, temperature=0.0, max_tokens=1, stop=(),
+                                                     presence_penalty=0.0, frequency_penalty=0.0), 1, 0)
+            c = self._parse_choice(got[0], GenerationParams(stop=())) if got else None
+            if c is None or not c.text or not c.token_logprobs:
+                self._echo_ok = True  # nothing to compare against; trust the server
+            else:
+                echoed = self._echo_score(probe, c.text)
+                self._echo_ok = abs(echoed - sum(c.token_logprobs)) < 0.3
+                self.stats.extra["echo_probe"] = (sum(c.token_logprobs), echoed)
+            if not self._echo_ok:
+                self.supports_score = False
+                self.degraded.append("echoed prompt log-probs disagree with sampled ones: score() disabled")
+        if not self._echo_ok:
+            a, b = self.stats.extra.get("echo_probe", (float("nan"), float("nan")))
+            raise CapabilityError(
+                f"{self.base_url} returns echoed prompt log-probs that disagree with its own sampled "
+                f"log-probs (greedy token: sampled {a:.2f} vs echoed {b:.2f} nats), so score() would be "
+                "wrong; use a server with correct prompt log-probs (e.g. vLLM) or the embedded/hf backends")
+
     def score(self, prompt: str, continuations: Sequence[str]) -> list[float]:
         """Summed log-prob (nats) of each continuation, via ``echo=True``
         (completions style only): the log-probs of the echoed tokens whose text
-        starts at or after the end of ``prompt``.
+        starts at or after the end of ``prompt``. The server's echo is checked
+        once against its sampled log-probs before it is trusted.
 
         Raises:
-            CapabilityError: chat style, or the server does not echo log-probs.
+            CapabilityError: chat style, the server does not echo log-probs, or
+                its echoed log-probs are inconsistent (llama-cpp-python's server).
         """
         if self.style != "completions":
             raise CapabilityError(f"{self.model_id}: scoring needs the completions style "
                                   "(echo with log-probs); chat endpoints cannot score a given text")
-        out = []
-        for cont in continuations:
-            if not cont:
-                out.append(0.0)
-                continue
-            kw = dict(model=self.name, prompt=prompt + cont, max_tokens=1, echo=True, logprobs=1,
-                      temperature=0.0)
-            resp = self._request(lambda: self._client.completions.create(**kw), "score request")
-            ch = (getattr(resp, "choices", None) or [None])[0]
-            lp = getattr(ch, "logprobs", None)
-            toks = getattr(lp, "tokens", None)
-            vals = getattr(lp, "token_logprobs", None)
-            offs = getattr(lp, "text_offset", None)
-            if not toks or not vals or len(toks) != len(vals):
-                raise CapabilityError(f"{self.base_url} does not return echoed prompt log-probs, so "
-                                      "score() is unavailable for this server")
-            if not offs or len(offs) != len(toks):
-                offs, o = [], 0
-                for t in toks:
-                    offs.append(o)
-                    o += len(t or "")
-            # echoed tokens cover prompt+cont; the last token is the 1 generated one
-            total, end = 0.0, len(prompt) + len(cont)
-            for t, v, o in zip(toks, vals, offs):
-                if len(prompt) <= o < end:
-                    if v is None:
-                        raise LMResponseError(f"{self.base_url} returned a null log-prob inside the text")
-                    total += float(v)
-            out.append(total)
-        return out
+        self._check_echo()
+        return [self._echo_score(prompt, c) if c else 0.0 for c in continuations]
 
 
 def parse_openai_spec(spec: str) -> tuple[str, str, str]:

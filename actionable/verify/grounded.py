@@ -259,7 +259,17 @@ class SimulatorJudge:
     def _goal_proposals(self, task, view: StateView, steps: list[Step]) -> list[tuple[list[Step], str]]:
         spec = task.goal_spec
         props: list[tuple[list[Step], str]] = []
+        targets = [g.to_id for g in spec.relations if g.from_id == view.char and g.relation == "ON"]
         for g in spec.states:
+            if g.node_id == view.char and g.state in ("SITTING", "LYING") and g.state not in view.states(g.node_id):
+                act = "SIT" if g.state == "SITTING" else "LIE"
+                for b in targets + [a.id for st in reversed(steps) for a in st.args
+                                    if a.id is not None and view.props(a.id) & {"SITTABLE", "LIEABLE"}][:3]:
+                    if b in view:
+                        nb = (view.cls(b), b)
+                        props.append(([_step(act, nb)], f"goal {g.describe()} is not met"))
+                        props.append(([_step("WALK", nb), _step(act, nb)], f"goal {g.describe()} is not met"))
+                continue
             if g.node_id in view and g.state in _STATE_FIX and g.state not in view.states(g.node_id):
                 node = (view.cls(g.node_id), g.node_id)
                 st = _step(_STATE_FIX[g.state], node)
@@ -287,6 +297,10 @@ class SimulatorJudge:
         from actionable.env.program import ACTION_ARITY
 
         objs: list[tuple[str, int]] = []
+        for g in spec.relations:  # objects of the relation goals first (e.g. CLOSE(character, cat))
+            for x in (g.to_id, g.from_id):
+                if x in view and x != view.char and not view.is_room(x) and (view.cls(x), x) not in objs:
+                    objs.append((view.cls(x), x))
         for st in reversed(steps):
             for a in st.args:
                 if (a.name, a.id) not in objs and a.id is not None and not view.is_room(a.id):
@@ -333,8 +347,9 @@ class SimulatorJudge:
 
         ``strict`` groups are flagged by this judge; ``strict=False`` adds the
         weaker signals (a grab never used later, a repeat of an earlier step,
-        any walk superseded by another walk, an inverse pair with other steps
-        between) that the hybrid judge lets an LLM decide.
+        a walk superseded by a walk to another room that leads back, an inverse
+        pair with steps between that do not name the object) that the hybrid
+        judge lets an LLM decide.
         """
         placements: dict[tuple[int, str], Any] = {}
 
@@ -393,8 +408,12 @@ class SimulatorJudge:
             if nxt > i + 1:
                 groups.append(({i, *range(i + 1, nxt)}, f"walk to {s.args[0].name} only leads to removed steps"))
                 continue
-            if strict and view0.room_of(x) == view0.room_of(y):
+            if view0.room_of(x) == view0.room_of(y):
                 continue  # room then object in it, or object to object nearby: navigation
+            nn = next((j for j in range(nxt + 1, limit) if j not in taken), None)
+            if (strict and nn is not None and steps[nxt].action in _WALKS and steps[nn].action in _WALKS | {"FIND"}
+                    and view0.room_of(steps[nn].args[0].id) == view0.room_of(x)):
+                continue  # A, B, C with C in A's room: B is the detour, not A
             groups.append(({i}, f"walk to {s.args[0].name} is superseded by step {nxt + 1}"))
         return groups
 

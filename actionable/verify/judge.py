@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from actionable.env.program import Program
-from actionable.errors import ConfigError, InputError
+from actionable.errors import ConfigError, InputError, LMError
 from actionable.lm.base import GenerationParams, LanguageModel
 from actionable.verify.critique import Critique, CritiqueKind, parse_judge_output
 
@@ -91,8 +91,7 @@ JUDGE_INSTRUCTIONS = (
 
 _EXAMPLE = (
     "Goal: Turn on light\nPlan:\n1. [WALK] <light>\n2. [SWITCHON] <light>\n3. [SWITCHOFF] <light>\n"
-    "4. [SWITCHON] <light>\n5. [GRAB] <book>\nAnswer:\n1. OK\n2. #REMOVE: undone by step 3\n"
-    "3. #REMOVE: contradicts the goal\n4. OK\n5. #REMOVE: the book is not needed\n"
+    "4. [SWITCHON] <light>\nAnswer:\n1. OK\n2. #REMOVE: undone by step 3\n3. #REMOVE: undoes step 2\n4. OK\n"
 )
 
 
@@ -126,6 +125,8 @@ class LLMJudge:
         max_tokens: generation budget; default ``min(384, 10 * len(plan) + 48)``.
         temperature: 0 = greedy (reproducible).
         with_example: include the one-shot example in the prompt.
+        prefill: text the answer starts with (default ``"1."``: the first
+            action's verdict), appended to the prompt and to the parsed text.
 
     Raises (from ``judge``):
         LMError: the backend failed. Malformed text never raises; it becomes
@@ -135,23 +136,26 @@ class LLMJudge:
     name = "llm"
 
     def __init__(self, lm: LanguageModel, *, max_tokens: int | None = None,
-                 temperature: float = 0.0, with_example: bool = True):
+                 temperature: float = 0.0, with_example: bool = True, prefill: str = "1."):
         if max_tokens is not None and not 1 <= max_tokens <= 4096:
             raise ConfigError(f"judge max_tokens must be in 1..4096 (got {max_tokens})")
         self.lm = lm
         self.max_tokens = max_tokens
         self.temperature = temperature
         self.with_example = with_example
+        self.prefill = prefill
 
     def judge(self, plan: Program, task: VerifyTask) -> JudgeResult:
         if not len(plan):
             return JudgeResult((), ("empty plan: nothing to judge",))
-        prompt = wrap_for_model(self.lm, judge_prompt(plan, task.goal, self.with_example))
+        # Prefill "1." so that small chat models start the numbered per-action answer
+        # instead of drifting (SmolLM2-135M otherwise repeats the instructions).
+        prompt = wrap_for_model(self.lm, judge_prompt(plan, task.goal, self.with_example)) + self.prefill
         params = GenerationParams(n=1, temperature=self.temperature, top_p=1.0,
                                   max_tokens=self.max_tokens or min(384, 10 * len(plan) + 48),
                                   stop=("<|im_end|>", "<|im_start|>", "\n\n\n", "Goal:", "Example:"),
                                   presence_penalty=0.0, frequency_penalty=0.0, seed=0)
-        text = self.lm.generate(prompt, params)[0].text
+        text = self.prefill + self.lm.generate(prompt, params)[0].text
         parsed = parse_judge_output(text, plan, source=self.name)
         return JudgeResult(parsed.critiques, parsed.warnings, text)
 
@@ -176,7 +180,11 @@ class HybridJudge:
 
     def judge(self, plan: Program, task: VerifyTask) -> JudgeResult:
         sim_res = self.sim.judge(plan, task)
-        llm_res = self.llm.judge(plan, task)
+        try:
+            llm_res = self.llm.judge(plan, task)
+        except LMError as exc:  # the simulator's verdict stands on its own
+            return JudgeResult(sim_res.critiques, sim_res.warnings + (f"LLM judge failed ({exc}); "
+                                                                      "simulator critiques only",))
         crits = list(sim_res.critiques)
         keys = {(c.kind, c.index, c.key) for c in crits}
         notes = list(llm_res.warnings) + list(sim_res.warnings)

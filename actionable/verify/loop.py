@@ -78,24 +78,28 @@ class LLMPlanner:
     Args:
         lm: any :class:`LanguageModel`.
         max_tokens: generation budget; default ``min(512, 14 * (len(plan) + #critiques) + 32)``.
+        prefill: text the answer starts with (default ``"1."``, the numbered
+            first step), appended to the prompt and to the parsed text.
     """
 
     name = "llm"
 
-    def __init__(self, lm: LanguageModel, *, max_tokens: int | None = None, temperature: float = 0.0):
+    def __init__(self, lm: LanguageModel, *, max_tokens: int | None = None, temperature: float = 0.0,
+                 prefill: str = "1."):
         if max_tokens is not None and not 1 <= max_tokens <= 4096:
             raise ConfigError(f"planner max_tokens must be in 1..4096 (got {max_tokens})")
         self.lm = lm
         self.max_tokens = max_tokens
         self.temperature = temperature
+        self.prefill = prefill
 
     def revise(self, plan: Program, critiques: Sequence[Critique], task: VerifyTask) -> Revision:
-        prompt = wrap_for_model(self.lm, planner_prompt(plan, critiques, task.goal))
+        prompt = wrap_for_model(self.lm, planner_prompt(plan, critiques, task.goal)) + self.prefill
         budget = self.max_tokens or min(512, 14 * (len(plan) + len(critiques)) + 32)
         params = GenerationParams(n=1, temperature=self.temperature, top_p=1.0, max_tokens=budget,
                                   stop=("<|im_end|>", "<|im_start|>", "\n\n\n", "Critiques:", "Goal:"),
                                   presence_penalty=0.0, frequency_penalty=0.0, seed=0)
-        text = self.lm.generate(prompt, params)[0].text
+        text = self.prefill + self.lm.generate(prompt, params)[0].text
         steps: list[Step] = []
         bad = 0
         for ln in text.splitlines():

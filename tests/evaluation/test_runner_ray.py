@@ -56,3 +56,25 @@ def test_ray_two_workers_equal_local_even_when_a_worker_is_killed(tmp_path, ray_
     pids = {r["worker"].split(":")[-1] for r in lines}
     assert len(pids) >= 2  # two workers really ran episodes
     assert lines[keys.index("ep-005")]["worker"].split(":")[-1] != killed_pid  # retried elsewhere/restarted
+
+
+@pytest.mark.slow
+def test_ray_plan_evaluation_equals_local(tmp_path, ray_env):
+    """A small real plan evaluation (planner, resolver, simulator, goals; scripted LM with
+    the same outputs for every episode) gives identical metrics under both executors."""
+    from actionable.evaluation.plan_eval import prepare_plan_run
+
+    plan = " walk to home office\nStep 2: walk to computer\nStep 3: switch on computer"
+    kw = dict(variants=["vanilla"], model="scripted:" + json.dumps([plan]), query_modes=("name",),
+              limit=4, lm_cache=False)
+    eps, factory, manifest = prepare_plan_run(**kw)
+    local = run_episodes(eps, factory, tmp_path / "local", manifest=manifest, progress=False)
+    eps2, factory2, manifest2 = prepare_plan_run(**kw)
+    ray_res = run_episodes(eps2, factory2, tmp_path / "ray", manifest=manifest2, executor="ray",
+                           workers=2, progress=False)
+    assert local.errors == 0 and ray_res.errors == 0
+    strip = lambda recs: {k: {m: v for m, v in r["result"]["metrics"].items()  # noqa: E731
+                              if m not in ("seconds_per_plan", "scoring_s", "lm_s")}
+                          for k, r in recs.items()}
+    assert len(local.records) == 4 and strip(ray_res.records) == strip(local.records)
+    assert len({r["worker"] for r in ray_res.records.values()}) == 2

@@ -13,7 +13,8 @@ TASK = VerifyTask(goal="Watch TV")
 
 
 def test_converges_when_judge_has_no_new_critiques():
-    lm = ScriptedLM(["1. OK\n2. #REMOVE: undone\n3. #REMOVE: undoes 2\n4. OK\n5. OK", "1. OK\n2. OK\n3. OK"])
+    # outputs continue the prefilled "1." of the judge's answer
+    lm = ScriptedLM([" OK\n2. #REMOVE: undone\n3. #REMOVE: undoes 2\n4. OK\n5. OK", " OK\n2. OK\n3. OK"])
     res = VerificationLoop(LLMJudge(lm), ApplyCritiquesPlanner()).run(PLAN, TASK)
     assert res.converged and res.revisions == 1 and len(res.rounds) == 2
     assert res.final.to_text() == ["walk to tv", "switch on tv", "watch tv"]
@@ -23,13 +24,13 @@ def test_converges_when_judge_has_no_new_critiques():
 
 
 def test_no_critiques_converges_in_round_one():
-    res = VerificationLoop(LLMJudge(ScriptedLM(["1. OK\n2. OK"])), max_rounds=5).run(PLAN, TASK)
+    res = VerificationLoop(LLMJudge(ScriptedLM([" OK\n2. OK"])), max_rounds=5).run(PLAN, TASK)
     assert res.converged and res.revisions == 0 and res.final == PLAN and len(res.rounds) == 1
 
 
 def test_max_rounds_stop():
     # A judge that always finds a new (missing) step never converges.
-    outs = [f"#MISSING: [TOUCH] <thing{i}>" for i in range(10)]
+    outs = [f" OK\n#MISSING: [TOUCH] <thing{i}>" for i in range(10)]
     res = VerificationLoop(LLMJudge(ScriptedLM(outs)), max_rounds=3).run(PLAN, TASK)
     assert not res.converged and len(res.rounds) == 3 and res.revisions == 3
     assert len(res.final) == len(PLAN) + 3
@@ -62,14 +63,15 @@ def test_bad_max_rounds():
 
 def test_llm_planner_parses_numbered_lines_and_keeps_ids():
     plan = Program.parse("[WALK] <tv> (3)\n[SWITCHON] <tv> (3)\n[SWITCHOFF] <tv> (3)")
-    lm = ScriptedLM(["1. #REMOVE: undone\n", "1. [WALK] <tv>\n2. switch on tv\nbla bla"])
+    lm = ScriptedLM([" OK\n3. #REMOVE: undone\n", " [WALK] <tv>\n2. switch on tv\nbla bla"])
     res = VerificationLoop(LLMJudge(lm), LLMPlanner(lm), max_rounds=1).run(plan, TASK)
     assert res.final.to_script().splitlines() == ["[WALK] <tv> (3)", "[SWITCHON] <tv> (3)"]
+    assert lm.prompts[0].endswith("Answer:\n1.") and lm.prompts[1].endswith("Revised plan:\n1.")
     assert any("unparseable" in w for w in res.rounds[0].warnings)
 
 
 def test_llm_planner_garbage_falls_back_to_apply():
-    lm = ScriptedLM(["3. #REMOVE: undone", "I cannot do that."])
+    lm = ScriptedLM([" OK\n3. #REMOVE: undone", " I cannot do that."])
     res = VerificationLoop(LLMJudge(lm), LLMPlanner(lm), max_rounds=1).run(PLAN, TASK)
     assert res.final.to_text() == ["walk to tv", "switch on tv", "switch on tv", "watch tv"]
     assert any("deterministically" in w for w in res.rounds[0].warnings)
@@ -86,6 +88,18 @@ def test_llm_judge_empty_plan():
 
 
 def test_loop_result_serialises():
-    lm = ScriptedLM(["2. #REMOVE: x", "OK"])
+    lm = ScriptedLM([" OK\n2. #REMOVE: x", " OK"])
     d = VerificationLoop(LLMJudge(lm)).run(PLAN, TASK).to_dict()
     assert d["rounds"][0]["critiques"][0]["kind"] == "REMOVE" and d["converged"] is True
+
+
+def test_hybrid_survives_a_failing_llm():
+    from actionable.verify.judge import HybridJudge
+    from actionable.verify.critique import Critique, CritiqueKind
+
+    class Sim:
+        def judge(self, plan, task):
+            return JudgeResult((Critique(CritiqueKind.REMOVE, 2, "x", "", plan.steps[2], "sim"),))
+
+    res = HybridJudge(LLMJudge(ScriptedLM([])), Sim()).judge(PLAN, TASK)  # empty queue -> LMError
+    assert [c.index for c in res.critiques] == [2] and "LLM judge failed" in res.warnings[-1]

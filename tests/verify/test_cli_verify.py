@@ -1,0 +1,62 @@
+"""`actionable verify` and `actionable eval verify` (rule/sim judges: no model needed)."""
+
+import json
+
+from actionable.cli import main
+
+
+def test_verify_rule_prints_critiques_and_plan(tmp_path, capsys):
+    f = tmp_path / "plan.txt"
+    f.write_text("walk to tv\nswitch on tv\nswitch off tv\nswitch on tv\nwatch tv\n", encoding="utf-8")
+    assert main(["verify", str(f), "--goal", "Watch TV", "--judge", "rule"]) == 0
+    out = capsys.readouterr().out
+    assert "#REMOVE 2" in out and "#REMOVE 3" in out and "revised plan (3 steps, was 5; converged)" in out
+
+
+def test_verify_sim_json_with_program_goals(tmp_path, capsys):
+    f = tmp_path / "plan.txt"
+    f.write_text("[WALK] <dining_room> (201)\n[SWITCHON] <faucet> (232)\n", encoding="utf-8")
+    assert main(["verify", str(f), "--goal", "Turn on the faucet", "--judge", "sim", "--scene", "27_2",
+                 "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["converged"] and d["final"].splitlines()[1] == "[WALK] <faucet> (232)"
+
+
+def test_verify_teach_json(tmp_path, capsys):
+    f = tmp_path / "demo.json"
+    f.write_text(json.dumps({"goal": "Fill mug", "actions": ["PickUp(Mug)", "PickUp(Mug)"]}), encoding="utf-8")
+    assert main(["verify", str(f), "--judge", "rule"]) == 0
+    assert "#REMOVE 2" in capsys.readouterr().out
+
+
+def test_bad_inputs_exit_2(tmp_path, capsys):
+    f = tmp_path / "plan.txt"
+    f.write_text("walk to tv\n", encoding="utf-8")
+    assert main(["verify", str(f), "--goal", "x", "--judge", "oracle"]) == 2
+    assert main(["verify", str(tmp_path / "missing.txt"), "--goal", "x"]) == 2
+    assert main(["verify", str(f), "--judge", "rule"]) == 2  # no goal
+    g = tmp_path / "junk.txt"
+    g.write_text("dance wildly\n", encoding="utf-8")
+    assert main(["verify", str(g), "--goal", "x", "--judge", "rule"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("error:") == 4 and "Traceback" not in err
+
+
+def test_eval_verify_small_run_and_resume(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["eval", "verify", "--judges", "rule,sim", "--n", "2", "--errors", "2", "--out", str(out),
+            "--no-progress"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "| sim | apply | - | 2 |" in text and (out / "summary.md").exists()
+    lines = (out / "run.jsonl").read_text().splitlines()
+    assert len(lines) == 4 and all(json.loads(ln)["status"] == "ok" for ln in lines)
+    assert main(args) == 0  # resume: nothing new to run
+    assert len((out / "run.jsonl").read_text().splitlines()) == 4
+
+
+def test_eval_verify_teach_rejects_sim(tmp_path):
+    f = tmp_path / "d.json"
+    f.write_text(json.dumps({"actions": ["PickUp(Mug)"], "labels": ["valid"]}), encoding="utf-8")
+    assert main(["eval", "verify", "--teach", str(f), "--judges", "sim", "--out", str(tmp_path / "o")]) == 2
+    assert main(["eval", "verify", "--teach", str(f), "--judges", "rule", "--out", str(tmp_path / "o")]) == 0
