@@ -41,6 +41,10 @@ def plan_eval_command(
                                                 help="Own example bank JSONL (task, steps)."),
     samples: Optional[int] = typer.Option(None, "--samples", "-k", help="Samples per step (default 10)."),
     max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps per plan (default 20)."),
+    cutoff: Optional[float] = typer.Option(None, "--cutoff", help="Early-stop threshold epsilon on the "
+                                                                  "best step score (default 0.8)."),
+    beta: Optional[float] = typer.Option(None, "--beta", help="Weight of the mean token log-prob in the "
+                                                              "step score (default 0.3)."),
     executor: str = typer.Option("local", "--executor", help="local (in-process) or ray."),
     workers: int = typer.Option(1, "--workers", "-w", help="Ray workers (actors); ignored by local."),
     address: Optional[str] = typer.Option(None, "--address",
@@ -64,7 +68,8 @@ def plan_eval_command(
             raise ConfigError(f"{flag} {str(p)!r} is not a file; give a JSONL file")
     if not 0.0 < heldout_fraction < 1.0:
         raise ConfigError(f"--heldout-fraction must be in (0, 1), got {heldout_fraction}")
-    overrides = {k: v for k, v in {"samples": samples, "max_steps": max_steps}.items() if v is not None}
+    overrides = {k: v for k, v in {"samples": samples, "max_steps": max_steps, "cutoff": cutoff,
+                                   "beta": beta}.items() if v is not None}
     make_config(PlannerConfig, **overrides)  # validate ranges early
     episodes, factory, manifest = prepare_plan_run(
         variants=names, model=model, translation_model=translation_model, query_modes=modes,
@@ -75,7 +80,8 @@ def plan_eval_command(
                               translation_model=translation_model, query=",".join(modes), limit=limit,
                               seed=seed, split_seed=split_seed, heldout_fraction=heldout_fraction,
                               tasks=tasks, example_bank=example_bank, samples=samples,
-                              max_steps=max_steps, executor=executor, workers=workers))
+                              max_steps=max_steps, cutoff=cutoff, beta=beta, executor=executor,
+                              workers=workers))
     res = run_episodes(episodes, factory, out, executor=executor, workers=workers, address=address,
                        manifest=manifest, progress=not no_progress, retry_errors=retry_errors)
     paths = write_report(out)

@@ -131,14 +131,18 @@ class _Progress:
 def _print_human(result, session) -> None:
     from rich.console import Console
 
-    con = Console(highlight=False)
+    con = Console(highlight=False, soft_wrap=True)
     info = session.info()
     con.print(f"[bold]Task:[/bold] {result.task}   [dim](variant {result.variant}, scene {info['scene']})[/dim]")
     if result.example:
         con.print(f"[dim]Example in the prompt: {result.example['task']} ({result.example['source']})[/dim]")
     if not result.steps:
         con.print("[yellow]The planner produced no steps.[/yellow]")
+    resolved = list(result.resolved_program.steps) if result.resolved_program is not None else []
+    k = -1
     for s in result.steps:
+        if s.step is not None:
+            k += 1
         if s.step is None:
             con.print(f"{s.position:>3}. [red]{s.sample_text}[/red]  [dim](not an admissible action: "
                       f"{s.parse_error})[/dim]", markup=True)
@@ -147,7 +151,8 @@ def _print_human(result, session) -> None:
         if s.cosine is not None:
             score = f"cos {s.cosine:.2f}" + (f", score {s.total:.2f}" if s.logprob is not None else "")
             score = f"  [dim]({score}; LM wrote: {s.sample_text!r})[/dim]"
-        con.print(f"{s.position:>3}. {s.step.to_text():<32} {s.step.to_script()}{score}")
+        script = (resolved[k] if k < len(resolved) else s.step).to_script()
+        con.print(f"{s.position:>3}. {s.step.to_text():<32} {script}{score}")
     ex = result.executability or {}
     if ex.get("executable"):
         con.print(f"[green]Executable[/green] in scene {info['scene']}: all {ex.get('steps_executed')} "

@@ -184,6 +184,7 @@ class Simulator:
         self._equiv = None
         self._state = None
         self._scene: SceneGraph | None = None
+        self._scene_named = False
         self._graph_key: tuple | None = None
         self._env_graph = None
         self._executor = None
@@ -216,11 +217,14 @@ class Simulator:
         if unknown:
             raise SimulatorError(f"unknown reset option(s) {sorted(unknown)}; use 'scene' or 'program'")
         scene = self._scene_from(opts)
+        src = opts.get("program", opts.get("scene"))
+        named = src is None or isinstance(src, str)
         key = (id(scene), scene.name, len(scene))
         if self._graph_key != key or self._scene is not scene:
             self._env_graph = environment.EnvironmentGraph(scene.to_dict())
             self._graph_key = key
         self._scene = scene
+        self._scene_named = named
         try:
             self._char_id = scene.character_id
         except SceneError as exc:
@@ -232,10 +236,14 @@ class Simulator:
         return self.observation, {"scene": scene.name, "step_index": 0}
 
     def _scene_from(self, opts: dict) -> SceneGraph:
+        s = opts.get("program", opts.get("scene"))
+        if self._scene is not None and (s is None or isinstance(s, str)):
+            want = "default" if s is None or not s.strip() else s.strip()
+            if want == self._scene.name and self._scene_named:
+                return self._scene  # packaged scenes are immutable: reuse the parsed graph
         if "program" in opts:
             pid = opts["program"]
             return SceneGraph.from_dict(load_graphs(pid)[0], name=str(pid))
-        s = opts.get("scene")
         if isinstance(s, SceneGraph):
             return s
         if isinstance(s, dict):

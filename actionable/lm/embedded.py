@@ -18,9 +18,11 @@ common token prefix with the previous prompt is kept, so trajectory correction
 (which only appends to the prompt) evaluates just the new tokens.
 
 Prompting: planning uses raw completion prompts (the paper's format). With
-``chat=True`` the prompt is wrapped in the model's ChatML template
-(``<|im_start|>user ... <|im_end|><|im_start|>assistant``), which suits
-instruction-style judges; see :func:`chat_prompt`.
+``chat=True`` (model spec ``embedded:chat``) the prompt is wrapped in the
+model's ChatML template (``<|im_start|>user ... <|im_end|><|im_start|>assistant``),
+which suits instruction-style judges. Equivalently, pass
+``chat_prompt(text)`` to a raw-mode model: control tokens in raw prompts are
+parsed as special tokens.
 """
 
 from __future__ import annotations
@@ -181,8 +183,12 @@ class EmbeddedLM:
 
     # ------------------------------------------------------------------ helpers
     def tokenize(self, prompt: str) -> list[int]:
-        """Prompt tokens as the model sees them (chat template applied when
-        ``chat``; the user's text never yields special tokens).
+        """Prompt tokens as the model sees them.
+
+        Raw mode: control tokens written in the prompt (``<|im_start|>``...) are
+        parsed as special tokens, so a prompt built with :func:`chat_prompt`
+        works. Chat mode: the template is added here and the user's text never
+        yields special tokens (no injected end-of-turn).
 
         Raises:
             InputError: not a str, or longer than ``max_prompt_chars``.
@@ -196,7 +202,7 @@ class EmbeddedLM:
         if self.chat:
             toks = self._chat_head + self._llm.tokenize(data, add_bos=False, special=False) + self._chat_tail
         else:
-            toks = self._llm.tokenize(data, add_bos=True, special=False)
+            toks = self._llm.tokenize(data, add_bos=True, special=True)
         return toks or [self._llm.token_bos()]
 
     def _text(self, toks: list[int], errors: str = "ignore") -> str:

@@ -74,7 +74,8 @@ def build_lm(spec: str, config: LMConfig | None = None) -> LanguageModel:
         if bad:
             raise ConfigError(f"unknown hf: option(s) {sorted(bad)}; allowed: device, gguf_file, dtype")
         return TransformersLM(path, device=opts.get("device", "auto"), gguf_file=opts.get("gguf_file"),
-                              dtype=opts.get("dtype", "auto"))
+                              dtype=opts.get("dtype", "auto"),
+                              convert_cache=config.cache_dir if config.cache else None)
     if kind == "scripted" and sep:
         from actionable.lm.scripted import ScriptedLM
 

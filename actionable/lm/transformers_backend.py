@@ -20,6 +20,8 @@ already in the Hugging Face cache. Nothing is downloaded.
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 from pathlib import Path
 from typing import Sequence
@@ -47,6 +49,21 @@ class _PresenceFrequencyPenalty:
         return scores - self.frequency * counts - self.presence * (counts > 0).to(scores.dtype)
 
 
+class _StopOnStrings:
+    """Stopping criterion: a row is done once its generated text contains one
+    of the stop strings (cheap: decodes only the new tokens of each row)."""
+
+    def __init__(self, tokenizer, prompt_len: int, stops: tuple[str, ...]):
+        self.tok, self.prompt_len, self.stops = tokenizer, prompt_len, tuple(s for s in stops if s)
+
+    def __call__(self, input_ids, scores, **kwargs):
+        import torch
+
+        done = [any(s in self.tok.decode(row[self.prompt_len:], skip_special_tokens=True) for s in self.stops)
+                for row in input_ids.tolist()]
+        return torch.tensor(done, dtype=torch.bool, device=input_ids.device)
+
+
 def _resolve_device(device: str) -> str:
     import torch
 
@@ -69,6 +86,11 @@ class TransformersLM:
         gguf_file: GGUF file name inside ``path`` (directory).
         dtype: ``"auto"`` (float32 on cpu, bfloat16 on cuda), ``"float32"``,
             ``"bfloat16"`` or ``"float16"``.
+        n_threads: torch CPU threads (a process-wide torch setting); default
+            :func:`actionable.lm.embedded.auto_threads`.
+        convert_cache: directory where a dequantised GGUF is saved (safetensors,
+            float32) on first load and reloaded from afterwards, keyed by the GGUF
+            file's name, size and mtime; ``None`` dequantises every time.
 
     Attributes:
         model_id: ``"hf:<path>"`` (file name only for GGUF files).
@@ -84,7 +106,8 @@ class TransformersLM:
     supports_batch = True
     supports_score = True
 
-    def __init__(self, path: str, *, device: str = "auto", gguf_file: str | None = None, dtype: str = "auto"):
+    def __init__(self, path: str, *, device: str = "auto", gguf_file: str | None = None, dtype: str = "auto",
+                 n_threads: int | None = None, convert_cache: str | Path | None = None):
         try:
             import torch
             import transformers
@@ -92,6 +115,11 @@ class TransformersLM:
             raise BackendUnavailableError(f"hf: models need transformers and torch: pip install "
                                           f"'actionable[hf]' ({exc})") from None
         self.device = _resolve_device(device)
+        if self.device == "cpu":
+            from actionable.lm.embedded import auto_threads
+
+            # process-wide torch setting; on a busy machine 1 thread is much faster (see auto_threads)
+            torch.set_num_threads(n_threads or auto_threads())
         dtypes = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
         if dtype == "auto":
             tdtype = torch.float32 if self.device == "cpu" else torch.bfloat16
@@ -115,9 +143,35 @@ class TransformersLM:
         if gguf_file:
             kw["gguf_file"] = gguf_file
         t0 = time.perf_counter()
+        converted = None
+        if gguf_file and convert_cache is not None:
+            st = (Path(src) / gguf_file).stat()
+            converted = Path(convert_cache).expanduser() / "hf-from-gguf" / f"{gguf_file}-{st.st_size}-{int(st.st_mtime)}"
+            if (converted / "config.json").is_file():
+                src, kw = str(converted), {"local_files_only": True}
+        self.converted_from_cache = converted is not None and src == str(converted)
         try:
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(src, **kw)
             self.model = transformers.AutoModelForCausalLM.from_pretrained(src, dtype=tdtype, **kw)
+            if converted is not None and not self.converted_from_cache:
+                tmp = converted.with_name(converted.name + f".tmp{os.getpid()}")
+                # the weights are already dequantised: save them as a plain model
+                quantizer = getattr(self.model, "hf_quantizer", None)
+                qconf = getattr(self.model.config, "quantization_config", None)
+                self.model.hf_quantizer = None
+                if qconf is not None:
+                    del self.model.config.quantization_config
+                try:
+                    self.model.save_pretrained(tmp)
+                finally:
+                    self.model.hf_quantizer = quantizer
+                    if qconf is not None:
+                        self.model.config.quantization_config = qconf
+                self.tokenizer.save_pretrained(tmp)
+                try:
+                    tmp.rename(converted)  # atomic publish; another process may have won
+                except OSError:
+                    shutil.rmtree(tmp, ignore_errors=True)
         except ImportError as exc:
             raise BackendUnavailableError(f"loading {path} needs an extra package: {exc}") from None
         except (OSError, ValueError) as exc:
@@ -171,8 +225,8 @@ class TransformersLM:
         if params.presence_penalty or params.frequency_penalty:
             kw["logits_processor"] = [_PresenceFrequencyPenalty(plen, params.presence_penalty,
                                                                 params.frequency_penalty)]
-        if params.stop:
-            kw.update(stop_strings=list(params.stop), tokenizer=self.tokenizer)
+        if any(params.stop):
+            kw["stopping_criteria"] = [_StopOnStrings(self.tokenizer, plen, params.stop)]
         if params.seed is not None:
             torch.manual_seed(params.seed)
         t0 = time.perf_counter()

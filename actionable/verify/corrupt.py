@@ -31,7 +31,7 @@ benchmark is reproducible from (program ids, seed, n_errors, kinds).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from actionable.env.program import Program, Step

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from actionable.env.program import Argument, Program, Step, parse_step
@@ -287,13 +287,15 @@ def apply_critiques(plan: Program, critiques: Iterable[Critique]) -> Program:
 
     Indices refer to ``plan``. MISSING steps with the same insertion point keep
     their critique order; ``index=None`` appends. Steps not critiqued are kept
-    unchanged (same format, same ids), as the paper's Planner is asked to do.
+    unchanged (same format, same ids), as the paper's Planner is asked to do;
+    in a class-level plan (no node ids) inserted steps are class-level too.
 
     Raises:
         VerifyError subclass CritiqueParseError: a REMOVE index outside the plan.
     """
     crits = list(critiques)
     n = len(plan)
+    class_level = not any(a.id is not None for st in plan.steps for a in st.args)
     drop: set[int] = set()
     inserts: dict[int, list[Step]] = {}
     for c in crits:
@@ -304,7 +306,7 @@ def apply_critiques(plan: Program, critiques: Iterable[Critique]) -> Program:
             drop.add(c.index)
         elif c.step is not None:
             pos = n if c.index is None else max(0, min(n, c.index))
-            inserts.setdefault(pos, []).append(c.step)
+            inserts.setdefault(pos, []).append(c.step.unresolved() if class_level else c.step)
     steps: list[Step] = []
     for i in range(n + 1):
         for s in inserts.get(i, ()):

@@ -158,7 +158,10 @@ class SimulatorJudge:
             out.append((k, [Step("STANDUP")], "the agent must stand up first"))
         args = [(a.name, a.id) for a in s.args]
         must_hold = [args[0]] if s.action in PUT_ACTIONS and args[0][1] not in view.held() else []
+        known = {a.id: a.name for st in steps for a in st.args}  # keep the plan's names for its objects
         for neg, node, rel, other in _parse_unmet(unmet):
+            node = (known.get(node[1], node[0]), node[1])
+            other = None if other is None else (known.get(other[1], other[0]), other[1])
             if rel.startswith("HOLDS") and not neg and other is not None and other[1] not in view.held():
                 if other not in must_hold:
                     must_hold.append(other)
@@ -197,6 +200,9 @@ class SimulatorJudge:
                 out.append((k, [_step("WALK", cont), _step("OPEN", cont)], f"{cont[0]} must be opened"))
         if s.action == "PUTIN" and "CAN_OPEN" in view.props(args[1][1]) and "CLOSED" in view.states(args[1][1]):
             out.append((k, [_step("OPEN", args[1])], f"{args[1][0]} is closed"))
+            if not view.close(args[1][1]):
+                out.append((k, [_step("WALK", args[1]), _step("OPEN", args[1])],
+                            f"the agent is not close to {args[1][0]}, which is closed"))
         if s.action == "SWITCHON" and "PLUGGED_OUT" in view.states(args[0][1]):
             out.append((k, [_step("PLUGIN", args[0])], f"{args[0][0]} is unplugged"))
         if s.action in _NEEDS_CLOSE:
@@ -392,29 +398,32 @@ class SimulatorJudge:
                     groups.append(({i}, f"{s.args[0].name} is picked up and never used"))
         view0 = res.view()
         taken = set().union(*(g for g, _ in groups)) if groups else set()
-        for i in range(limit - 1):
+        # Walks are judged from the last to the first, each against the next *kept*
+        # step, so that in "A, B, C" a detour B is found first and A is then
+        # compared with C (no double flag when C is in A's room).
+        for i in range(limit - 2, -1, -1):
             s = steps[i]
             if s.action not in _WALKS or i in taken:
                 continue
             nxt = next((j for j in range(i + 1, limit) if j not in taken), None)
-            if nxt is None and i + 1 < limit and limit == len(steps):
-                groups.append(({i, *range(i + 1, limit)}, f"walk to {s.args[0].name} only leads to removed steps"))
+            between = range(i + 1, nxt if nxt is not None else limit)
+            led_to_removed = any(steps[b].action not in _WALKS for b in between)
+            if nxt is None:
+                if led_to_removed and limit == len(steps):
+                    groups.append(({i, *between}, f"walk to {s.args[0].name} only leads to removed steps"))
+                    taken |= {i, *between}
                 continue
-            if nxt is None or steps[nxt].action not in _WALKS | {"FIND"}:
+            if led_to_removed and steps[nxt].action in _WALKS | {"FIND"}:
+                groups.append(({i, *between}, f"walk to {s.args[0].name} only leads to removed steps"))
+                taken |= {i, *between}
+                continue
+            if steps[nxt].action not in _WALKS | {"FIND"}:
                 continue
             x, y = s.args[0].id, steps[nxt].args[0].id
-            if x == y:
-                continue
-            if nxt > i + 1:
-                groups.append(({i, *range(i + 1, nxt)}, f"walk to {s.args[0].name} only leads to removed steps"))
-                continue
-            if view0.room_of(x) == view0.room_of(y):
+            if x == y or view0.room_of(x) == view0.room_of(y):
                 continue  # room then object in it, or object to object nearby: navigation
-            nn = next((j for j in range(nxt + 1, limit) if j not in taken), None)
-            if (strict and nn is not None and steps[nxt].action in _WALKS and steps[nn].action in _WALKS | {"FIND"}
-                    and view0.room_of(steps[nn].args[0].id) == view0.room_of(x)):
-                continue  # A, B, C with C in A's room: B is the detour, not A
             groups.append(({i}, f"walk to {s.args[0].name} is superseded by step {nxt + 1}"))
+            taken.add(i)
         return groups
 
     def _relevance(self, entries, task, crits) -> None:

@@ -18,7 +18,7 @@ The rule-based baseline lives in :mod:`actionable.verify.rules`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from actionable.env.program import Program
@@ -189,9 +189,10 @@ class HybridJudge:
         keys = {(c.kind, c.index, c.key) for c in crits}
         notes = list(llm_res.warnings) + list(sim_res.warnings)
         kept = rejected = 0
+        missing_keys = {c.key for c in crits if c.kind is CritiqueKind.MISSING}
         for c in llm_res.critiques:
-            if (c.kind, c.index, c.key) in keys:
-                continue
+            if (c.kind, c.index, c.key) in keys or (c.kind is CritiqueKind.MISSING and c.key in missing_keys):
+                continue  # already raised by the simulator (a MISSING step at any position)
             ok = (self.sim.confirms_remove(plan, task, c.index) if c.kind is CritiqueKind.REMOVE
                   else self.sim.confirms_missing(plan, task, c))
             if ok:

@@ -20,7 +20,7 @@ Planners:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 from actionable.env.program import Program, Step, parse_step

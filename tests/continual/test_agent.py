@@ -171,3 +171,33 @@ def test_oracle_completes_what_becomes_true(house):
     assert r.metrics["sr"] >= 0.75
     with pytest.raises(ConfigError, match="unknown agent"):
         make_agent("gpt-agent", ScriptedLM(), ins)
+
+
+def test_cloze_answer_scores_alternatives_and_multiplies_conjunctions():
+    lm = TableLM(lambda prompt, c: {" on": math.log(0.8), " off": math.log(0.2),
+                                    " open": math.log(0.3), " closed": math.log(0.7)}[c])
+    g = TEKG()
+    g.update([("television_248", "is", "on"), ("door_44", "is", "closed")], 0)
+    ev = QueryEvaluator(lm, reuse=False)
+    tv = ("television_248", "is", "on", ("on", "off"))
+    p, _, how = ev.evaluate("television is on", g, 0, (tv,))
+    assert how == "lm" and p == pytest.approx(0.8)
+    assert lm.prompts[-1].endswith("(television_248, is,")  # the open quadruple
+    door = ("door_44", "is", "open", ("open", "closed"))
+    p2, _, _ = ev.evaluate("television is on and door is open", g, 0, (tv, door))
+    assert p2 == pytest.approx(0.8 * 0.3)
+    assert ev.stats.lm_calls == 3
+    with pytest.raises(ConfigError, match="answer format"):
+        QueryEvaluator(lm, answer="essay")
+
+
+def test_scoring_sees_agent_effect_before_house_changes(house):
+    """A goal fulfilled by the house in the same step is not credited to the agent."""
+    from actionable.continual.instructions import Instruction, Predicate
+    h = NonStationaryHouse(house._init_dict, DynamicsConfig(period=1))
+    ins = [Instruction("x", (Predicate("state", 248, "off"),), (Predicate("state", 248, "on"),),
+                       (Skill("switch_on", (248,), "switch on"),), "tv off", "switch on tv")]
+    r = run_episode(make_agent("oracle", None, ins), h, ins, steps=30, seed=3)
+    for rec in r.trace:
+        if rec["completed"]:
+            assert rec["skill"] == "switch on" and rec["executed"]

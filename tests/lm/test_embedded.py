@@ -114,6 +114,9 @@ def test_chat_template_answers(lm):
         assert toks[: len(chat._chat_head)] == chat._chat_head
         # the user's text cannot inject the end-of-turn token
         assert toks.count(chat._chat_tail[0]) == plain.count(chat._chat_tail[0])
+        # a raw-mode model given chat_prompt(text) sees exactly the same tokens
+        from actionable.lm.embedded import chat_prompt
+        assert lm.tokenize(chat_prompt("Is a mug grabbable?")) == chat.tokenize("Is a mug grabbable?")
         out = chat.generate("Is a mug grabbable? Answer yes or no.",
                             GenerationParams(n=1, temperature=0.0, max_tokens=8, stop=()))
         assert out[0].text.strip()

@@ -111,3 +111,16 @@ def test_hybrid_keeps_only_llm_critiques_the_simulator_confirms(gold, task):
     assert any("rejected" in w for w in res.warnings)
     # the simulator judge alone does not flag a non-adjacent repeat
     assert SimulatorJudge().judge(plan, task).critiques == ()
+
+
+def test_class_level_plan_is_resolved_and_repaired(judge):
+    # no node ids: the resolver binds them; the walk to the mug, the walk to the fridge
+    # and opening the fridge are missing
+    plan = Program.parse("grab mug\nput mug in fridge")
+    res = judge.judge(plan, VerifyTask(goal="Put the mug in the fridge"))
+    got = [(c.kind, c.index, c.step.action, c.step.args[0].name) for c in res.critiques]
+    assert got == [(CritiqueKind.MISSING, 0, "WALK", "mug"), (CritiqueKind.MISSING, 1, "WALK", "fridge"),
+                   (CritiqueKind.MISSING, 1, "OPEN", "fridge")]
+    from actionable.verify.critique import apply_critiques
+    assert apply_critiques(plan, res.critiques).to_text() == [
+        "walk to mug", "grab mug", "walk to fridge", "open fridge", "put mug in fridge"]
