@@ -26,8 +26,8 @@ def _scene_summary(scene) -> dict:
 
 def scenes_command(
     show: Optional[str] = typer.Argument(
-        None, help="Scene to describe: 'default' or a program id such as 1003_2. "
-                   "Without it, list all scenes."),
+        None, metavar="[SCENE]", help="Scene to describe: 'default' or a program id such as 1003_2. "
+                                      "Without it, list all scenes."),
     task: Optional[str] = typer.Option(None, "--task", help="Only program scenes whose task contains this text "
                                                             "(case-insensitive), e.g. 'coffee'."),
     classes: bool = typer.Option(False, "--classes", help="With a scene: also list its object classes "
@@ -40,7 +40,13 @@ def scenes_command(
     objects, duplicates merged) and the 518 packaged program scenes, with counts.
     Give a scene name to see its rooms, node counts and (with --classes) classes."""
     from actionable.env.scene import list_program_ids, load_program, load_scene
+    from actionable.errors import InputError
 
+    if show is None and (classes or admissible):
+        raise InputError("--classes and --admissible describe one scene; name it, e.g. "
+                         "'actionable scenes default --admissible'")
+    if show is not None and task:
+        raise InputError("--task filters the scene list; drop the scene name or the --task option")
     if show is not None:
         scene = load_scene(show)
         info = _scene_summary(scene)
@@ -52,7 +58,7 @@ def scenes_command(
             acts = admissible_actions(scene)
             info["admissible_actions"] = len(acts)
             info["admissible_by_action"] = dict(sorted(Counter(s.action for s in acts).items()))
-        if show != "default" and show is not None and scene.name != "default":
+        if scene.name != "default":
             prog = load_program(scene.name)
             info.update(task=prog.task, description=prog.description, steps=len(prog))
         if as_json:

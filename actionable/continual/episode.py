@@ -2,7 +2,9 @@
 
 * :func:`interpret` - the instruction interpreter of ExRAP Eq. 4: the LM
   rewrites each instruction into a canonical ``query:`` / ``execution:`` pair
-  (few-shot prompt, greedy); the pair is checked with
+  (few-shot prompt, greedy); each clause is re-ranked by LM score against its
+  opposite polarity (``switch on`` / ``switch off``; ``is open`` / ``is
+  closed``), because the small model often flips it; the pair is checked with
   :func:`~actionable.continual.instructions.parse_condition` /
   ``parse_execution`` against the house. When the LM output does not parse or
   names objects that are not in the house, the rule-based reader
@@ -61,6 +63,37 @@ def cloze_facts(preds, house: NonStationaryHouse) -> tuple:
     return tuple(out)
 
 
+_FLIP = {"on": "off", "off": "on", "open": "close", "close": "open", "closed": "open"}
+
+
+def _flip(text: str) -> str:
+    """Opposite polarity of a clause: ``switch off X`` <-> ``switch on X``, ``is open`` <-> ``is closed``."""
+    words = text.split()
+    for i, w in enumerate(words):
+        if w in ("on", "off") and i > 0 and words[i - 1] in ("switch", "turn"):
+            words[i] = _FLIP[w]
+            return " ".join(words)
+    if words and words[0] in ("open", "close"):
+        return " ".join([_FLIP[words[0]]] + words[1:])
+    if words and words[-1] in ("on", "off", "open", "closed"):
+        return " ".join(words[:-1] + [{"open": "closed", "closed": "open"}.get(words[-1], _FLIP[words[-1]])])
+    return text
+
+
+def _polarity_check(lm, text: str, q: str, e: str) -> tuple[str, str]:
+    """Re-rank the generated query / execution against their opposite polarity by
+    LM score (the 135M model often writes 'switch on' for 'turn it off')."""
+    if not getattr(lm, "supports_score", False):
+        return q, e
+    head = INTERPRET_PROMPT.format(text=text)
+    qs = list(dict.fromkeys([q, _flip(q)]))
+    sq = lm.score(head, [f" {c}" for c in qs])
+    q = qs[max(range(len(qs)), key=lambda i: sq[i])]
+    es = list(dict.fromkeys([e, _flip(e)]))
+    se = lm.score(f"{head} {q}\nexecution:", [f" {c}" for c in es])
+    return q, es[max(range(len(es)), key=lambda i: se[i])]
+
+
 def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=None) -> tuple[list[Task], list[dict]]:
     """Map instruction texts to tasks (Eq. 4). Returns ``(tasks, log)``; the log
     has one record per instruction: ``text``, ``lm_output``, ``source``
@@ -78,6 +111,8 @@ def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=Non
             lines = [ln.strip() for ln in ("query:" + raw).splitlines() if ln.strip()]
             q = next((ln.split(":", 1)[1].strip() for ln in lines if ln.lower().startswith("query:")), "")
             e = next((ln.split(":", 1)[1].strip() for ln in lines if ln.lower().startswith("execution:")), "")
+            q, e = _polarity_check(lm, ins.text, q, e)
+            rec["checked"] = {"query": q, "execution": e}
             try:
                 preds = parse_condition(q, house)
                 skills, _ = parse_execution(e, house)

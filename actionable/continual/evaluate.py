@@ -29,9 +29,9 @@ def episodes_for(agents, levels, sizes, seeds, steps: int, scene: str, model: st
         if lv not in LEVELS:
             raise ConfigError(f"unknown non-stationarity {lv!r}; use low, medium, high")
     out = []
-    for lv in levels:
-        for n in sizes:
-            for s in seeds:
+    for s in seeds:  # seed-major: a partial run covers every setting
+        for lv in levels:
+            for n in sizes:
                 for a in agents:
                     out.append(Episode(f"{a}|{lv}|{n}|{s}", {
                         "agent": a, "level": lv, "n": n, "seed": s, "steps": steps, "scene": scene,
@@ -131,9 +131,10 @@ def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
             "| agent | level | set size | episodes | activations | SR (%) | PS | LM calls/step | Eq. 5 reuse | s/episode |",
             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
+        reuse = "-" if r["reuse_rate"] is None else f"{100 * r['reuse_rate']:.0f}%"
         out.append(f"| {r['agent']} | {r['level']} | {r['n']} | {r['episodes']} | {r['activations']} | "
                    f"{_fmt(r['sr'], r['sr_ci'])} | {_fmt(r['ps'], r['ps_ci'])} | {r['lm_calls_per_step']:.2f} | "
-                   f"{'-' if r['reuse_rate'] is None else f'{100 * r['reuse_rate']:.0f}%'} | {r['seconds']:.1f} |")
+                   f"{reuse} | {r['seconds']:.1f} |")
     return "\n".join(out) + "\n"
 
 

@@ -219,16 +219,17 @@ class Simulator:
         scene = self._scene_from(opts)
         src = opts.get("program", opts.get("scene"))
         named = src is None or isinstance(src, str)
+        try:
+            char_id = scene.character_id
+        except SceneError as exc:
+            raise SceneError(f"{exc}; the simulator needs a character node") from None
         key = (id(scene), scene.name, len(scene))
         if self._graph_key != key or self._scene is not scene:
             self._env_graph = environment.EnvironmentGraph(scene.to_dict())
             self._graph_key = key
         self._scene = scene
         self._scene_named = named
-        try:
-            self._char_id = scene.character_id
-        except SceneError as exc:
-            raise SceneError(f"{exc}; the simulator needs a character node") from None
+        self._char_id = char_id
         self._executor = execution.ScriptExecutor(self._env_graph, {})
         self._state = environment.EnvironmentState(self._env_graph, {}, instance_selection=True)
         self._t = 0

@@ -407,15 +407,17 @@ class SimulatorJudge:
                 continue
             nxt = next((j for j in range(i + 1, limit) if j not in taken), None)
             between = range(i + 1, nxt if nxt is not None else limit)
-            led_to_removed = any(steps[b].action not in _WALKS for b in between)
+            # the walk's own purpose (the step right after it) was removed, not just a later walk's
+            led_to_removed = i + 1 in taken and steps[i + 1].action not in _WALKS
             if nxt is None:
                 if led_to_removed and limit == len(steps):
                     groups.append(({i, *between}, f"walk to {s.args[0].name} only leads to removed steps"))
                     taken |= {i, *between}
                 continue
             if led_to_removed and steps[nxt].action in _WALKS | {"FIND"}:
-                groups.append(({i, *between}, f"walk to {s.args[0].name} only leads to removed steps"))
-                taken |= {i, *between}
+                block = {i, *(b for b in between if b in taken)}
+                groups.append((block, f"walk to {s.args[0].name} only leads to removed steps"))
+                taken |= block
                 continue
             if steps[nxt].action not in _WALKS | {"FIND"}:
                 continue

@@ -7,7 +7,7 @@ import pytest
 from actionable.env.program import Program, Step
 from actionable.env.scene import SceneGraph, list_program_ids, load_graphs, load_program, load_scene
 from actionable.env.simulator import ExecutionResult, Simulator, StateView, execute_program
-from actionable.errors import ProgramParseError, SimulatorError, UnknownNodeError
+from actionable.errors import ProgramParseError, SceneError, SimulatorError, UnknownNodeError
 
 
 @pytest.fixture()
@@ -159,3 +159,12 @@ def test_reset_restores_initial_state_of_same_scene():
     assert obs0.character_room() == room0  # earlier snapshots are untouched
     obs, _ = sim.reset(options={"program": "1004_2"})
     assert obs.class_of(1) == "bathroom"
+
+
+def test_scene_without_character_is_rejected():
+    g = {"nodes": [{"id": 1, "class_name": "kitchen", "category": "Rooms", "properties": [], "states": []}],
+         "edges": []}
+    with pytest.raises(SceneError, match="character"):
+        Simulator().reset(options={"scene": g})
+    with pytest.raises(SceneError, match="unknown scene"):
+        Simulator().reset(options={"scene": "no_such_scene"})

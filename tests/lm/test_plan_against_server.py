@@ -1,0 +1,31 @@
+"""`actionable plan` end to end against a real OpenAI-compatible server
+(llama_cpp.server serving the embedded GGUF on 127.0.0.1)."""
+
+import json
+
+import pytest
+
+from actionable.cli import main
+
+pytestmark = pytest.mark.slow
+
+
+def test_plan_cli_with_openai_backend(llama_server, capsys):
+    spec = f"openai:smollm@{llama_server.url}"
+    rc = main(["plan", "Brush teeth", "--model", spec, "--variant", "vanilla", "--json", "--seed", "0"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    res = json.loads(out)
+    print(json.dumps(res, indent=1)[:3000])
+    text = json.dumps(res)
+    assert spec in text  # the model id is recorded with the plan
+    llama_server.log.flush()
+    log = open(llama_server.log.name, "rb").read().decode("utf-8", "replace")
+    assert "POST /v1/completions" in log  # the plan really came from the server
+
+
+def test_plan_cli_server_down_is_one_clear_line(capsys):
+    rc = main(["plan", "Brush teeth", "--model", "openai:smollm@http://127.0.0.1:9/v1", "--variant", "vanilla"])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert err.startswith("error:") and "127.0.0.1:9" in err and "Traceback" not in err
