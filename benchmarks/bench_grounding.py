@@ -31,7 +31,7 @@ def _timeit(fn, repeat: int = 3) -> float:
     return best
 
 
-def run(queries: int = 200, naive_queries: int = 20, batch: int = 10) -> dict:
+def run(queries: int = 200, naive_queries: int = 20, batch: int = 10, max_actions: int | None = None) -> dict:
     import numpy as np
 
     from actionable.env.admissible import admissible_actions
@@ -41,6 +41,8 @@ def run(queries: int = 200, naive_queries: int = 20, batch: int = 10) -> dict:
 
     scene = load_scene(None)
     steps = admissible_actions(scene)
+    if max_actions:  # smoke runs: a prefix of the action space
+        steps = steps[:max_actions]
     emb = load_embedder("minilm")
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()

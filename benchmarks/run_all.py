@@ -39,7 +39,8 @@ def _machine() -> dict:
 def _run(name: str, quick: bool) -> dict:
     if name == "grounding":
         import bench_grounding
-        return bench_grounding.run(queries=50 if quick else 200, naive_queries=5 if quick else 20)
+        return bench_grounding.run(queries=50 if quick else 200, naive_queries=5 if quick else 20,
+                                   max_actions=2000 if quick else None)
     if name == "simulator":
         import bench_simulator
         return bench_simulator.run(repeat=1 if quick else 3, limit=60 if quick else None)
@@ -52,7 +53,9 @@ def _run(name: str, quick: bool) -> dict:
         return bench_throughput.run(queries=2 if quick else 6)
     if name == "continual":
         import bench_continual
-        return bench_continual.run(steps=10 if quick else 40)
+        if quick:
+            return bench_continual.run(steps=5, agents=("exrap", "llm-planner"))
+        return bench_continual.run(steps=20)
     raise SystemExit(f"unknown benchmark {name!r}; choose from {', '.join(BENCHES)}")
 
 
@@ -96,25 +99,21 @@ def main() -> int:
     names = [n.strip() for n in a.only.split(",") if n.strip()]
     results = {"machine": _machine(), "quick": a.quick, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     failed = 0
+    print(f"machine: {results['machine']['cpus']} CPUs, {results['machine']['ram_gb']} GB RAM", flush=True)
     for n in names:
         t = time.perf_counter()
         try:
             results[n] = _run(n, a.quick)
             results[n]["bench_wall_s"] = time.perf_counter() - t
+            for line in _lines(n, results[n]):
+                print(line, flush=True)
         except Exception as exc:  # noqa: BLE001 - report and go on
             failed += 1
             results[n] = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
+            print(f"{n}: FAILED {results[n]['error']}", flush=True)
         print(f"[{n} done in {time.perf_counter() - t:.1f} s]", file=sys.stderr, flush=True)
-    print(f"machine: {results['machine']['cpus']} CPUs, {results['machine']['ram_gb']} GB RAM")
-    for n in names:
-        r = results[n]
-        if "error" in r:
-            print(f"{n}: FAILED {r['error']}")
-        else:
-            for line in _lines(n, r):
-                print(line)
-    if a.json:
-        a.json.write_text(json.dumps(results, indent=2, default=str))
+        if a.json:  # after every benchmark, so a killed run keeps what finished
+            a.json.write_text(json.dumps(results, indent=2, default=str))
     return 1 if failed else 0
 
 

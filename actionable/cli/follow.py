@@ -46,6 +46,9 @@ def follow_command(
     query_mode: str = typer.Option("logprob", "--query-mode",
                                    help="P(q) estimator: logprob (one scoring call) or sample (up to 10 samples)."),
     w_t: float = typer.Option(0.01, "--w-t", help="Weight of the LM exploitation value v_T (Eq. 12; paper 0.01)."),
+    interpreter: str = typer.Option("lm", "--interpreter",
+                                    help="How instruction text becomes query + execution (Eq. 4): lm (the LM, "
+                                         "checked, rule reader as fallback) or rule (the rule reader only)."),
     save_instructions: Optional[Path] = typer.Option(None, "--save-instructions",
                                                      help="Write the instruction set (with its ground truth) as JSON."),
     trace_out: Optional[Path] = typer.Option(None, "--trace", help="Write the full episode record (JSONL trace) here."),
@@ -106,7 +109,9 @@ def follow_command(
         if rec["house_changed"]:
             console.print(f"        house changed: {'; '.join(rec['house_changed'])}")
 
-    res = run_episode(ag, house, ins, steps, seed, lm=lm, on_step=show)
+    if interpreter not in ("lm", "rule"):
+        raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
+    res = run_episode(ag, house, ins, steps, seed, lm=lm if interpreter == "lm" else None, on_step=show)
     for r in res.interpretation if agent != "oracle" else []:
         if r["source"] != "lm":
             console.print(f"  interpreter: '{r['text'][:60]}' read by {r['source']} ({(r['error'] or '')[:100]})")
@@ -135,6 +140,7 @@ def continual_eval_command(
     scene: str = typer.Option("1003_2", "--scene", "-s", help="Scene (packaged program id or 'default')."),
     query_mode: str = typer.Option("logprob", "--query-mode", help="logprob or sample."),
     w_t: float = typer.Option(0.01, "--w-t", help="Weight of v_T (Eq. 12)."),
+    interpreter: str = typer.Option("lm", "--interpreter", help="lm or rule (see `actionable follow --help`)."),
     executor: str = typer.Option("local", "--executor", help="local or ray."),
     workers: int = typer.Option(1, "--workers", "-w", help="Ray workers."),
     address: Optional[str] = typer.Option(None, "--address", help="Ray cluster address."),
@@ -158,9 +164,13 @@ def continual_eval_command(
         raise ConfigError(f"--instructions must be integers like 3,5,7 (got {instructions!r})") from None
     if any(not 1 <= n <= 24 for n in sizes) or not 1 <= seeds <= 1000 or not 1 <= steps <= 2000:
         raise ConfigError("need set sizes in 1..24, --seeds in 1..1000 and --steps in 1..2000")
+    if interpreter not in ("lm", "rule"):
+        raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
     eps = episodes_for(ags, _csv(nonstationarity, "nonstationarity"), sizes, list(range(seeds)), steps,
-                       scene, model, query_mode, w_t)
+                       scene, model, query_mode, w_t, interpreter)
     conf = {"steps": steps, "scene": scene, "model": model, "query_mode": query_mode, "w_t": w_t}
+    if interpreter != "lm":
+        conf["interpreter"] = interpreter
     manifest = {"kind": "continual", "command": "actionable " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
                 "fingerprint": hashlib.sha256(json.dumps(conf, sort_keys=True).encode()).hexdigest()[:16],
                 "config": conf}

@@ -39,8 +39,10 @@ def plan_command(
                                          help="Weight of the mean token log-prob in the step score "
                                               "cos + beta*logprob (default 0.3)."),
     cutoff: Optional[float] = typer.Option(None, "--cutoff",
-                                           help="Early-stop threshold epsilon on the best step score "
-                                                "(default 0.8)."),
+                                           help="Early-stop threshold epsilon on the best step score. "
+                                                "Default: 0.4 for the embedded SmolLM2-135M (its step "
+                                                "scores are lower; 0.8 would stop before step 1), "
+                                                "0.8 (the paper's value) for other models."),
     max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps in a plan (default 20)."),
     temperature: Optional[float] = typer.Option(None, "--temperature", help="Sampling temperature (default 0.6)."),
     top_p: Optional[float] = typer.Option(None, "--top-p", help="Nucleus sampling mass (default 0.9)."),
@@ -64,20 +66,26 @@ def plan_command(
     from actionable.config import LMConfig, PlannerConfig, make_config
     from actionable.errors import ConfigError
     from actionable.planning.prompts import clean_task
+    from actionable.planning.zero_shot import default_cutoff
 
     task = clean_task(task)
     if variant not in VARIANTS:
         raise ConfigError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
+    if cutoff is None:
+        cutoff = default_cutoff(model, PlannerConfig().cutoff)
     pcfg = make_config(PlannerConfig, variant=variant, samples=samples, beta=beta, cutoff=cutoff,
                        max_steps=max_steps, temperature=temperature, top_p=top_p, seed=seed)
     lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache)
     if bank is not None and not bank.is_file():
         raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
 
-    with _Progress(enabled=True) as prog:
+    from actionable.env.scene import load_scene
+
+    graph = load_scene(scene)  # unknown scene: one clear error before any model loads
+    with _Progress() as prog:
         from actionable.planning.session import PlanningSession
 
-        session = PlanningSession(lcfg, pcfg, scene=scene, bank=bank, progress=prog.update)
+        session = PlanningSession(lcfg, pcfg, scene=graph, bank=bank, progress=prog.update)
         result = session.plan(task)
     if as_json:
         out = result.to_dict()
@@ -88,20 +96,22 @@ def plan_command(
 
 
 class _Progress:
-    """rich spinner on stderr driven by planner events (rich draws nothing when stderr is not a terminal)."""
+    """rich spinner on stderr driven by planner events; off when stderr is not a
+    terminal (pipes, CI logs), so machine-read stderr holds only real messages."""
 
-    def __init__(self, enabled: bool = True):
-        self.enabled = enabled
+    def __init__(self):
         self._p = None
         self._task = None
 
     def __enter__(self):
-        if self.enabled:
-            from rich.console import Console
+        from rich.console import Console
+
+        console = Console(stderr=True)
+        if console.is_terminal:
             from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
             self._p = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                               console=Console(stderr=True), transient=True)
+                               console=console, transient=True)
             self._p.__enter__()
             self._task = self._p.add_task("starting", total=None)
         return self
@@ -113,7 +123,7 @@ class _Progress:
         if ev == "load":
             desc = f"loading {event.get('what')}"
             if event.get("what") == "admissible-action index":
-                desc += " (first run embeds every admissible action; cached afterwards)"
+                desc += " (slow only on the first run: embeds every action, then cached)"
         elif ev == "step":
             desc = f"planning: sampling step {event['step']} (at most {event['max_steps']})"
         elif ev == "generate":

@@ -21,7 +21,7 @@ LEVELS = ("low", "medium", "high")
 
 
 def episodes_for(agents, levels, sizes, seeds, steps: int, scene: str, model: str,
-                 query_mode: str = "logprob", w_t: float = 0.01):
+                 query_mode: str = "logprob", w_t: float = 0.01, interpreter: str = "lm"):
     """The (key, payload) grid, as :class:`~actionable.evaluation.runner.Episode` objects."""
     from actionable.evaluation.runner import Episode
 
@@ -35,7 +35,8 @@ def episodes_for(agents, levels, sizes, seeds, steps: int, scene: str, model: st
                 for a in agents:
                     out.append(Episode(f"{a}|{lv}|{n}|{s}", {
                         "agent": a, "level": lv, "n": n, "seed": s, "steps": steps, "scene": scene,
-                        "model": model, "query_mode": query_mode, "w_t": w_t}))
+                        "model": model, "query_mode": query_mode, "w_t": w_t,
+                        "interpreter": interpreter}))
     return out
 
 
@@ -68,9 +69,11 @@ class ContinualWorker:
             cfg = ExRAPConfig(query_mode=p.get("query_mode", "logprob"), w_t=p.get("w_t", 0.01))
             lm = state.get("lm")
             agent = make_agent(p["agent"], lm, instructions, cfg)
-            res = run_episode(agent, house, instructions, p["steps"], p["seed"], lm=lm, keep_trace=False)
+            interp_lm = lm if p.get("interpreter", "lm") == "lm" else None
+            res = run_episode(agent, house, instructions, p["steps"], p["seed"], lm=interp_lm, keep_trace=False)
             d = res.to_dict()
             d["instructions"] = [i.text for i in instructions]
+            d["truth"] = [[z.text for z in i.execution] for i in instructions]
             return d
 
         return work
@@ -93,12 +96,15 @@ def summarize(records: dict) -> list[dict]:
         m_sr, ci_sr = mean_ci(sr)
         m_ps, ci_ps = mean_ci(ps)
         st = [r["stats"] for r in res]
+        interp = [(log.get("execution") == truth) for r in res if "truth" in r
+                  for log, truth in zip(r["interpretation"], r["truth"])]
         reuse = [s["reuse_rate"] for s in st if "reuse_rate" in s]
         rows.append({"agent": agent, "level": level, "n": n, "episodes": len(res),
                      "sr": m_sr, "sr_ci": ci_sr, "ps": m_ps, "ps_ci": ci_ps,
                      "activations": sum(r["metrics"]["n_success"] + r["metrics"]["n_failure"] for r in res),
                      "lm_calls_per_step": sum(s["lm_calls_per_step"] for s in st) / len(st),
                      "reuse_rate": sum(reuse) / len(reuse) if reuse else None,
+                     "interpretation_ok": sum(interp) / len(interp) if interp else None,
                      "seconds": sum(s["seconds"] for s in st) / len(st)})
     return rows
 
@@ -128,13 +134,15 @@ def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
     out += ["", "SR: share of activations (condition true, goal not yet) completed while the condition held. "
             "PS: mean steps from activation to completion (missed activations count their full duration). "
             "± = 95% CI half-width over episodes (seeds x set sizes).", "",
-            "| agent | level | set size | episodes | activations | SR (%) | PS | LM calls/step | Eq. 5 reuse | s/episode |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            "| agent | level | set size | episodes | activations | SR (%) | PS | LM calls/step | Eq. 5 reuse | "
+            "executions read right | s/episode |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         reuse = "-" if r["reuse_rate"] is None else f"{100 * r['reuse_rate']:.0f}%"
+        ok = "-" if r.get("interpretation_ok") is None else f"{100 * r['interpretation_ok']:.0f}%"
         out.append(f"| {r['agent']} | {r['level']} | {r['n']} | {r['episodes']} | {r['activations']} | "
                    f"{_fmt(r['sr'], r['sr_ci'])} | {_fmt(r['ps'], r['ps_ci'])} | {r['lm_calls_per_step']:.2f} | "
-                   f"{reuse} | {r['seconds']:.1f} |")
+                   f"{reuse} | {ok} | {r['seconds']:.1f} |")
     return "\n".join(out) + "\n"
 
 

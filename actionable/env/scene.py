@@ -11,7 +11,7 @@ Scenes offered here:
 
 * a program id (``"1003_2"``): that program's initial graph, unchanged;
 * ``None`` / ``"default"``: the merged house for free-form tasks, built by
-  :func:`build_default_scene` (see there). It is computed once per process and
+  :func:`actionable.env.default_scene.build_default_scene` (see there). It is computed once per process and
   cached on disk under the cache directory, because reading the 518 graph files
   takes seconds.
 
@@ -25,8 +25,6 @@ import difflib
 import functools
 import importlib.util
 import json
-import logging
-import os
 import re
 from pathlib import Path
 from typing import Iterable
@@ -34,7 +32,6 @@ from typing import Iterable
 from actionable.errors import SceneError
 from actionable.env.program import Program
 
-log = logging.getLogger(__name__)
 
 #: Dataset subfolders inside the ``virtualhome_eval`` package.
 DATASET = "programs_processed_precond_nograb_morepreconds"
@@ -169,7 +166,7 @@ class SceneGraph:
     convention: :meth:`to_dict` and :meth:`node` return copies.
     """
 
-    __slots__ = ("_nodes", "_edges", "_by_class", "_out", "_rooms", "name")
+    __slots__ = ("_nodes", "_edges", "_by_class", "_out", "_rooms", "name", "derived")
 
     def __init__(self, nodes: dict[int, dict], edges: list[tuple[int, str, int]], name: str = ""):
         # Trusted constructor: callers must pass validated data (use from_dict).
@@ -185,6 +182,9 @@ class SceneGraph:
             out.setdefault((a, r), []).append(b)
         self._out = out
         self._rooms = frozenset(nid for nid, n in nodes.items() if n.get("category") == "Rooms")
+        #: Caches of data derived from this (immutable) scene, e.g. the simulator's
+        #: EnvironmentGraph, so that several Simulators share one copy.
+        self.derived: dict = {}
 
     @classmethod
     def from_dict(cls, graph: dict, name: str = "") -> "SceneGraph":
@@ -336,10 +336,15 @@ def load_scene(name: str | None = None, *, cache_dir: Path | str | None = None) 
 
     Args:
         name: ``None`` or ``"default"`` for the merged house (see
-            :func:`build_default_scene`), or a program id such as ``"1003_2"`` for
+            :func:`actionable.env.default_scene.build_default_scene`), or a program id such as ``"1003_2"`` for
             that program's initial graph.
         cache_dir: where the merged default scene is cached on disk; defaults to
             :func:`actionable.config.default_cache_dir`.
+
+    Returns:
+        A SceneGraph. The default scene is one shared, read-only object per
+        process (and cache dir), so derived data such as the simulator's graph
+        is built once; program scenes are parsed afresh (about 15 ms).
 
     Raises:
         SceneError: unknown name (the message suggests close ids), or missing data.
@@ -347,135 +352,16 @@ def load_scene(name: str | None = None, *, cache_dir: Path | str | None = None) 
     if name is None or str(name).strip().lower() in (DEFAULT_SCENE, ""):
         from actionable.config import default_cache_dir
 
-        d = _default_scene_dict(str(Path(cache_dir) if cache_dir else default_cache_dir()))
-        return SceneGraph.from_dict(d, name=DEFAULT_SCENE)
+        from actionable.env.default_scene import default_scene_graph
+
+        return default_scene_graph(str(Path(cache_dir) if cache_dir else default_cache_dir()))
     pid = _check_pid(name)
     init, _final = load_graphs(pid)
     return SceneGraph.from_dict(init, name=pid)
 
 
-@functools.lru_cache(maxsize=4)
-def _default_scene_dict(cache_dir: str) -> dict:
-    """Per-process memo of the merged scene (the dict is never handed out; callers
-    get a validated copy through :meth:`SceneGraph.from_dict`)."""
-    path = Path(cache_dir) / f"default_scene_v{DEFAULT_SCENE_VERSION}_{_data_stamp()}.json"
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        pass
-    graph = build_default_scene()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(graph), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:  # read-only home: fine, just slower next time
-        log.info("could not cache the default scene at %s: %s", path, exc)
-    return graph
-
-
-def _data_stamp() -> str:
-    try:
-        from importlib.metadata import version
-
-        return "vhe" + version("virtualhome-eval")
-    except Exception:  # noqa: BLE001 - metadata missing: fall back to folder mtime
-        return f"m{int(_dataset_dir('init_and_final_graphs').stat().st_mtime)}"
-
-
 def build_default_scene(program_ids: Iterable[str] | None = None) -> dict:
-    """Merge the house with the added objects of all programs (deterministic).
+    """See :func:`actionable.env.default_scene.build_default_scene`."""
+    from actionable.env.default_scene import build_default_scene as build
 
-    * Base house (ids < 1000): each node takes its most frequent state set over
-      the programs' initial graphs (ties: the lexicographically smallest), and a
-      base-to-base edge is kept when it is present in more than half of them.
-    * Added objects (ids >= 1000) of every program, in sorted program order, are
-      keyed by (class, place, k): *place* is the set of their ON/INSIDE edges with
-      targets mapped to merged ids, and *k* counts equal (class, place) objects
-      within that program. Equal keys are one object (so "same class in the same
-      place" is merged, while a program's two cups on one table stay two); new
-      keys get fresh ids 1000, 1001, ... in first-seen order. Their CLOSE/FACING
-      edges to other objects are kept.
-    * The character's position differs per program: it stands in its most
-      frequent room (INSIDE edge only); its other edges are dropped.
-
-    Returns:
-        A VirtualHome graph dict. Reads all 518 graph files (a few seconds).
-    """
-    from collections import Counter
-
-    pids = sorted(program_ids if program_ids is not None else _program_ids(), key=_pid_key)
-    if not pids:
-        raise SceneError("no programs to build the default scene from")
-    base_nodes: dict[int, dict] = {}
-    state_votes: dict[int, Counter] = {}
-    edge_votes: Counter = Counter()
-    char_room_votes: Counter = Counter()
-    merged: dict[tuple, int] = {}
-    added_nodes: dict[int, dict] = {}
-    added_edges: set[tuple[int, str, int]] = set()
-    next_id = ADDED_ID_START
-    for pid in pids:
-        init, _ = load_graphs(pid)
-        nodes = {n["id"]: n for n in init["nodes"]}
-        char_ids = {i for i, n in nodes.items() if n["class_name"] == "character"}
-        for nid, n in nodes.items():
-            if nid < ADDED_ID_START:
-                base_nodes.setdefault(nid, n)
-                state_votes.setdefault(nid, Counter())[tuple(sorted(n["states"]))] += 1
-        place: dict[int, set] = {}
-        for e in init["edges"]:
-            a, r, b = e["from_id"], e["relation_type"], e["to_id"]
-            if a in char_ids or b in char_ids:
-                if a in char_ids and r == "INSIDE" and b < ADDED_ID_START:
-                    char_room_votes[(a, b)] += 1
-            elif a < ADDED_ID_START and b < ADDED_ID_START:
-                edge_votes[(a, r, b)] += 1
-            elif a >= ADDED_ID_START and r in ("ON", "INSIDE"):
-                place.setdefault(a, set()).add((r, b))
-        # Map this program's added ids to merged ids, parents (targets) first.
-        local: dict[int, int] = {}
-        counts: Counter = Counter()
-        pending = sorted(i for i in nodes if i >= ADDED_ID_START)
-        while pending:
-            progress = []
-            for nid in pending:
-                targets = [b for _, b in place.get(nid, ()) if b >= ADDED_ID_START and b != nid]
-                if all(t in local for t in targets):
-                    progress.append(nid)
-            if not progress:  # a cycle of added objects: break it deterministically
-                progress = [pending[0]]
-            for nid in progress:
-                spot = tuple(sorted((r, local.get(b, b)) for r, b in place.get(nid, ())))
-                cls = nodes[nid]["class_name"]
-                counts[(cls, spot)] += 1
-                key = (cls, spot, counts[(cls, spot)])
-                if key not in merged:
-                    merged[key] = next_id
-                    added_nodes[next_id] = {**_copy_node(nodes[nid]), "id": next_id}
-                    next_id += 1
-                local[nid] = merged[key]
-            pending = [i for i in pending if i not in local]
-        for e in init["edges"]:
-            a, r, b = e["from_id"], e["relation_type"], e["to_id"]
-            if a < ADDED_ID_START and b < ADDED_ID_START:
-                continue
-            if a in char_ids or b in char_ids:
-                continue
-            added_edges.add((local.get(a, a), r, local.get(b, b)))
-    half = len(pids) / 2
-    out_nodes = []
-    for nid in sorted(base_nodes):
-        votes = state_votes[nid]
-        best = min(votes.items(), key=lambda kv: (-kv[1], kv[0]))
-        out_nodes.append({**_copy_node(base_nodes[nid]), "states": list(best[0])})
-    out_nodes.extend(added_nodes[i] for i in sorted(added_nodes))
-    edges = sorted(e for e, c in edge_votes.items() if c > half)
-    for char in sorted({a for a, _ in char_room_votes}):
-        room = min((b for a, b in char_room_votes if a == char),
-                   key=lambda b: (-char_room_votes[(char, b)], b))
-        edges.append((char, "INSIDE", room))
-    edges += sorted(added_edges)
-    return {"nodes": out_nodes,
-            "edges": [{"from_id": a, "relation_type": r, "to_id": b} for a, r, b in edges]}
+    return build(program_ids)

@@ -185,7 +185,6 @@ class Simulator:
         self._state = None
         self._scene: SceneGraph | None = None
         self._scene_named = False
-        self._graph_key: tuple | None = None
         self._env_graph = None
         self._executor = None
         self._mods = None
@@ -223,10 +222,13 @@ class Simulator:
             char_id = scene.character_id
         except SceneError as exc:
             raise SceneError(f"{exc}; the simulator needs a character node") from None
-        key = (id(scene), scene.name, len(scene))
-        if self._graph_key != key or self._scene is not scene:
-            self._env_graph = environment.EnvironmentGraph(scene.to_dict())
-            self._graph_key = key
+        if self._scene is not scene:
+            # the executor never mutates its EnvironmentGraph (copy-on-write states),
+            # so one graph per SceneGraph object is shared by all simulators
+            env_graph = scene.derived.get("env_graph")
+            if env_graph is None:
+                env_graph = scene.derived["env_graph"] = environment.EnvironmentGraph(scene.to_dict())
+            self._env_graph = env_graph
         self._scene = scene
         self._scene_named = named
         self._char_id = char_id

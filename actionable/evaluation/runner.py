@@ -248,11 +248,13 @@ class _RayWorker:
 def _progress(total: int, enabled: bool):
     if not enabled:
         return None
+    from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
 
     return Progress(TextColumn("[bold]episodes"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), transient=False)
+                    TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), transient=False,
+                    console=Console(stderr=True))
 
 
 def _iter_local(pending: list[Episode], factory: WorkerFactory):

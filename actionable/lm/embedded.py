@@ -36,10 +36,10 @@ from typing import Sequence
 
 import numpy as np
 
-from actionable.errors import BackendUnavailableError, ConfigError, InputError, LMError, ModelNotFoundError
+from actionable.errors import BackendUnavailableError, ConfigError, InputError, ModelNotFoundError
 from actionable.lm.base import Completion, GenerationParams, LMStats
-from actionable.lm.sampling import (StopScanner, apply_penalties, log_softmax_rows, sample_rng,
-                                    sample_tokens, truncate_at_stop)
+from actionable.lm.sampling import (StopScanner, logsumexp_rows, penalize_rows, sample_rng, sample_tokens,
+                                    truncate_at_stop)
 
 EMBEDDED_NAME = "SmolLM2-135M-Instruct-Q4_1"
 EMBEDDED_MODEL_ID = f"embedded:{EMBEDDED_NAME}"
@@ -224,9 +224,9 @@ class EmbeddedLM:
         logits = np.repeat(prompt_logits, w, axis=0)
         try:
             for t in range(params.max_tokens):
-                lp_all = log_softmax_rows(logits)
-                pen = np.stack([apply_penalties(logits[r], counts[j], params.presence_penalty,
-                                                params.frequency_penalty) for r, j in enumerate(live)])
+                lse = logsumexp_rows(logits)
+                pen = penalize_rows(logits, [counts[j] for j in live], params.presence_penalty,
+                                    params.frequency_penalty)
                 toks = sample_tokens(pen, [rngs[j] for j in live], params.temperature, params.top_p)
                 nxt = []
                 for r, (j, tok) in enumerate(zip(live, toks)):
@@ -234,7 +234,7 @@ class EmbeddedLM:
                         result[j] = Completion(texts[j], tuple(lps[j]), "stop")
                         continue
                     gen[j].append(tok)
-                    lps[j].append(float(lp_all[r, tok]))
+                    lps[j].append(float(logits[r, tok]) - float(lse[r]))
                     counts[j][tok] = counts[j].get(tok, 0) + 1
                     offs[j].append(len(texts[j]))
                     texts[j] = self._text(gen[j])
@@ -319,9 +319,9 @@ class EmbeddedLM:
                 while k < min(len(ptoks), len(full)) and ptoks[k] == full[k]:
                     k += 1
                 k = max(1, min(k, len(full) - 1))
-                rows = self._engine.prefill(full, logits_from=k - 1)
-                lp = log_softmax_rows(rows[:-1])
-                out.append(float(sum(lp[i, full[k + i]] for i in range(len(full) - k))))
+                rows = self._engine.prefill(full, logits_from=k - 1)[:-1]
+                lse = logsumexp_rows(rows)
+                out.append(float(sum(float(rows[i, full[k + i]]) - lse[i] for i in range(len(full) - k))))
         return out
 
     def close(self) -> None:

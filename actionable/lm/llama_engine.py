@@ -89,7 +89,7 @@ class LlamaSeqEngine:
 
     def _row(self, i: int) -> np.ndarray:
         ptr = self._lib.llama_get_logits_ith(self._ctx.ctx, i)
-        return np.ctypeslib.as_array(ptr, shape=(self.n_vocab,)).astype(np.float64)
+        return np.array(np.ctypeslib.as_array(ptr, shape=(self.n_vocab,)), dtype=np.float32, copy=True)
 
     def _seq_rm(self, seq: int, p0: int, p1: int = -1) -> None:
         self._lib.llama_memory_seq_rm(self._ctx.memory, seq, p0, p1)

@@ -100,6 +100,12 @@ class OpenAICompatLM:
         if not base_url.startswith(("http://", "https://")):
             raise ConfigError(f"base_url must start with http:// or https:// (got {base_url!r}); "
                               "e.g. openai:my-model@http://127.0.0.1:8000/v1")
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(base_url)
+        if parts.username or parts.password or "key=" in parts.query.lower():
+            raise ConfigError("base_url must not carry credentials (they would end up in model ids, caches "
+                              "and logs); put the key in OPENAI_API_KEY or ACTIONABLE_API_KEY instead")
         if style not in ("completions", "chat"):
             raise ConfigError(f"style must be 'completions' or 'chat' (got {style!r})")
         try:

@@ -49,43 +49,65 @@ def apply_penalties(logits: np.ndarray, counts: dict[int, int], presence: float,
     return out
 
 
+def logsumexp_rows(logits: np.ndarray) -> np.ndarray:
+    """Row-wise log-sum-exp of an ``(m, V)`` matrix: float32 exponentials summed
+    in float64 (``(m,)`` float64). ``logits[r, t] - lse[r]`` is the exact log-prob
+    of token ``t`` up to float32 rounding (llama.cpp's logits are float32)."""
+    x = np.atleast_2d(np.asarray(logits, dtype=np.float32))
+    mx = x.max(axis=1, keepdims=True)
+    e = np.exp(x - mx)
+    return mx[:, 0].astype(np.float64) + np.log(e.sum(axis=1, dtype=np.float64))
+
+
+def penalize_rows(logits: np.ndarray, counts: list[dict[int, int]], presence: float,
+                  frequency: float) -> np.ndarray:
+    """:func:`apply_penalties` for every row of an ``(m, V)`` matrix (row ``r``
+    uses ``counts[r]``); returns a new float32 matrix, or ``logits`` itself when
+    nothing changes."""
+    if not (presence or frequency) or not any(counts):
+        return logits
+    out = np.array(logits, dtype=np.float32, copy=True)
+    for r, c in enumerate(counts):
+        if c:
+            ids = np.fromiter(c.keys(), dtype=np.int64, count=len(c))
+            n = np.fromiter(c.values(), dtype=np.float32, count=len(c))
+            out[r, ids] -= frequency * n + presence * (n > 0)
+    return out
+
+
 def sample_tokens(logits: np.ndarray, rngs: list[np.random.Generator], temperature: float,
-                  top_p: float, top_candidates: int = 256) -> list[int]:
+                  top_p: float, eps: float = 1e-7) -> list[int]:
     """Sample one token id per row of ``logits`` (shape ``(m, V)``, already
     penalised), row ``i`` drawing its uniform variate from ``rngs[i]``.
 
     ``temperature <= 0`` is greedy (argmax). Nucleus sampling (Holtzman et al.
     2020) keeps the smallest set of most-likely tokens whose mass reaches
-    ``top_p``; only the ``top_candidates`` best tokens of a row are sorted unless
-    their mass is below ``top_p`` (then the whole row is sorted), so the result
+    ``top_p`` and renormalises. Only a shortlist is sorted: the tokens whose
+    tempered probability is at least 1e-2, then 1e-4, then ``eps`` times the
+    row's maximum, then all, stopping at the first shortlist whose mass reaches
+    ``top_p``. A shortlist is exactly the most likely tokens, so the result
     equals full-sort nucleus sampling.
     """
-    x = np.atleast_2d(np.asarray(logits, dtype=np.float64))
+    x = np.atleast_2d(np.asarray(logits, dtype=np.float32))
     if temperature <= 0.0:
         return [int(i) for i in np.argmax(x, axis=1)]
-    z = x / temperature
-    z -= np.max(z, axis=1, keepdims=True)
-    p = np.exp(z)
-    p /= p.sum(axis=1, keepdims=True)
-    k = min(top_candidates, p.shape[1]) if top_p < 1.0 else p.shape[1]
-    if k < p.shape[1]:
-        cand = np.argpartition(-p, k - 1, axis=1)[:, :k]
-    else:
-        cand = np.broadcast_to(np.arange(p.shape[1]), p.shape)
-    pc = np.take_along_axis(p, cand, axis=1)
-    order = np.argsort(-pc, axis=1, kind="stable")
-    cand = np.take_along_axis(cand, order, axis=1)
-    cum = np.cumsum(np.take_along_axis(pc, order, axis=1), axis=1)
+    z = (x - x.max(axis=1, keepdims=True)) * np.float32(1.0 / temperature)
+    np.exp(z, out=z)  # unnormalised tempered probabilities, row max = 1
+    total = z.sum(axis=1, dtype=np.float64)
     out = []
-    for r in range(p.shape[0]):
-        c_r, cum_r = cand[r], cum[r]
-        if top_p < 1.0 and cum_r[-1] < top_p and k < p.shape[1]:  # rare: heavy tail
-            c_r = np.argsort(-p[r], kind="stable")
-            cum_r = np.cumsum(p[r][c_r])
-        keep = min(int(np.searchsorted(cum_r, top_p)) + 1, cum_r.shape[0]) if top_p < 1.0 else cum_r.shape[0]
-        u = rngs[r].random() * cum_r[keep - 1]
-        idx = min(int(np.searchsorted(cum_r[:keep], u, side="right")), keep - 1)
-        out.append(int(c_r[idx]))
+    for r in range(z.shape[0]):
+        zr, target = z[r], (top_p * total[r] if top_p < 1.0 else total[r])
+        for thr in (1e-2, 1e-4, eps, -1.0):  # widen the shortlist until it holds the nucleus
+            cand = np.flatnonzero(zr >= thr) if thr >= 0 else np.arange(zr.shape[0])
+            pc = zr[cand].astype(np.float64)
+            if pc.sum() >= target or thr < 0:
+                break
+        order = np.argsort(-pc, kind="stable")
+        cand, cum = cand[order], np.cumsum(pc[order])
+        keep = min(int(np.searchsorted(cum, target)) + 1, cum.shape[0])
+        u = rngs[r].random() * cum[keep - 1]
+        idx = min(int(np.searchsorted(cum[:keep], u, side="right")), keep - 1)
+        out.append(int(cand[idx]))
     return out
 
 

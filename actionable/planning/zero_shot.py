@@ -40,6 +40,20 @@ from actionable.planning.result import PlanResult, StepTrace
 #: more lets a repeated action's runner-up win after the repeat penalty.
 CANDIDATES_PER_SAMPLE = 5
 
+#: Early-stop cutoffs measured for planning LMs whose step scores sit far below
+#: those of the paper's Codex/GPT-3 + Sentence-RoBERTa stack (where 0.8 was
+#: chosen). SmolLM2-135M + MiniLM step scores are 0.2-0.95 (mean token log-prob
+#: about -1.2 nats), so 0.8 stops every plan before step 1; 0.4 is the value
+#: picked on 20 packaged tasks (docs/results-plan.md, "cutoff sweep").
+CALIBRATED_CUTOFFS: dict[str, float] = {"embedded": 0.4}
+
+
+def default_cutoff(model_spec: str, paper_default: float = 0.8) -> float:
+    """The cutoff to use for ``model_spec`` when the user gave none: the
+    calibrated value for the embedded model, else the paper's 0.8."""
+    kind = model_spec.strip().split(":", 1)[0]
+    return CALIBRATED_CUTOFFS.get(kind, paper_default)
+
 
 class ZeroShotPlanner:
     """Plan a task with a planning LM, a translation LM index and an example bank.

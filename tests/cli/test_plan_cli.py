@@ -73,8 +73,8 @@ def test_plan_end_to_end_real_models_real_scene():
     from actionable.env.resolver import resolve_and_execute
     from actionable.env.scene import load_scene
 
-    code, out, err = run_cli("plan", "Watch TV", "--json", "--max-steps", "6", "--samples", "4",
-                             timeout=900)
+    args = ("plan", "Watch TV", "--max-steps", "6", "--samples", "4", "--cutoff", "-10")
+    code, out, err = run_cli(*args, "--json", timeout=900)
     assert code == 0, err
     d = json.loads(out)
     assert d["models"]["planning"].startswith("embedded") or "SmolLM2" in d["models"]["planning"]
@@ -91,7 +91,7 @@ def test_plan_end_to_end_real_models_real_scene():
     for s in d["steps"]:
         assert -1.0001 <= s["cosine"] <= 1.0001 and s["total"] >= d["config"]["cutoff"]
     # the human-readable form of the same (seeded, cached) plan
-    code, out, err = run_cli("plan", "Watch TV", "--max-steps", "6", "--samples", "4", timeout=900)
+    code, out, err = run_cli(*args, timeout=900)
     assert code == 0, err
     lines = [ln for ln in out.splitlines() if ln.strip()[:3].strip().rstrip(".").isdigit()]
     assert len(lines) == len(prog)

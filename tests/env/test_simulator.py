@@ -168,3 +168,21 @@ def test_scene_without_character_is_rejected():
         Simulator().reset(options={"scene": g})
     with pytest.raises(SceneError, match="unknown scene"):
         Simulator().reset(options={"scene": "no_such_scene"})
+
+
+def test_simulators_share_the_scene_graph_safely():
+    """Simulators on one SceneGraph share its EnvironmentGraph; running a program in
+    one never leaks into another (the executor is copy-on-write)."""
+    scene = load_scene("1003_2")
+    prog = load_program("1003_2")
+    first = execute_program(prog, scene, Simulator())
+    second = execute_program(prog, scene, Simulator())
+    assert first.executable and second.executable
+    assert first.final_graph == second.final_graph
+    fresh = Simulator()
+    obs, _ = fresh.reset(options={"scene": scene})
+    d = obs.to_dict()
+    assert {(n["id"], frozenset(n["states"])) for n in d["nodes"]} == \
+        {(i, scene.states_of(i)) for i in scene.node_ids}
+    assert {(e["from_id"], e["relation_type"], e["to_id"]) for e in d["edges"]} == set(scene.edges)
+    assert obs.states_of(417) == scene.states_of(417) and "ON" not in scene.states_of(417)

@@ -35,3 +35,12 @@ class EchoFactory:
             return {"score": int(h[:6], 16) % 1000 / 1000.0, "built_pid": built_pid}
 
         return work
+
+
+class BrokenFactory:
+    """A worker that cannot be built (e.g. a model that does not load)."""
+
+    def __call__(self):
+        from actionable.errors import ModelNotFoundError
+
+        raise ModelNotFoundError("no model at /nowhere; pass an existing model path")

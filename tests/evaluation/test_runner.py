@@ -126,3 +126,19 @@ def test_kill_9_mid_run_then_resume_no_loss_no_duplicates(tmp_path):
     assert len(keys) == 40 and len(set(keys)) == 40
     reference = run_episodes(_eps(40), EchoFactory(), tmp_path / "ref", progress=False)
     assert _scores(RunStore(out).read()) == _scores(reference.records)
+
+
+def test_progress_bar_goes_to_stderr(tmp_path, capsys):
+    run_episodes(_eps(3), EchoFactory(), tmp_path, progress=True)
+    out, err = capsys.readouterr()
+    assert "episodes" in err and "3/3" in err and out == ""
+
+
+def test_worker_that_cannot_be_built_fails_the_run_clearly(tmp_path):
+    from actionable.errors import ModelNotFoundError
+
+    from ._workers import BrokenFactory
+
+    with pytest.raises(ModelNotFoundError, match="no model"):
+        run_episodes(_eps(2), BrokenFactory(), tmp_path, progress=False)
+    assert RunStore(tmp_path).read() == {}

@@ -78,3 +78,14 @@ def test_ray_plan_evaluation_equals_local(tmp_path, ray_env):
                           for k, r in recs.items()}
     assert len(local.records) == 4 and strip(ray_res.records) == strip(local.records)
     assert len({r["worker"] for r in ray_res.records.values()}) == 2
+
+
+@pytest.mark.slow
+def test_ray_worker_that_cannot_be_built_is_a_clear_error(tmp_path, ray_env):
+    from actionable.errors import EvaluationError
+
+    from ._workers import BrokenFactory
+
+    with pytest.raises(EvaluationError, match="no model at /nowhere"):
+        run_episodes(_eps(2), BrokenFactory(), tmp_path, executor="ray", workers=2, progress=False)
+    assert not ray_env.is_initialized()

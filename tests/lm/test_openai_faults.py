@@ -182,3 +182,12 @@ def test_server_down_names_url():
                         retry=RetryPolicy(max_retries=1, base_delay_s=0.01))
     with pytest.raises(BackendUnavailableError, match=r"http://127.0.0.1:9/v1.*server is running"):
         lm.generate("p", GenerationParams())
+
+
+@pytest.mark.parametrize("url", ["http://user:sk-123@127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1?api_key=sk-1"])
+def test_credentials_in_url_refused(url):
+    from actionable.errors import ConfigError
+
+    with pytest.raises(ConfigError) as ei:
+        OpenAICompatLM("m", url)
+    assert "sk-1" not in str(ei.value)

@@ -51,3 +51,42 @@ def test_stop_scanner_incremental_and_earliest():
 def test_truncate_keeps_tokens_starting_before_stop():
     text, lps = truncate_at_stop("grab mug\nwalk", [0, 4, 8, 9], [-1.0, -2.0, -3.0, -4.0], 8)
     assert text == "grab mug" and lps == [-1.0, -2.0]
+
+
+def test_nucleus_frequencies_match_renormalised_probs():
+    from actionable.lm.sampling import sample_tokens
+
+    p = np.array([0.4, 0.3, 0.2, 0.1])
+    rng = np.random.default_rng(1)
+    draws = [sample_tokens(np.log(p)[None], [rng], 1.0, 0.85)[0] for _ in range(6000)]
+    freq = np.bincount(draws, minlength=4) / len(draws)
+    # nucleus 0.85 keeps {0,1,2} (0.4+0.3+0.2=0.9), renormalised to 4/9, 3/9, 2/9
+    assert freq[3] == 0
+    assert freq[:3] == pytest.approx([4 / 9, 3 / 9, 2 / 9], abs=0.03)
+
+
+def test_heavy_tail_falls_back_to_full_sort():
+    from actionable.lm.sampling import sample_tokens
+
+    logits = np.zeros((2, 2000))  # uniform: the top 256 hold only 12.8% of the mass
+    rngs = [np.random.default_rng(0), np.random.default_rng(1)]
+    seen = {t for _ in range(300) for t in sample_tokens(logits, rngs, 1.0, 0.9)}
+    assert max(seen) > 256 * 2  # tokens outside any 256-candidate shortlist are drawn
+
+
+def test_samples_stay_inside_full_sort_nucleus_on_large_vocab():
+    from actionable.lm.sampling import sample_tokens
+
+    rng = np.random.default_rng(0)
+    logits = (rng.standard_normal((3, 5000)) * 2).astype(np.float32)
+    T, top_p = 0.6, 0.9
+    rngs = [np.random.default_rng(i) for i in range(3)]
+    draws = [sample_tokens(logits, rngs, T, top_p) for _ in range(300)]
+    for r in range(3):
+        p = np.exp((logits[r] - logits[r].max()) / T).astype(np.float64)
+        p /= p.sum()
+        order = np.argsort(-p, kind="stable")
+        keep = set(order[: int(np.searchsorted(np.cumsum(p[order]), top_p)) + 1].tolist())
+        got = {d[r] for d in draws}
+        assert got <= keep
+        assert got == keep if len(keep) <= 10 else len(got) > 10

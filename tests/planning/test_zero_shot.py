@@ -17,7 +17,7 @@ from actionable.grounding.embedder import BagOfWordsEmbedder
 from actionable.grounding.index import ActionIndex
 from actionable.lm.scripted import ScriptedLM
 from actionable.planning.examples import Example, ExampleBank
-from actionable.planning.zero_shot import ZeroShotPlanner
+from actionable.planning.zero_shot import ZeroShotPlanner, default_cutoff
 
 STEPS = [Step.of("walk", "bathroom"), Step.of("grab", "toothbrush"), Step.of("switchon", "tv"),
          Step.of("walk", "home_office"), Step.of("sit", "sofa"), Step.of("open", "fridge"),
@@ -152,3 +152,9 @@ def test_bad_tasks_and_configs(index):
             p.plan(bad)
     with pytest.raises(PlanningError):
         ZeroShotPlanner(ScriptedLM([]), None, BANK, PlannerConfig(variant="full"))
+
+
+def test_default_cutoff_is_calibrated_only_for_the_embedded_model():
+    assert default_cutoff("embedded") == 0.4 and default_cutoff("embedded:chat") == 0.4
+    assert default_cutoff("openai:gpt-4o@http://localhost:8000/v1") == 0.8
+    assert default_cutoff("hf:/models/x", paper_default=0.7) == 0.7
