@@ -57,12 +57,13 @@ def test_noise_task_is_rejected_without_traceback():
     assert code == 2 and "does not look like text" in err
 
 
-def test_unknown_scene_and_model_are_clear_errors(tmp_path, capsys):
-    env_cache = {"ACTIONABLE_CACHE_DIR": str(tmp_path)}
-    code, _, err = run_cli("plan", "Make coffee", "--scene", "no_such_scene", env=env_cache)
+def test_unknown_scene_and_model_are_clear_errors():
+    code, _, err = run_cli("plan", "Make coffee", "--scene", "no_such_scene")
     assert code == 2 and err.startswith("error: ") and "Traceback" not in err and "scene" in err.lower()
-    code, _, err = run_cli("plan", "Make coffee", "--model", "nonsense-model", env=env_cache)
+    code, _, err = run_cli("plan", "Make coffee", "--model", "nonsense-model")
     assert code == 2 and err.startswith("error: ") and "model" in err.lower() and "Traceback" not in err
+    code, _, err = run_cli("plan", "Make coffee", "--translation-model", "glove")
+    assert code == 2 and "unknown translation model" in err and "Traceback" not in err
 
 
 @pytest.mark.slow

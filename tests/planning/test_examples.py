@@ -99,3 +99,21 @@ def test_clean_task_and_step_splitting():
         "Walk to kitchen", "grab mug", "open fridge"]
     assert split_generated_steps(" a\nStep 2: b\nNot a step\nStep 3: c", 20) == ["a", "b"]
     assert split_generated_steps(" a\nStep 2: b", 1) == ["a"]
+
+
+def test_clean_task_never_fails_untyped():
+    """Any text either cleans to a short printable task or raises InputError."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(max_size=400))
+    def check(text):
+        try:
+            out = clean_task(text)
+        except InputError:
+            return
+        assert out and len(out) <= 300 and out == out.strip()
+        assert all(c.isprintable() for c in out)
+
+    check()
