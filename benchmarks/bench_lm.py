@@ -98,10 +98,10 @@ def bench_embedded(repeats: int) -> None:
 def bench_builtin(repeats: int) -> None:
     """llama.cpp's own logprobs path (logits_all=True), for comparison."""
     import llama_cpp
-    from actionable.lm.embedded import find_embedded_gguf
+    from actionable.lm.embedded import auto_threads, find_embedded_gguf
 
-    llm = llama_cpp.Llama(model_path=str(find_embedded_gguf()), n_ctx=2048, n_threads=2, logits_all=True,
-                          verbose=False)
+    llm = llama_cpp.Llama(model_path=str(find_embedded_gguf()), n_ctx=2048, n_threads=auto_threads(),
+                          n_threads_batch=auto_threads(), logits_all=True, verbose=False)
 
     def ten():
         return [llm.create_completion(PROMPT, max_tokens=48, temperature=0.6, top_p=0.9, presence_penalty=0.5,
@@ -140,7 +140,10 @@ def main(argv=None) -> int:
     ap.add_argument("--only-hf", action="store_true")
     ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args(argv)
-    print(f"machine: {os.cpu_count()} CPUs, python {sys.version.split()[0]}")
+    from actionable.lm.embedded import auto_threads
+
+    print(f"machine: {os.cpu_count()} CPUs, python {sys.version.split()[0]}, load average "
+          f"{os.getloadavg()[0]:.1f}, llama.cpp/torch threads {auto_threads()}")
     print("| measurement | value | unit | note |\n|---|---|---|---|")
     if not a.only_hf:
         bench_embedded(a.repeats)

@@ -3,7 +3,7 @@ planning-LM time and everything else (translation LM, example selection, prompt
 building, scoring, resolution and simulation), over the first N packaged task names,
 ``full`` variant, embedded model, LM cache off. Target: everything else <= 5%.
 
-    python benchmarks/bench_overhead.py [--tasks 20] [--max-steps 20] [--samples 10]
+    python benchmarks/bench_overhead.py [--tasks 20] [--max-steps 20] [--samples 10] [--cutoff 0.8]
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 
 
 def run(tasks: int = 20, max_steps: int | None = None, samples: int | None = None,
-        variant: str = "full") -> dict:
+        variant: str = "full", cutoff: float | None = None) -> dict:
     from actionable.config import LMConfig, PlannerConfig, make_config
     from actionable.env.scene import load_scene
     from actionable.evaluation.splits import packaged_programs
@@ -30,7 +30,7 @@ def run(tasks: int = 20, max_steps: int | None = None, samples: int | None = Non
     index = build_action_index(scene, emb, cache_dir=LMConfig().cache_dir)
     bank = ExampleBank.packaged()
     setup_s = time.perf_counter() - t
-    cfg = make_config(PlannerConfig, variant=variant, max_steps=max_steps, samples=samples)
+    cfg = make_config(PlannerConfig, variant=variant, max_steps=max_steps, samples=samples, cutoff=cutoff)
     planner = ZeroShotPlanner(lm, index, bank, cfg)
     names = sorted({t for t, _ in packaged_programs().values()})[:tasks]
     total = lm_s = tr_s = ex_s = 0.0
@@ -48,7 +48,7 @@ def run(tasks: int = 20, max_steps: int | None = None, samples: int | None = Non
     return {"tasks": len(names), "variant": variant, "model": lm.model_id, "setup_s": setup_s,
             "total_s": total, "lm_s": lm_s, "rest_s": rest, "rest_share": rest / total if total else None,
             "translation_s": tr_s, "execution_s": ex_s, "lm_calls": calls, "plan_steps": steps,
-            "s_per_plan": total / len(names), "target_rest_share": 0.05}
+            "s_per_plan": total / len(names), "cutoff": cfg.cutoff, "target_rest_share": 0.05}
 
 
 def main() -> None:
@@ -56,8 +56,10 @@ def main() -> None:
     ap.add_argument("--tasks", type=int, default=20)
     ap.add_argument("--max-steps", type=int, default=None)
     ap.add_argument("--samples", type=int, default=None)
+    ap.add_argument("--cutoff", type=float, default=None,
+                    help="early-stop threshold (default 0.8); lower it when plans stop at step 1")
     a = ap.parse_args()
-    print(json.dumps(run(a.tasks, a.max_steps, a.samples), indent=2))
+    print(json.dumps(run(a.tasks, a.max_steps, a.samples, cutoff=a.cutoff), indent=2))
 
 
 if __name__ == "__main__":

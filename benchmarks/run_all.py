@@ -78,7 +78,7 @@ def _lines(name: str, r: dict) -> list[str]:
     if name == "overhead":
         return [f"planner overhead ({r['tasks']} tasks, {r['variant']}): LM {f(r['lm_s'])} s, rest "
                 f"{f(r['rest_s'], 2)} s -> rest {f(100 * r['rest_share'], 2)}% (target <= 5%); "
-                f"{f(r['s_per_plan'], 2)} s/plan"]
+                f"{f(r['s_per_plan'], 2)} s/plan, {r['plan_steps']} plan steps, {r['lm_calls']} LM calls"]
     if name == "throughput":
         return [f"eval throughput ({r['local']['episodes']} episodes): local {f(r['local']['episodes_per_min'])}/min, "
                 f"ray x{r['workers']} {f(r['ray']['episodes_per_min'])}/min -> speedup {f(r['speedup_wall'], 2)}x, "

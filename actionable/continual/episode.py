@@ -111,6 +111,8 @@ def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=Non
             lines = [ln.strip() for ln in ("query:" + raw).splitlines() if ln.strip()]
             q = next((ln.split(":", 1)[1].strip() for ln in lines if ln.lower().startswith("query:")), "")
             e = next((ln.split(":", 1)[1].strip() for ln in lines if ln.lower().startswith("execution:")), "")
+            while q.lower().startswith("query:"):  # the LM repeated the prompt's "query:" prefix
+                q = q[len("query:"):].strip()
             q, e = _polarity_check(lm, ins.text, q, e)
             rec["checked"] = {"query": q, "execution": e}
             try:

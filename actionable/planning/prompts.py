@@ -47,6 +47,8 @@ def clean_task(task: object, max_chars: int = MAX_TASK_CHARS) -> str:
                              "e.g. \"Make coffee\"") from None
     if not isinstance(task, str):
         raise InputError(f"the task must be text, got {type(task).__name__}")
+    if any("\udc80" <= c <= "\udcff" for c in task):  # undecodable bytes (argv/stdin surrogateescape)
+        raise InputError("the task is not UTF-8 text; write the task as plain text, e.g. \"Make coffee\"")
     t = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in task)
     t = re.sub(r"\s+", " ", t).strip()
     if not t:

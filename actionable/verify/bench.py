@@ -64,6 +64,10 @@ class VerifyBenchConfig:
             raise ConfigError(f"n_programs must be in 1..342 (got {self.n_programs})")
         if not 1 <= self.max_rounds <= 20:
             raise ConfigError(f"max_rounds must be in 1..20 (got {self.max_rounds})")
+        if not 1 <= self.n_errors <= 10:
+            raise ConfigError(f"--errors must be in 1..10 (got {self.n_errors})")
+        if self.llm_programs is not None and self.llm_programs < 1:
+            raise ConfigError(f"--llm-n must be >= 1 (got {self.llm_programs})")
 
     def fingerprint(self) -> str:
         return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:16]

@@ -102,7 +102,7 @@ class ParsedCritiques:
 
 _REMOVE_RE = re.compile(r"#+\s*remove\b|\bREMOVE\b|\bREDUNDANT\b|#+\s*redundant\b")
 _MISSING_RE = re.compile(r"#+\s*missing\b|\bMISSING\b|#+\s*add\b")
-_LEAD_INDEX_RE = re.compile(r"^\s*[-*>]*\s*(?:\*\*)?\s*(?:step|action|line)?\s*#?\s*(\d{1,4})\s*(?:[.:)\]\-]|\s)",
+_LEAD_INDEX_RE = re.compile(r"^\s*(?:[*>]|-(?!\d))*\s*(?:\*\*)?\s*(?:step|action|line)?\s*#?\s*(\d{1,4})\s*(?:[.:)\]\-]|\s)",
                             re.IGNORECASE)
 _AFTER_MARK_INDEX_RE = re.compile(r"^\W*(?:step|action|line)?\s*#?\s*(\d{1,4})\b", re.IGNORECASE)
 _POS_RE = re.compile(r"\b(before|after|at)\s+(?:step|action|line)?\s*#?\s*(\d{1,4})\b", re.IGNORECASE)
