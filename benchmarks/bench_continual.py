@@ -18,7 +18,7 @@ import time
 
 def run(steps: int = 40, agents: tuple[str, ...] = ("exrap", "llm-planner", "saycan", "zsp",
                                                      "instruction-wise"),
-        n_instructions: int = 3, seed: int = 0, level: str = "medium") -> dict:
+        n_instructions: int = 3, seed: int = 0, level: str = "medium", verbose: bool = False) -> dict:
     from actionable.config import LMConfig
     from actionable.continual.episode import make_agent, run_episode
     from actionable.continual.instructions import sample_instructions
@@ -36,6 +36,8 @@ def run(steps: int = 40, agents: tuple[str, ...] = ("exrap", "llm-planner", "say
         wall = time.perf_counter() - t
         out[name] = {"lm_calls_per_step": res.stats.get("lm_calls_per_step"),
                      "steps_per_s": steps / wall, "wall_s": wall, "metrics": res.metrics}
+        if verbose:  # one line per agent as soon as it finishes (episodes are slow on CPU)
+            print(json.dumps({name: out[name]}, default=str), flush=True)
     return {"steps": steps, "level": level, "instructions": n_instructions, "agents": out,
             "model": lm.model_id}
 
@@ -45,8 +47,8 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--agents", default="exrap,llm-planner,saycan,zsp,instruction-wise")
     a = ap.parse_args()
-    print(json.dumps(run(a.steps, tuple(x.strip() for x in a.agents.split(",") if x.strip())),
-                     indent=2, default=str))
+    print(json.dumps(run(a.steps, tuple(x.strip() for x in a.agents.split(",") if x.strip()),
+                         verbose=True), indent=2, default=str))
 
 
 if __name__ == "__main__":

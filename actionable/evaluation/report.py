@@ -178,6 +178,10 @@ def write_report(run_dir: str | Path) -> dict[str, Path]:
         raise RunFileError(f"{store.path} holds no finished episodes; run `actionable eval plan "
                            f"--out {run_dir}` first")
     manifest = store.read_manifest()
+    ok = [r for r in records.values() if r.get("status") == "ok"]
+    if ok and not all(isinstance(r.get("result"), Mapping) and "metrics" in r["result"] for r in ok):
+        raise RunFileError(f"{store.path} is not an `actionable eval plan` run (its records have no plan "
+                           "metrics); `eval verify` and `eval continual` write their own summary.md")
     rows = summarize(records)
     md = render_markdown(rows, manifest=manifest)
     d = Path(run_dir)
