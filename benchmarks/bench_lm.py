@@ -1,7 +1,7 @@
 """LM backend benchmark: load time, memory, decode speed, k-sample cost, cache hits.
 
 Usage:
-    python benchmarks/bench_lm.py [--hf] [--builtin] [--repeats 3]
+    python benchmarks/bench_lm.py [--hf] [--builtin] [--threads-ab] [--skip-embedded] [--repeats 3]
 
 Prints one table row per measurement (seconds are wall-clock medians). Numbers
 depend on the machine; docs/results-lm.md records the ones measured there.
@@ -95,6 +95,23 @@ def bench_embedded(repeats: int) -> None:
     lm.close()
 
 
+def bench_threads_ab() -> None:
+    """10 x 48 tokens with 1 or 2 llama.cpp threads, parallel or sequential samples."""
+    from actionable.lm.base import GenerationParams
+    from actionable.lm.embedded import EmbeddedLM
+
+    for nt, seq in ((1, 16), (1, 1), (2, 16), (2, 1)):
+        lm = EmbeddedLM(n_threads=nt, n_seq_max=seq)
+        lm.generate(PROMPT, GenerationParams(n=1, max_tokens=2, seed=0))
+        t0 = time.perf_counter()
+        out = lm.generate(PROMPT, GenerationParams(n=10, max_tokens=48, stop=(), seed=0))
+        t = time.perf_counter() - t0
+        ntok = sum(len(c.token_logprobs) for c in out)
+        row(f"embedded 10 x 48 tokens, threads={nt}, n_seq_max={seq}", f"{t:.2f}", "s",
+            f"{ntok} tokens, load average {os.getloadavg()[0]:.1f}")
+        lm.close()
+
+
 def bench_builtin(repeats: int) -> None:
     """llama.cpp's own logprobs path (logits_all=True), for comparison."""
     import llama_cpp
@@ -137,7 +154,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hf", action="store_true", help="also benchmark the transformers backend (~20 s load)")
     ap.add_argument("--builtin", action="store_true", help="also time llama.cpp's built-in logprobs")
-    ap.add_argument("--only-hf", action="store_true")
+    ap.add_argument("--skip-embedded", action="store_true", help="skip the embedded-model rows")
+    ap.add_argument("--threads-ab", action="store_true", help="A/B of 1 vs 2 threads, parallel vs sequential")
     ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args(argv)
     from actionable.lm.embedded import auto_threads
@@ -145,11 +163,13 @@ def main(argv=None) -> int:
     print(f"machine: {os.cpu_count()} CPUs, python {sys.version.split()[0]}, load average "
           f"{os.getloadavg()[0]:.1f}, llama.cpp/torch threads {auto_threads()}")
     print("| measurement | value | unit | note |\n|---|---|---|---|")
-    if not a.only_hf:
+    if not a.skip_embedded:
         bench_embedded(a.repeats)
+    if a.threads_ab:
+        bench_threads_ab()
     if a.builtin:
         bench_builtin(a.repeats)
-    if a.hf or a.only_hf:
+    if a.hf:
         bench_hf(a.repeats)
     return 0
 

@@ -51,8 +51,8 @@ def plan_command(
                                         help="Example bank JSONL ({\"task\":..., \"steps\":[...]} a line) "
                                              "instead of the packaged programs."),
     no_cache: bool = typer.Option(False, "--no-cache",
-                                  help="Do not read or write the LM response cache and the action-index "
-                                       "cache (~/.cache/actionable)."),
+                                  help="Do not read or write the LM response cache (~/.cache/actionable). "
+                                       "The action-index embedding cache stays on: it is deterministic."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object (plan, translated steps with "
                                                        "scores, executability, timings, model ids)."),
 ) -> None:

@@ -70,7 +70,7 @@ class PlanningSession:
         self.load_timings["translation_lm_s"] = time.perf_counter() - t
         self._emit(event="load", what="admissible-action index")
         t = time.perf_counter()
-        cache = self.lm_config.cache_dir if self.lm_config.cache else None
+        cache = self.lm_config.cache_dir  # embeddings are deterministic: always cached
         self.index = build_action_index(self.scene, self.embedder, cache_dir=cache)
         self.load_timings["index_s"] = time.perf_counter() - t
         t = time.perf_counter()
@@ -92,7 +92,7 @@ class PlanningSession:
         other.load_timings = dict(self.load_timings)
         t = time.perf_counter()
         other.scene = load_scene(scene) if scene is None or isinstance(scene, str) else scene
-        cache = self.lm_config.cache_dir if self.lm_config.cache else None
+        cache = self.lm_config.cache_dir  # embeddings are deterministic: always cached
         other.index = build_action_index(other.scene, self.embedder, cache_dir=cache)
         other.load_timings["index_s"] = time.perf_counter() - t
         return other

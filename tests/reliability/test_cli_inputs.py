@@ -39,6 +39,7 @@ FILES = {
     "tasks_broken.jsonl": b'{"task": "Watch TV"\n',
     "tasks_non_utf8.jsonl": b'{"task": "\xff"}\n',
     "tasks_empty_task.jsonl": b'{"task": ""}\n',
+    "tasks_long.jsonl": b'{"task": "' + b"x" * 10_240 + b'"}\n',
     "bank_broken.jsonl": b"[1, 2, 3]\n",
 }
 
@@ -198,6 +199,7 @@ EVAL_CASES = [
     (["plan", "--tasks", "@bad/tasks_non_utf8.jsonl"], ["utf-8"]),
     (["plan", "--tasks", "@bad/tasks_broken.jsonl"], ["json"]),
     (["plan", "--tasks", "@bad/tasks_empty_task.jsonl"], ["task"]),
+    (["plan", "--tasks", "@bad/tasks_long.jsonl"], ["tasks_long.jsonl:1", "10240"]),
     (["verify", "--n", "0"], ["1..342"]),
     (["verify", "--errors", "0"], ["--errors"]),
     (["verify", "--errors", "11"], ["--errors"]),
@@ -222,6 +224,16 @@ def test_eval_bad_flags(cli, bad, tmp_path, args, expect):
 
 def test_eval_report_missing_dir(cli, tmp_path):
     assert_one_line_error(cli("eval", "report", tmp_path / "nope"), "does not exist")
+
+
+def test_eval_report_on_a_run_of_another_benchmark(cli, tmp_path):
+    """Regression: a verify run given to `eval report` was a KeyError ('metrics')."""
+    run = tmp_path / "verify-run"
+    run.mkdir()
+    rec = {"key": "80_1|rule|apply|-", "status": "ok", "payload": {"program_id": "80_1", "judge": "rule"},
+           "result": {"n_positives": 7}}
+    (run / "run.jsonl").write_text(json.dumps(rec) + "\n")
+    assert_one_line_error(cli("eval", "report", run), "not an `actionable eval plan` run")
 
 
 @pytest.mark.parametrize("argv", [["scenes", "--nope"], ["nosuchcommand"], ["plan"], ["verify"]])
