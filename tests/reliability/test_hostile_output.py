@@ -143,7 +143,7 @@ def tv_instruction(tmp_path):
     ("", ""),
     (BIG_LINES, ""),
     (CODE + "\nexecution: " + CODE, ""),
-])
+], ids=["absent-object", "absent-target", "empty", "100kB", "code"])
 def test_interpreter_output_naming_absent_objects_falls_back_to_rules(cli, tv_instruction, tmp_path,
                                                                        lm_out, why):
     trace = tmp_path / "trace.jsonl"
