@@ -42,7 +42,8 @@ def plan_eval_command(
     samples: Optional[int] = typer.Option(None, "--samples", "-k", help="Samples per step (default 10)."),
     max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps per plan (default 20)."),
     cutoff: Optional[float] = typer.Option(None, "--cutoff", help="Early-stop threshold epsilon on the "
-                                                                  "best step score (default 0.8)."),
+                                                                  "best step score (default 0.8; 0.4 for the "
+                                                                  "embedded model, calibrated)."),
     beta: Optional[float] = typer.Option(None, "--beta", help="Weight of the mean token log-prob in the "
                                                               "step score (default 0.3)."),
     executor: str = typer.Option("local", "--executor", help="local (in-process) or ray."),
@@ -68,6 +69,10 @@ def plan_eval_command(
             raise ConfigError(f"{flag} {str(p)!r} is not a file; give a JSONL file")
     if not 0.0 < heldout_fraction < 1.0:
         raise ConfigError(f"--heldout-fraction must be in (0, 1), got {heldout_fraction}")
+    if cutoff is None:  # same calibrated default as `actionable plan` (see planning.zero_shot)
+        from actionable.planning.zero_shot import default_cutoff
+
+        cutoff = default_cutoff(model)
     overrides = {k: v for k, v in {"samples": samples, "max_steps": max_steps, "cutoff": cutoff,
                                    "beta": beta}.items() if v is not None}
     make_config(PlannerConfig, **overrides)  # validate ranges early
