@@ -19,6 +19,7 @@ import os
 import re
 import tempfile
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Sequence
 
@@ -38,6 +39,10 @@ def phrases_key(model_id: str, phrases: Sequence[str]) -> str:
         h.update(p.encode("utf-8"))
     safe = _SAFE.sub("_", model_id).strip("_")[-60:]
     return f"{safe}-n{len(phrases)}-{h.hexdigest()[:20]}"
+
+
+#: Most distinct query texts whose embeddings an index keeps (LRU).
+QUERY_MEMO = 4096
 
 
 class ActionIndex:
@@ -130,6 +135,27 @@ class ActionIndex:
                 pass  # read-only cache dir: keep working without a cache
         return m
 
+    def _encode_queries(self, texts: list[str]) -> np.ndarray:
+        """Embed query texts, encoding each distinct text once per index.
+
+        The k samples of one step often repeat each other, and plans repeat
+        steps across positions, so a bounded memo of query vectors (LRU,
+        ``QUERY_MEMO`` entries) removes most translation-LM calls. Shape
+        ``(len(texts), d)`` float32, unit rows.
+        """
+        memo = self.__dict__.setdefault("_query_memo", OrderedDict())
+        todo = [t for t in dict.fromkeys(texts) if t not in memo]
+        if todo:
+            vecs = self.embedder.encode(todo)
+            for t, v in zip(todo, vecs):
+                memo[t] = np.asarray(v, dtype=np.float32)
+        for t in texts:
+            memo.move_to_end(t)
+        out = np.stack([memo[t] for t in texts]) if texts else np.zeros((0, self.matrix.shape[1]), np.float32)
+        while len(memo) > QUERY_MEMO:
+            memo.popitem(last=False)
+        return out
+
     def search(self, queries: Sequence[str] | np.ndarray, k: int = 1) -> tuple[np.ndarray, np.ndarray]:
         """Top-k admissible actions per query by cosine similarity.
 
@@ -151,7 +177,7 @@ class ActionIndex:
         if isinstance(queries, np.ndarray):
             q = np.asarray(queries, dtype=np.float32)
         else:
-            q = self.embedder.encode(list(queries))
+            q = self._encode_queries(list(queries))
         if q.ndim != 2 or (q.shape[0] and q.shape[1] != self.matrix.shape[1]):
             raise GroundingError(f"query matrix has shape {q.shape}; expected (q, {self.matrix.shape[1]})")
         k = min(k, len(self.phrases))

@@ -96,3 +96,27 @@ def test_index_input_errors():
         ActionIndex(e, ["ok", ""])
     with pytest.raises(GroundingError, match="aligned"):
         ActionIndex(e, ["a b", "c d"], items=[1])
+
+
+def test_repeated_query_texts_are_embedded_once_and_give_identical_results():
+    class Counting(BagOfWordsEmbedder):
+        def __init__(self):
+            super().__init__(256)
+            self.encoded: list[str] = []
+
+        def encode(self, texts, batch_size=64):
+            self.encoded.extend(texts)
+            return super().encode(texts, batch_size=batch_size)
+
+    emb = Counting()
+    idx = ActionIndex(emb, PHRASES)
+    emb.encoded.clear()
+    queries = ["grab the mug", "grab the mug", "walk to the bathroom", "grab the mug"]
+    s1, i1 = idx.search(queries, k=2)
+    assert emb.encoded == ["grab the mug", "walk to the bathroom"]
+    s2, i2 = idx.search(list(reversed(queries)), k=2)
+    assert emb.encoded == ["grab the mug", "walk to the bathroom"]  # all memoised
+    assert np.array_equal(i1, i2[::-1]) and np.allclose(s1, s2[::-1])
+    fresh = ActionIndex(BagOfWordsEmbedder(256), PHRASES)
+    s3, i3 = fresh.search(queries, k=2)
+    assert np.array_equal(i1, i3) and np.allclose(s1, s3)
