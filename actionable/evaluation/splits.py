@@ -24,7 +24,6 @@ object a line: ``{"task": "Watch TV", "description": "...", "goal_program_ids":
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Literal, Mapping, Sequence
@@ -151,26 +150,14 @@ def load_task_list(path: str | Path, programs: Mapping[str, tuple[str, str]] | N
         InputError: unreadable file, bad JSON, missing ``task``, unknown program ids,
             or duplicate queries.
     """
+    from actionable.jsonl import iter_task_records
     from actionable.planning.examples import normalize_task
 
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read task list {str(p)!r}: {exc}; give a UTF-8 JSONL file") from None
     progs = programs if programs is not None else packaged_programs()
     out: list[EvalQuery] = []
     seen: set[str] = set()
-    for ln, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{p.name}:{ln}"
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{where}: invalid JSON ({exc.msg})") from None
-        if not isinstance(rec, dict) or not isinstance(rec.get("task"), str) or not rec["task"].strip():
-            raise InputError(f"{where}: each line needs a non-empty string 'task'")
+    for where, rec in iter_task_records(p, "task list"):
         from actionable.planning.prompts import MAX_TASK_CHARS
 
         if len(rec["task"]) > MAX_TASK_CHARS:  # the planner would refuse it in every episode

@@ -23,7 +23,6 @@ used 88 held-out / 204 example tasks; issue 3).
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,22 +172,11 @@ class ExampleBank:
             InputError: unreadable file, bad JSON, missing fields or an
                 unparseable step (the message names the line).
         """
+        from actionable.jsonl import iter_task_records
+
         p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"cannot read example bank {str(p)!r}: {exc}") from None
         out = []
-        for ln, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            where = f"{p.name}:{ln}"
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{where}: invalid JSON ({exc.msg})") from None
-            if not isinstance(rec, dict) or not isinstance(rec.get("task"), str) or not rec["task"].strip():
-                raise InputError(f"{where}: each line needs a non-empty string 'task'")
+        for where, rec in iter_task_records(p, "example bank"):
             raw = rec.get("steps")
             if raw is None and isinstance(rec.get("program"), str):
                 raw = [s for s in rec["program"].splitlines() if s.strip()]
