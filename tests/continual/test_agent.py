@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from actionable.continual.agent import ExRAPAgent, ExRAPConfig, Task
+from actionable.continual.agent import ExRAPAgent, Task
 from actionable.continual.episode import interpret, make_agent, run_episode
 from actionable.continual.instructions import parse_instruction, sample_instructions
 from actionable.continual.query import QueryEvaluator, entropy, project

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from actionable.env.program import Program, Step
-from actionable.env.scene import SceneGraph, list_program_ids, load_graphs, load_program, load_scene
+from actionable.env.scene import SceneGraph, load_graphs, load_program, load_scene
 from actionable.env.simulator import ExecutionResult, Simulator, StateView, execute_program
 from actionable.errors import ProgramParseError, SceneError, SimulatorError, UnknownNodeError
 
