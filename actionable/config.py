@@ -46,7 +46,8 @@ class PlannerConfig(_Frozen):
     variant: Variant = "full"
     samples: int = Field(10, ge=1, le=64, description="k candidate steps per position")
     beta: float = Field(0.3, ge=0.0, le=10.0, description="weight of mean token log-prob")
-    cutoff: float = Field(0.8, ge=-10.0, le=10.0, description="early-stop threshold epsilon")
+    cutoff: float = Field(0.8, ge=-10.0, le=1.0,
+                          description="early-stop threshold epsilon (a step score is at most 1)")
     max_steps: int = Field(20, ge=1, le=200)
     temperature: float = Field(0.6, ge=0.0, le=2.0)
     top_p: float = Field(0.9, gt=0.0, le=1.0)

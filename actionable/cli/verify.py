@@ -37,7 +37,8 @@ def _read_plan(path: Path):
     from actionable.errors import InputError
 
     if not path.is_file():
-        raise InputError(f"plan file {str(path)!r} does not exist; give a text file with one action a line")
+        what = "is a directory" if path.is_dir() else "does not exist"
+        raise InputError(f"plan file {str(path)!r} {what}; give a text file with one action a line")
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:

@@ -133,6 +133,7 @@ PLAN_CASES = [
     (["Watch TV", "--temperature", "-1"], ["temperature"]),
     (["Watch TV", "--top-p", "1.5"], ["top_p"]),
     (["Watch TV", "--cutoff", "nan"], ["cutoff"]),
+    (["Watch TV", "--cutoff", "7"], ["cutoff"]),
     (["Watch TV", "--variant", "nope"], ["variant", "nope"]),
     (["Watch TV", "--scene", "nope"], ["nope", "actionable scenes"]),
     (["Watch TV", "--model", "nope:xx"], ["model spec"]),
