@@ -73,7 +73,13 @@ def main(argv: list[str] | None = None) -> int:
     _register()
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
-        app(args=argv, standalone_mode=False)
+        rv = app(args=argv, standalone_mode=False)
+        # typer turns Ctrl-C into Exit(130) and, outside standalone mode, *returns*
+        # the exit code of an Exit instead of raising it.
+        if isinstance(rv, int) and rv != 0:
+            if rv == 130:
+                typer.echo("interrupted", err=True)
+            return rv
     except ActionableError as exc:
         if debug:
             raise

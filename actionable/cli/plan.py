@@ -60,8 +60,10 @@ def plan_command(
 
     Prints the numbered program, whether it executes in the scene and, if not,
     the failing step and the unmet precondition. The first run embeds the
-    scene's admissible actions (about a minute on 2 cores); later runs read the
-    cache. Exit code 0 when a plan was produced (executable or not), 2 on bad input.
+    scene's admissible actions (about 1.5 minutes on an idle 2-core machine,
+    several under load); later runs read the cache. Exit code 0 when a plan was
+    produced (executable or not), 1 when the planner produced no steps, 2 on bad
+    input, 130 when interrupted.
     """
     from actionable.config import LMConfig, PlannerConfig, make_config
     from actionable.errors import ConfigError
@@ -93,6 +95,8 @@ def plan_command(
         typer.echo(json.dumps(out, indent=2, allow_nan=False))
     else:
         _print_human(result, session)
+    if not result.steps:
+        raise typer.Exit(1)
 
 
 class _Progress:

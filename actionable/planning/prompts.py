@@ -29,10 +29,15 @@ MAX_TASK_CHARS = 300
 _STEP_LINE = re.compile(r"^\s*step\s*\d+\s*[:.)-]\s*(.*?)\s*$", re.IGNORECASE)
 
 
+#: ANSI/VT100 escape sequences (CSI ``ESC [ ... letter``, OSC ``ESC ] ... BEL``, two-byte ``ESC x``).
+_ANSI_ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+
+
 def clean_task(task: object, max_chars: int = MAX_TASK_CHARS) -> str:
     """Validate and normalise a task instruction.
 
-    Control and format characters are removed, whitespace collapsed.
+    Terminal escape sequences, control and format characters are removed,
+    whitespace collapsed.
 
     Raises:
         InputError: not a string; empty after cleaning; longer than
@@ -49,7 +54,8 @@ def clean_task(task: object, max_chars: int = MAX_TASK_CHARS) -> str:
         raise InputError(f"the task must be text, got {type(task).__name__}")
     if any("\udc80" <= c <= "\udcff" for c in task):  # undecodable bytes (argv/stdin surrogateescape)
         raise InputError("the task is not UTF-8 text; write the task as plain text, e.g. \"Make coffee\"")
-    t = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in task)
+    t = _ANSI_ESCAPE.sub(" ", task)  # terminal escape sequences go whole, not just their ESC byte
+    t = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in t)
     t = re.sub(r"\s+", " ", t).strip()
     if not t:
         raise InputError("the task is empty; give an instruction such as \"Make coffee\"")

@@ -117,3 +117,10 @@ def test_clean_task_never_fails_untyped():
         assert all(c.isprintable() for c in out)
 
     check()
+
+
+def test_clean_task_strips_whole_terminal_escape_sequences():
+    from actionable.planning.prompts import clean_task
+
+    assert clean_task("Make\x1b[31m coffee\x07\x01") == "Make coffee"
+    assert clean_task("Watch\x1b]0;title\x07 TV") == "Watch TV"
