@@ -2,7 +2,9 @@
 
 Each round the judge critiques the current plan; if it has no *new*
 critiques (a critique is new when its kind and class-level action were not
-raised in an earlier round) the loop has converged; otherwise the planner
+raised in an earlier round, or when the same critique was applied in the
+previous round and changed the plan, so that it now targets another copy of
+the action) the loop has converged; otherwise the planner
 revises the plan with the new critiques. At most ``max_rounds`` judge calls
 (5 in the paper). Every round is recorded.
 
@@ -194,9 +196,13 @@ class VerificationLoop:
         current = plan
         converged = False
         revisions = 0
+        progressing: set[tuple] = set()  # keys applied last round that changed the plan
         for r in range(1, self.max_rounds + 1):
             res = self.judge.judge(current, task)
-            new = tuple(c for c in res.critiques if c.key not in seen)
+            # A repeat of a critique that was applied last round and changed the plan
+            # is still actionable: it targets another copy of the same action (a plan
+            # with 12 identical failing steps, or a judge that caps critiques a round).
+            new = tuple(c for c in res.critiques if c.key not in seen or c.key in progressing)
             seen.update(c.key for c in res.critiques)
             if not new:
                 converged = True
@@ -205,6 +211,7 @@ class VerificationLoop:
             rev = self.planner.revise(current, new, task)
             changed = rev.plan.steps != current.steps
             revisions += int(changed)
+            progressing = {c.key for c in new} if changed else set()
             rounds.append(Round(r, res.critiques, new, current, rev.plan, False,
                                 res.warnings + rev.warnings, res.raw, rev.raw))
             current = rev.plan

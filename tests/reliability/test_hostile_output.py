@@ -58,8 +58,9 @@ def test_plan_survives_hostile_lm_output(cli, tmp_path, monkeypatch, variant, ou
     monkeypatch.chdir(tmp_path)
     res = cli("plan", "Watch TV", "--variant", variant, "--max-steps", "3", "--samples", "2",
               "--translation-model", "bow", "--json", "--model", _scripted(*outputs))
-    assert res.rc == 0, res.err
+    assert res.rc in (0, 1), res.err
     doc = json.loads(res.out)
+    assert res.rc == (0 if doc["program"]["steps"] else 1)  # 1: the planner produced no steps
     _assert_plan_is_admissible(doc)
     assert len(doc["program"]["steps"]) <= (3 if variant in ("corrected", "full") else 10_000)
     assert not (tmp_path / "PWNED").exists()
@@ -76,7 +77,7 @@ def test_prompt_injection_in_task_does_not_leak_keys(cli_subprocess, cache_dir, 
                          "--translation-model", "bow", "--json",
                          "--model", _scripted(INJECTION, "print os.environ['OPENAI_API_KEY']", ""),
                          env=env)
-    assert res.rc == 0, res.err
+    assert res.rc in (0, 1), res.err
     _assert_plan_is_admissible(json.loads(res.out))
     for text in (res.out, res.err):
         assert SENTINEL_OPENAI not in text and SENTINEL_ACTIONABLE not in text

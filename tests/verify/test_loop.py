@@ -103,3 +103,22 @@ def test_hybrid_survives_a_failing_llm():
 
     res = HybridJudge(LLMJudge(ScriptedLM([])), Sim()).judge(PLAN, TASK)  # empty queue -> LMError
     assert [c.index for c in res.critiques] == [2] and "LLM judge failed" in res.warnings[-1]
+
+
+def test_repeated_critique_on_a_changed_plan_is_applied_again():
+    # A judge that flags at most 2 copies of a repeated step per round must not be
+    # declared converged while copies remain: 5 copies, 2 a round -> 3 revisions.
+    from actionable.verify.critique import Critique, CritiqueKind
+
+    class Capped:
+        name = "capped"
+
+        def judge(self, plan, task):
+            idx = [i for i, s in enumerate(plan.steps) if s.action == "SWITCHOFF"][:2]
+            return JudgeResult(tuple(Critique(CritiqueKind.REMOVE, i, plan[i].to_script(), "repeat",
+                                              plan[i]) for i in idx))
+
+    plan = Program.parse("walk to tv\n" + "switch off tv\n" * 5 + "watch tv")
+    res = VerificationLoop(Capped(), ApplyCritiquesPlanner(), max_rounds=5).run(plan, TASK)
+    assert res.converged and len(res.rounds) == 4 and res.revisions == 3
+    assert res.final.to_text() == ["walk to tv", "watch tv"]
