@@ -4,7 +4,7 @@ Usage:
     python benchmarks/bench_lm.py [--hf] [--builtin] [--threads-ab] [--skip-embedded] [--repeats 3]
 
 Prints one table row per measurement (seconds are wall-clock medians). Numbers
-depend on the machine; docs/results-lm.md records the ones measured there.
+depend on the machine; docs/results.md records the ones measured there.
 """
 
 from __future__ import annotations

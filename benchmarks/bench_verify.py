@@ -1,7 +1,7 @@
 """Verification speed benchmark (issue 5): seconds per plan of each judge and of
 error injection, and plan replays per second, on seeded corruptions of the
 goal-annotated gold programs. No LM (the LM judges' cost is the LM's; see
-docs/results-verify.md for their per-plan times in the full benchmark).
+docs/results.md for their per-plan times in the full benchmark).
 
     python benchmarks/bench_verify.py [--n 20] [--seed 0]
 """

@@ -110,7 +110,7 @@ def admissible_actions(scene: Any = None, actions: Iterable[str] | None = None) 
 
     Returns:
         Class-level steps, sorted by (action, argument names); the character is
-        never an argument. Size for the default scene: see docs/results-env.md.
+        never an argument. Size for the default scene: see docs/results.md.
 
     Raises:
         SceneError: unknown scene name or action.

@@ -44,7 +44,7 @@ CANDIDATES_PER_SAMPLE = 5
 #: those of the paper's Codex/GPT-3 + Sentence-RoBERTa stack (where 0.8 was
 #: chosen). SmolLM2-135M + MiniLM step scores are 0.2-0.95 (mean token log-prob
 #: about -1.2 nats), so 0.8 stops every plan before step 1; 0.4 is the value
-#: picked on 20 packaged tasks (docs/results-plan.md, "cutoff sweep").
+#: picked on 20 packaged tasks (docs/results.md, "cutoff sweep").
 CALIBRATED_CUTOFFS: dict[str, float] = {"embedded": 0.4}
 
 

@@ -97,7 +97,7 @@ def test_first_id_rule_takes_lowest_id():
 
 def test_resolver_rate_beats_first_id_on_gold_programs():
     """Gold programs stripped to class level (a deterministic quarter of the 518;
-    the full numbers are in docs/results-env.md): >= 95% execute after resolution,
+    the full numbers are in docs/results.md): >= 95% execute after resolution,
     well above the first-id rule."""
     pids = list_program_ids()[::4]
     ok, total, failed = resolution_rate(pids, "ours")

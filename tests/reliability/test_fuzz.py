@@ -4,7 +4,7 @@ tests/env/test_program.py and the TEKG no-contradiction property in
 tests/continual/test_tekg.py; they are not repeated here.
 
 Budget: every property here uses ``deadline=None`` and a fixed ``max_examples``;
-together they run in well under 60 s on 2 cores (see docs/results-reliability.md).
+together they run in well under 60 s on 2 cores (see docs/results.md).
 """
 
 from __future__ import annotations
