@@ -4,6 +4,7 @@ building, scoring, resolution and simulation), over the first N packaged task na
 ``full`` variant, embedded model, LM cache off. Target: everything else <= 5%.
 
     python benchmarks/bench_overhead.py [--tasks 20] [--max-steps 20] [--samples 10] [--cutoff 0.8]
+        [--model embedded | openai:<name>@<base_url> | hf:<path>]
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 
 
 def run(tasks: int = 20, max_steps: int | None = None, samples: int | None = None,
-        variant: str = "full", cutoff: float | None = None) -> dict:
+        variant: str = "full", cutoff: float | None = None, model: str = "embedded") -> dict:
     from actionable.config import LMConfig, PlannerConfig, make_config
     from actionable.env.scene import load_scene
     from actionable.evaluation.splits import packaged_programs
@@ -24,7 +25,7 @@ def run(tasks: int = 20, max_steps: int | None = None, samples: int | None = Non
     from actionable.planning.zero_shot import ZeroShotPlanner, build_action_index
 
     t = time.perf_counter()
-    lm = load_lm("embedded", LMConfig(cache=False))
+    lm = load_lm(model, LMConfig(cache=False))
     emb = load_embedder("minilm")
     scene = load_scene(None)
     index = build_action_index(scene, emb, cache_dir=LMConfig().cache_dir)
@@ -58,8 +59,11 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=None)
     ap.add_argument("--cutoff", type=float, default=None,
                     help="early-stop threshold (default 0.8); lower it when plans stop at step 1")
+    ap.add_argument("--model", default="embedded", help="planning LM spec (any backend)")
     a = ap.parse_args()
-    print(json.dumps(run(a.tasks, a.max_steps, a.samples, cutoff=a.cutoff), indent=2))
+    out = run(a.tasks, a.max_steps, a.samples, cutoff=a.cutoff, model=a.model)
+    out["model"] = a.model
+    print(json.dumps(out, indent=2))
 
 
 if __name__ == "__main__":
