@@ -93,9 +93,19 @@ class CachedLM:
             self._db = sqlite3.connect(str(p), timeout=30.0, check_same_thread=False,
                                        isolation_level=None)
             self._db.execute("PRAGMA busy_timeout=30000")
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
+            # Switching a new file to WAL takes an exclusive lock and SQLite may answer
+            # SQLITE_BUSY at once (no busy handler) when another process opens it at the
+            # same moment: retry for a bounded time.
+            for attempt in range(60):
+                try:
+                    self._db.execute("PRAGMA journal_mode=WAL")
+                    self._db.execute("PRAGMA synchronous=NORMAL")
+                    self._db.executescript(_SCHEMA)
+                    break
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc) and "busy" not in str(exc) or attempt == 59:
+                        raise
+                    time.sleep(0.05 + 0.01 * attempt)
         except (sqlite3.Error, OSError) as exc:
             raise ConfigError(
                 f"cannot use LM cache file {p}: {exc}; choose another location with --cache-dir "
