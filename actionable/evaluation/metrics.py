@@ -161,23 +161,28 @@ def best_lcs(pred: Sequence, golds: Iterable[tuple[str, Sequence]]) -> tuple[flo
     return best, best_id
 
 
-def precision_recall_f1(predicted: Iterable, actual: Iterable) -> dict:
-    """Set-based precision, recall and F1 (arXiv 2509.02761, Sec. 4: flagged actions
-    against annotated errors; each element is e.g. ``(index, kind)``).
+def prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    """Precision, recall, F1 from confusion counts (arXiv 2509.02761, Sec. 4:
+    flagged actions against annotated errors).
 
-    Conventions: precision is 1.0 when nothing is predicted, recall is 1.0 when
-    nothing is actual, F1 is their harmonic mean (0.0 when both are 0).
+    Conventions: with no predictions precision is 0 (1 if there were also no
+    positives); with no positives recall is 1; F1 is 0 when both are 0.
+    """
+    p = tp / (tp + fp) if tp + fp else (1.0 if fn == 0 else 0.0)
+    r = tp / (tp + fn) if tp + fn else 1.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return p, r, f
+
+
+def precision_recall_f1(predicted: Iterable, actual: Iterable) -> dict:
+    """Set-based :func:`prf`; each element is e.g. ``(index, kind)``.
 
     Returns:
         ``{"precision", "recall", "f1", "tp", "fp", "fn"}``.
     """
     p, a = set(predicted), set(actual)
-    tp = len(p & a)
-    fp = len(p - a)
-    fn = len(a - p)
-    precision = tp / (tp + fp) if p else 1.0
-    recall = tp / (tp + fn) if a else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    tp, fp, fn = len(p & a), len(p - a), len(a - p)
+    precision, recall, f1 = prf(tp, fp, fn)
     return {"precision": precision, "recall": recall, "f1": f1, "tp": tp, "fp": fp, "fn": fn}
 
 

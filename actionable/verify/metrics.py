@@ -29,6 +29,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from actionable.evaluation.metrics import prf
 from actionable.env.program import Program, Step
 from actionable.verify.corrupt import VALID, CorruptedPlan
 from actionable.verify.critique import Critique, CritiqueKind
@@ -77,15 +78,6 @@ class Counts:
     @classmethod
     def from_dict(cls, d: dict) -> "Counts":
         return cls(**{k: int(d.get(k, 0)) for k in cls.__dataclass_fields__})
-
-
-def prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
-    """Precision, recall, F1. With no predictions precision is 0 (and 1 if
-    there were also no positives); with no positives recall is 1."""
-    p = tp / (tp + fp) if tp + fp else (1.0 if fn == 0 else 0.0)
-    r = tp / (tp + fn) if tp + fn else 1.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return p, r, f
 
 
 def _same_missing(pred: Step, gold: Step) -> bool:
