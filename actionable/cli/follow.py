@@ -6,7 +6,6 @@ Heavy imports (llama.cpp, virtualhome_eval, matplotlib) happen inside the comman
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shlex
 import sys
@@ -152,7 +151,7 @@ def continual_eval_command(
     from actionable.continual.episode import AGENTS
     from actionable.continual.evaluate import ContinualWorker, episodes_for, write_continual_report
     from actionable.errors import ConfigError
-    from actionable.evaluation.runner import run_episodes
+    from actionable.evaluation.runner import config_fingerprint, run_episodes
 
     ags = _csv(agents, "agents")
     bad = [a for a in ags if a not in AGENTS]
@@ -172,7 +171,7 @@ def continual_eval_command(
     if interpreter != "lm":
         conf["interpreter"] = interpreter
     manifest = {"kind": "continual", "command": "actionable " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
-                "fingerprint": hashlib.sha256(json.dumps(conf, sort_keys=True).encode()).hexdigest()[:16],
+                "fingerprint": config_fingerprint(conf),
                 "config": conf}
     res = run_episodes(eps, ContinualWorker(cache=not no_cache), out, executor=executor, workers=workers,
                        address=address, manifest=manifest, progress=not no_progress, retry_errors=retry_errors)

@@ -291,9 +291,6 @@ def prepare_plan_run(*, variants: list[str], model: str = "embedded", translatio
     Raises:
         ConfigError: bad variants / limit. InputError: bad task list or query mode.
     """
-    import hashlib
-    import json
-
     from actionable.evaluation.goals import load_goal_annotations
     from actionable.evaluation.runner import Episode
     from actionable.evaluation.splits import (DEFAULT_HELDOUT_FRACTION, default_split, heldout_queries,
@@ -328,7 +325,8 @@ def prepare_plan_run(*, variants: list[str], model: str = "embedded", translatio
     ident = {"model": model, "translation_model": translation_model, "planner": planner or {},
              "split": split.to_dict(), "example_bank": example_bank, "goal_file": goal_file,
              "tasks_file": tasks_file}
-    fingerprint = hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()[:16]
-    manifest = {"kind": "plan", "fingerprint": fingerprint, **ident, "command": command,
+    from actionable.evaluation.runner import config_fingerprint
+
+    manifest = {"kind": "plan", "fingerprint": config_fingerprint(ident), **ident, "command": command,
                 "split_summary": split_summary(split, queries)}
     return episodes, PlanWorkerFactory(settings), manifest

@@ -36,6 +36,7 @@ retries its unfinished episodes; the driver keeps at most one line per key.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -215,6 +216,12 @@ class RunStore:
         tmp = self.dir / (MANIFEST_FILE + ".tmp")
         tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str), encoding="utf-8")
         os.replace(tmp, self.dir / MANIFEST_FILE)
+
+
+def config_fingerprint(config) -> str:
+    """16-hex-digit identity of a run's configuration (JSON with sorted keys).
+    A resumed run must present the same ``manifest["fingerprint"]``."""
+    return hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def _run_one(work: Work, ep: Episode) -> dict:

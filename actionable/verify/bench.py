@@ -15,7 +15,6 @@ rounds to convergence) plus our task-level columns.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import time
@@ -70,7 +69,9 @@ class VerifyBenchConfig:
             raise ConfigError(f"--llm-n must be >= 1 (got {self.llm_programs})")
 
     def fingerprint(self) -> str:
-        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:16]
+        from actionable.evaluation.runner import config_fingerprint
+
+        return config_fingerprint(asdict(self))
 
 
 def select_programs(n: int, seed: int, annotations: dict) -> list[str]:
