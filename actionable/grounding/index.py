@@ -88,6 +88,7 @@ class ActionIndex:
         self.model_id: str = embedder.model_id
         self.cache_path: Path | None = None
         self.cache_hit = False
+        self._query_memo: OrderedDict[str, np.ndarray] = OrderedDict()  # see _encode_queries
         t0 = time.perf_counter()
         self.matrix = self._load_or_build(cache_dir, batch_size)
         self.build_seconds = time.perf_counter() - t0
@@ -143,7 +144,7 @@ class ActionIndex:
         ``QUERY_MEMO`` entries) removes most translation-LM calls. Shape
         ``(len(texts), d)`` float32, unit rows.
         """
-        memo = self.__dict__.setdefault("_query_memo", OrderedDict())
+        memo = self._query_memo
         todo = [t for t in dict.fromkeys(texts) if t not in memo]
         if todo:
             vecs = self.embedder.encode(todo)
