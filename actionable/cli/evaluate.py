@@ -104,10 +104,19 @@ def _command_line(**opts) -> str:
     return " ".join(parts)
 
 
-def report_command(run_dir: Path = typer.Argument(..., help="A run directory written by `eval plan`.")) -> None:
-    """Re-render summary.md, summary.json and scatter.png from run.jsonl (no models are run)."""
+def report_command(run_dir: Path = typer.Argument(..., help="A run directory written by `eval plan` or "
+                                                              "`eval continual`.")) -> None:
+    """Re-render summary.md, summary.json and the figure from run.jsonl (no models are run)."""
     from actionable.evaluation.report import write_report
+    from actionable.evaluation.runner import RunStore
 
+    manifest = RunStore(run_dir).read_manifest() if Path(run_dir).is_dir() else None
+    if manifest and manifest.get("kind") == "continual":
+        from actionable.continual.evaluate import write_continual_report
+        cpaths = write_continual_report(run_dir)
+        typer.echo(cpaths["markdown"].read_text(encoding="utf-8"))
+        typer.echo(f"figure: {cpaths['figure']}")
+        return
     paths = write_report(run_dir)
     typer.echo(paths["summary"].read_text(encoding="utf-8"))
     typer.echo(f"figure: {paths['figure']}")

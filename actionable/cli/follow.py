@@ -45,9 +45,13 @@ def follow_command(
     query_mode: str = typer.Option("logprob", "--query-mode",
                                    help="P(q) estimator: logprob (one scoring call) or sample (up to 10 samples)."),
     w_t: float = typer.Option(0.01, "--w-t", help="Weight of the LM exploitation value v_T (Eq. 12; paper 0.01)."),
+    relevance: float = typer.Option(0.5, "--relevance",
+                                    help="Retrieval cut-off in [0, 1]: keep quadruples scoring >= this x the best "
+                                         "(0 = plain top-12). Raises Eq. 5 reuse."),
     interpreter: str = typer.Option("lm", "--interpreter",
-                                    help="How instruction text becomes query + execution (Eq. 4): lm (the LM, "
-                                         "checked, rule reader as fallback) or rule (the rule reader only)."),
+                                    help="How instruction text becomes query + execution (Eq. 4): lm (the LM, its "
+                                         "clauses translated to admissible ones by MiniLM, polarity checked; rule "
+                                         "reader as fallback) or rule (the rule reader only)."),
     save_instructions: Optional[Path] = typer.Option(None, "--save-instructions",
                                                      help="Write the instruction set (with its ground truth) as JSON."),
     trace_out: Optional[Path] = typer.Option(None, "--trace", help="Write the full episode record (JSONL trace) here."),
@@ -76,7 +80,7 @@ def follow_command(
     if not 1 <= steps <= 2000:
         raise ConfigError(f"--steps must be 1..2000 (got {steps})")
     dyn = make_config(DynamicsConfig, level=nonstationarity)
-    cfg = make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t)
+    cfg = make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t, relevance=relevance)
     console = Console(stderr=False, highlight=False, soft_wrap=True)
     house = NonStationaryHouse(load_scene(scene), dyn)
     house.reset(seed)
@@ -110,7 +114,12 @@ def follow_command(
 
     if interpreter not in ("lm", "rule"):
         raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
-    res = run_episode(ag, house, ins, steps, seed, lm=lm if interpreter == "lm" else None, on_step=show)
+    embedder = None
+    if interpreter == "lm" and lm is not None:
+        from actionable.grounding.embedder import load_embedder
+        embedder = load_embedder("minilm")
+    res = run_episode(ag, house, ins, steps, seed, lm=lm if interpreter == "lm" else None, on_step=show,
+                      embedder=embedder)
     for r in res.interpretation if agent != "oracle" else []:
         if r["source"] != "lm":
             console.print(f"  interpreter: '{r['text'][:60]}' read by {r['source']} ({(r['error'] or '')[:100]})")
@@ -139,6 +148,7 @@ def continual_eval_command(
     scene: str = typer.Option("1003_2", "--scene", "-s", help="Scene (packaged program id or 'default')."),
     query_mode: str = typer.Option("logprob", "--query-mode", help="logprob or sample."),
     w_t: float = typer.Option(0.01, "--w-t", help="Weight of v_T (Eq. 12)."),
+    relevance: float = typer.Option(0.5, "--relevance", help="Retrieval cut-off (see `actionable follow --help`)."),
     interpreter: str = typer.Option("lm", "--interpreter", help="lm or rule (see `actionable follow --help`)."),
     executor: str = typer.Option("local", "--executor", help="local or ray."),
     workers: int = typer.Option(1, "--workers", "-w", help="Ray workers."),
@@ -165,9 +175,12 @@ def continual_eval_command(
         raise ConfigError("need set sizes in 1..24, --seeds in 1..1000 and --steps in 1..2000")
     if interpreter not in ("lm", "rule"):
         raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
+    if not 0.0 <= relevance <= 1.0:
+        raise ConfigError(f"--relevance must be in [0, 1] (got {relevance})")
     eps = episodes_for(ags, _csv(nonstationarity, "nonstationarity"), sizes, list(range(seeds)), steps,
-                       scene, model, query_mode, w_t, interpreter)
-    conf = {"steps": steps, "scene": scene, "model": model, "query_mode": query_mode, "w_t": w_t}
+                       scene, model, query_mode, w_t, interpreter, relevance)
+    conf = {"steps": steps, "scene": scene, "model": model, "query_mode": query_mode, "w_t": w_t,
+            "relevance": relevance}
     if interpreter != "lm":
         conf["interpreter"] = interpreter
     manifest = {"kind": "continual", "command": "actionable " + " ".join(shlex.quote(a) for a in sys.argv[1:]),

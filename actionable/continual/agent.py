@@ -48,6 +48,8 @@ class ExRAPConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     k: int = Field(12, ge=1, le=100, description="quadruples retrieved per query")
+    relevance: float = Field(0.5, ge=0.0, le=1.0,
+                             description="retrieval cut-off: keep quadruples scoring >= relevance x the best")
     theta: float = Field(0.5, ge=0.0, le=1.0, description="execution threshold on P(q)")
     w_t: float = Field(0.01, ge=0.0, description="weight of v_T (Eq. 12)")
     w_r: float = Field(1.0, ge=0.0, description="weight of v_R (Eq. 12)")
@@ -145,7 +147,7 @@ class ExRAPAgent(MemoryAgentBase):
         c = self.config
         self.evaluator = QueryEvaluator(self.lm, mode=c.query_mode, k=c.k, samples=c.samples,
                                         temporal_consistency=c.temporal_consistency, reuse=c.reuse,
-                                        answer=c.answer)
+                                        answer=c.answer, min_ratio=c.relevance)
         self._cycle = 0
 
     @property

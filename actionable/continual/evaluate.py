@@ -21,7 +21,8 @@ LEVELS = ("low", "medium", "high")
 
 
 def episodes_for(agents, levels, sizes, seeds, steps: int, scene: str, model: str,
-                 query_mode: str = "logprob", w_t: float = 0.01, interpreter: str = "lm"):
+                 query_mode: str = "logprob", w_t: float = 0.01, interpreter: str = "lm",
+                 relevance: float = 0.5):
     """The (key, payload) grid, as :class:`~actionable.evaluation.runner.Episode` objects."""
     from actionable.evaluation.runner import Episode
 
@@ -36,7 +37,7 @@ def episodes_for(agents, levels, sizes, seeds, steps: int, scene: str, model: st
                     out.append(Episode(f"{a}|{lv}|{n}|{s}", {
                         "agent": a, "level": lv, "n": n, "seed": s, "steps": steps, "scene": scene,
                         "model": model, "query_mode": query_mode, "w_t": w_t,
-                        "interpreter": interpreter}))
+                        "interpreter": interpreter, "relevance": relevance}))
     return out
 
 
@@ -66,11 +67,16 @@ class ContinualWorker:
             house = state[key]
             house.reset(0)
             instructions = sample_instructions(house, p["n"], p["seed"])
-            cfg = ExRAPConfig(query_mode=p.get("query_mode", "logprob"), w_t=p.get("w_t", 0.01))
+            cfg = ExRAPConfig(query_mode=p.get("query_mode", "logprob"), w_t=p.get("w_t", 0.01),
+                              relevance=p.get("relevance", 0.5))
             lm = state.get("lm")
             agent = make_agent(p["agent"], lm, instructions, cfg)
-            interp_lm = lm if p.get("interpreter", "lm") == "lm" else None
-            res = run_episode(agent, house, instructions, p["steps"], p["seed"], lm=interp_lm, keep_trace=False)
+            interp_lm = lm if p.get("interpreter", "lm") == "lm" and p["agent"] != "oracle" else None
+            if interp_lm is not None and "embedder" not in state:
+                from actionable.grounding.embedder import load_embedder
+                state["embedder"] = load_embedder("minilm")
+            res = run_episode(agent, house, instructions, p["steps"], p["seed"], lm=interp_lm, keep_trace=False,
+                              embedder=state.get("embedder") if interp_lm is not None else None)
             d = res.to_dict()
             d["instructions"] = [i.text for i in instructions]
             d["truth"] = [[z.text for z in i.execution] for i in instructions]
@@ -80,8 +86,10 @@ class ContinualWorker:
 
 
 def summarize(records: dict) -> list[dict]:
-    """Rows ``{agent, level, n, sr, sr_ci, ps, ps_ci, episodes, lm_calls_per_step,
-    reuse_rate, seconds}``; ``n="all"`` rows pool the set sizes. SR in %."""
+    """Rows ``{agent, level, n, sr, sr_ci, ps, ps_ci, episodes, activations, completed,
+    inconsistent, lm_calls_per_step, reuse_rate, interpretation_ok, seconds}``;
+    ``n="all"`` rows pool the set sizes. SR in % (mean of per-episode SR);
+    ``inconsistent`` counts Eq. 6-7 corrections (ExRAP agents only)."""
     groups: dict[tuple, list[dict]] = {}
     for rec in records.values():
         if rec.get("status") != "ok":
@@ -96,12 +104,15 @@ def summarize(records: dict) -> list[dict]:
         m_sr, ci_sr = mean_ci(sr)
         m_ps, ci_ps = mean_ci(ps)
         st = [r["stats"] for r in res]
-        interp = [(log.get("execution") == truth) for r in res if "truth" in r
+        interp = [(log.get("execution") == truth) for r in res if "truth" in r and agent != "oracle"
                   for log, truth in zip(r["interpretation"], r["truth"])]
         reuse = [s["reuse_rate"] for s in st if "reuse_rate" in s]
         rows.append({"agent": agent, "level": level, "n": n, "episodes": len(res),
                      "sr": m_sr, "sr_ci": ci_sr, "ps": m_ps, "ps_ci": ci_ps,
                      "activations": sum(r["metrics"]["n_success"] + r["metrics"]["n_failure"] for r in res),
+                     "completed": sum(r["metrics"]["n_success"] for r in res),
+                     "inconsistent": (sum(s["inconsistent"] for s in st) if all("inconsistent" in s for s in st)
+                                      else None),
                      "lm_calls_per_step": sum(s["lm_calls_per_step"] for s in st) / len(st),
                      "reuse_rate": sum(reuse) / len(reuse) if reuse else None,
                      "interpretation_ok": sum(interp) / len(interp) if interp else None,
@@ -134,15 +145,17 @@ def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
     out += ["", "SR: share of activations (condition true, goal not yet) completed while the condition held. "
             "PS: mean steps from activation to completion (missed activations count their full duration). "
             "± = 95% CI half-width over episodes (seeds x set sizes).", "",
-            "| agent | level | set size | episodes | activations | SR (%) | PS | LM calls/step | Eq. 5 reuse | "
-            "executions read right | s/episode |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]
+            "| agent | level | set size | episodes | completed / activations | SR (%) | PS | LM calls/step | "
+            "Eq. 5 reuse | Eq. 6-7 corrections | executions read right | s/episode |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         reuse = "-" if r["reuse_rate"] is None else f"{100 * r['reuse_rate']:.0f}%"
         ok = "-" if r.get("interpretation_ok") is None else f"{100 * r['interpretation_ok']:.0f}%"
-        out.append(f"| {r['agent']} | {r['level']} | {r['n']} | {r['episodes']} | {r['activations']} | "
+        tc = "-" if r.get("inconsistent") is None else str(r["inconsistent"])
+        out.append(f"| {r['agent']} | {r['level']} | {r['n']} | {r['episodes']} | "
+                   f"{r.get('completed', '-')} / {r['activations']} | "
                    f"{_fmt(r['sr'], r['sr_ci'])} | {_fmt(r['ps'], r['ps_ci'])} | {r['lm_calls_per_step']:.2f} | "
-                   f"{reuse} | {ok} | {r['seconds']:.1f} |")
+                   f"{reuse} | {tc} | {ok} | {r['seconds']:.1f} |")
     return "\n".join(out) + "\n"
 
 

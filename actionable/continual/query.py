@@ -2,7 +2,9 @@
 
 For each instruction's query ``q`` at step ``t``:
 
-* **Retrieval** of the ``k`` (=12) most relevant TEKG quadruples ``G_q``.
+* **Retrieval** of the ``k`` (=12) most relevant TEKG quadruples ``G_q``,
+  optionally only those scoring at least ``min_ratio`` of the best (a
+  relevance cut-off; our addition, see docs/continual.md).
 * **Reuse (Eq. 5).** If ``G_q`` equals the subgraph retrieved at the previous
   evaluation (the same set of ``(source, relation, target)``; a fact seen again
   at a later step is the same fact), the previous answer ``P_{t-1}(q)`` is
@@ -121,6 +123,7 @@ class QueryEvaluator:
         samples: max samples in sample mode (10).
         temporal_consistency: apply Eq. 6-7 (False = ExRAP-TC).
         reuse: apply Eq. 5 reuse (False recomputes every step).
+        min_ratio: retrieval relevance cut-off (see :meth:`TEKG.retrieve`).
 
     Raises:
         ConfigError: unknown mode, or logprob mode with a backend lacking ``score``.
@@ -128,7 +131,10 @@ class QueryEvaluator:
 
     def __init__(self, lm, mode: str = "logprob", k: int = 12, samples: int = 10,
                  temporal_consistency: bool = True, reuse: bool = True, seed: int = 0,
-                 answer: str = "cloze"):
+                 answer: str = "cloze", min_ratio: float = 0.0):
+        if not 0.0 <= min_ratio <= 1.0:
+            raise ConfigError(f"relevance cut-off must be in [0, 1] (got {min_ratio})")
+        self.min_ratio = min_ratio
         if answer not in ("cloze", "yesno"):
             raise ConfigError(f"answer format must be 'cloze' or 'yesno' (got {answer!r})")
         self.answer = answer
@@ -155,7 +161,7 @@ class QueryEvaluator:
                 ``cloze`` answer format; without them ``yesno`` is used).
         """
         rec = self.records.setdefault(query, QueryRecord())
-        got = memory.retrieve(query, self.k)
+        got = memory.retrieve(query, self.k, self.min_ratio)
         key = tuple(sorted(q.triple for q in got))
         self.stats.evaluations += 1
         if self.reuse and rec.t_eval >= 0 and key == rec.retrieved:

@@ -220,16 +220,27 @@ class TEKG:
             self._post_np[tok] = arr
         return arr
 
-    def retrieve(self, query: str, k: int = 12) -> list[Quadruple]:
+    def retrieve(self, query: str, k: int = 12, min_ratio: float = 0.0) -> list[Quadruple]:
         """The ``k`` quadruples most relevant to ``query`` (BM25, ties -> newer first).
+
+        Args:
+            query: free text (tokenised like the quadruples).
+            k: at most this many quadruples (ExRAP App. C.2 uses 12).
+            min_ratio: relevance cut-off in [0, 1]: drop quadruples whose BM25
+                score is below ``min_ratio`` x the best score (0 keeps the plain top-k).
+                Facts that share only a common token with the query (``on``,
+                a room name) then stay out of the retrieved subgraph, so it
+                changes less often and Eq. 5 reuse can apply.
 
         Returns at most ``k`` live quadruples, best first; empty when nothing matches.
 
         Raises:
-            ContinualError: ``k < 1``.
+            ContinualError: ``k < 1`` or ``min_ratio`` outside [0, 1].
         """
         if k < 1:
             raise ContinualError(f"retrieve needs k >= 1 (got {k})")
+        if not 0.0 <= min_ratio <= 1.0:
+            raise ContinualError(f"retrieve needs 0 <= min_ratio <= 1 (got {min_ratio})")
         n_slots = len(self._slots)
         if self._n_alive == 0:
             return []
@@ -253,7 +264,8 @@ class TEKG:
         if not hit:
             return []
         tmax = float(self._time[:n_slots].max()) + 1.0
-        scores = np.where(alive & (scores > 0), scores + 1e-3 * self._time[:n_slots] / tmax, -np.inf)
+        floor = max(min_ratio * float(scores[alive].max()), 0.0) if min_ratio > 0 else 0.0
+        scores = np.where(alive & (scores > 0) & (scores >= floor), scores + 1e-3 * self._time[:n_slots] / tmax, -np.inf)
         kk = min(k, int(np.isfinite(scores).sum()))
         if kk == 0:
             return []

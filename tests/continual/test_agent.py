@@ -7,8 +7,8 @@ import math
 import pytest
 
 from actionable.continual.agent import ExRAPAgent, Task
-from actionable.continual.episode import interpret, make_agent, run_episode
-from actionable.continual.instructions import parse_instruction, sample_instructions
+from actionable.continual.episode import make_agent, run_episode
+from actionable.continual.instructions import sample_instructions
 from actionable.continual.query import QueryEvaluator, entropy, project
 from actionable.continual.tekg import TEKG
 from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse, Skill
@@ -140,18 +140,6 @@ def test_no_lm_call_for_v_t_when_nothing_pending(house):
     assert not any("Pending tasks" in p for p in lm.prompts)
 
 
-def test_interpreter_uses_lm_then_rule_and_logs(house):
-    house.reset(0)
-    good = parse_instruction("If the television in the dining room is on, switch it off.", house)
-    lm = ScriptedLM([" television in the dining room is on\nexecution: switch off television in the dining room",
-                     " the fridge is on\nexecution: switch off fridge"])
-    lm.supports_score = False  # no polarity re-ranking here (tested below)
-    tasks, log = interpret([good, good], house, lm)
-    assert [r["source"] for r in log] == ["lm", "rule"]
-    assert "fridge" in log[1]["error"] and log[1]["lm_output"].startswith(" the fridge")
-    assert tasks[0].execution == good.execution == tasks[1].execution
-
-
 @pytest.mark.parametrize("name", ["exrap", "exrap-tc", "exrap-exp", "exrap-llm", "llm-planner",
                                   "saycan", "instruction-wise", "oracle"])
 def test_every_agent_runs_an_episode(house, name):
@@ -202,16 +190,3 @@ def test_scoring_sees_agent_effect_before_house_changes(house):
     for rec in r.trace:
         if rec["completed"]:
             assert rec["skill"] == "switch on" and rec["executed"]
-
-
-def test_interpreter_polarity_rerank_fixes_flipped_execution(house):
-    house.reset(0)
-    good = parse_instruction("If the television in the dining room is on, switch it off.", house)
-    lm = ScriptedLM([" television in the dining room is on\nexecution: switch on television in the dining room"])
-    # the scoring side prefers the polarity that matches the instruction ("off")
-    lm.score = lambda prompt, conts: [(-1.0 if " off" in c or c.endswith(" on") and "execution" not in prompt else -5.0)
-                                      for c in conts]
-    tasks, log = interpret([good], house, lm)
-    assert log[0]["source"] == "lm"
-    assert log[0]["lm_output"].endswith("switch on television in the dining room")  # raw output kept
-    assert tasks[0].execution == good.execution  # switch_off after re-ranking

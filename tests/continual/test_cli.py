@@ -45,4 +45,9 @@ def test_eval_continual_oracle_table_and_resume(tmp_path, capsys):
     assert len((out / "run.jsonl").read_text().splitlines()) == 4
     assert main(args) == 0  # resume: nothing new
     assert "0 new, 4 resumed" in capsys.readouterr().out
+    (out / "summary.md").unlink()
+    assert main(["eval", "report", str(out)]) == 0  # re-render a continual run, no model
+    assert "| oracle |" in capsys.readouterr().out and (out / "summary.md").exists()
+    assert main(["eval", "continual", "--agents", "oracle", "--relevance", "1.5", "--out", str(tmp_path / "y")]) == 2
+    assert "--relevance must be in [0, 1]" in capsys.readouterr().err
     assert main(["eval", "continual", "--agents", "oracle,robot", "--out", str(tmp_path / "x")]) == 2

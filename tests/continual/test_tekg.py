@@ -111,3 +111,21 @@ def test_no_contradictory_facts_survive(steps):
                     assert q.triple == p.triple
         assert len({q.triple for q in live}) == len(live)
         assert len([q for q in live if q.source == "agent"]) <= 1
+
+
+def test_retrieve_relevance_cutoff_drops_generic_matches():
+    """With min_ratio, facts that share only a common token ('on') with the query
+    are not retrieved; the plain top-k keeps them (the Eq. 5 reuse fix)."""
+    from actionable.continual.tekg import TEKG
+    from actionable.errors import ContinualError
+    g = TEKG()
+    g.update([("television_248", "is", "on"), ("television_248", "in_room", "dining_room"),
+              ("lamp_1", "is", "on"), ("lamp_2", "is", "on"), ("lamp_3", "is", "off"),
+              ("cup_5", "on", "table_7")], t=0)
+    plain = {q.source for q in g.retrieve("television in the dining room is on", k=12)}
+    cut = {q.source for q in g.retrieve("television in the dining room is on", k=12, min_ratio=0.5)}
+    assert {"lamp_1", "lamp_2"} <= plain
+    assert cut == {"television_248"}
+    assert g.retrieve("television is on", k=12, min_ratio=1.0)[0].triple == ("television_248", "is", "on")
+    with pytest.raises(ContinualError, match="min_ratio"):
+        g.retrieve("television", k=3, min_ratio=1.5)

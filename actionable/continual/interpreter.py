@@ -1,0 +1,240 @@
+"""The instruction interpreter of ExRAP (Eq. 4): instruction text -> query + execution.
+
+Three stages, every output logged in the run record:
+
+1. **Planning LM** (ExRAP Eq. 4): a few-shot prompt, greedy decoding, asks the
+   LM to rewrite the sentence as ``query: ...`` / ``execution: ...``.
+2. **Translation** (Huang et al. 2022, Sec. 3 "admissible action parsing by
+   semantic translation", applied to Eq. 4's output): each generated clause -
+   each conjunct of the query, and the execution - is mapped to the nearest
+   *admissible* clause by cosine similarity of sentence embeddings (the
+   translation LM, all-MiniLM-L6-v2). Admissible clauses are built from the
+   objects and rooms the instruction names (:func:`admissible_clauses`): state
+   predicates of switchables / openables, placements of movables, and the
+   matching skills. This repairs what a 135M model typically writes: bare class
+   names (``faucet`` when the house has two), near-names (``cabinet`` for
+   ``bathroom cabinet``) and dropped articles.
+3. **Polarity check**: the query and the execution are re-ranked against their
+   opposite polarity (``switch on`` / ``switch off``; ``is open`` / ``is
+   closed``) by LM score, calibrated by the score under a content-free
+   instruction (the domain-conditional PMI of Holtzman et al. 2021, "Surface
+   Form Competition"), because the small model prefers ``on`` whatever the
+   sentence says.
+
+The checked pair is parsed against the house
+(:func:`~actionable.continual.instructions.parse_condition` /
+``parse_execution``). When any stage fails, the rule-based reader
+(:func:`~actionable.continual.instructions.parse_instruction`) is used and the
+record says so (``source: "rule"``); an instruction neither can read is
+dropped with its reason (``source: "none"``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from actionable.continual.agent import Task
+from actionable.continual.instructions import (Instruction, name_of, name_table, parse_condition,
+                                               parse_execution, parse_instruction)
+from actionable.env.nonstationary import NonStationaryHouse
+from actionable.errors import InputError
+from actionable.lm.base import GenerationParams
+
+INTERPRET_PROMPT = (
+    "Rewrite each instruction as a condition to check and an action to do.\n"
+    "Instruction: If the light in the bedroom is on, switch it off.\n"
+    "query: light in the bedroom is on\nexecution: switch off light in the bedroom\n"
+    "Instruction: When the door in the bathroom is open, turn on the computer in the bedroom.\n"
+    "query: door in the bathroom is open\nexecution: switch on computer in the bedroom\n"
+    "Instruction: Whenever the cup is on the table in the bedroom, put it on the desk in the bedroom.\n"
+    "query: cup is on table in the bedroom\nexecution: put cup on desk in the bedroom\n"
+    "Instruction: {text}\nquery:"
+)
+#: Content-free instruction for the PMI calibration of the polarity check.
+NEUTRAL_TEXT = "N/A"
+
+
+def cloze_facts(preds, house: NonStationaryHouse) -> tuple:
+    """Predicates as ``(source, relation, value, alternatives)`` for cloze answers."""
+    out = []
+    for p in preds:
+        ent = house.entity(p.node)
+        if p.kind == "state":
+            alts = ("on", "off") if p.value in ("on", "off") else ("open", "closed")
+            out.append((ent, "is", p.value, alts))
+        elif p.kind == "on":
+            out.append((ent, "on", house.entity(p.value), tuple(house.entity(s) for s in house.surfaces)))
+        else:
+            out.append((ent, "in_room", house.rooms[p.value], tuple(sorted(house.rooms.values()))))
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------- translation
+def mentioned(text: str, house: NonStationaryHouse) -> list[int]:
+    """Nodes (objects and rooms) whose unique name occurs in ``text``, in order of
+    first mention; a longer name hides the shorter names inside it."""
+    low = " " + re.sub(r"[^a-z0-9\- ]+", " ", text.lower()) + " "
+    hits: list[tuple[int, int, int]] = []  # (start, -length, node)
+    for name, node in name_table(house).items():
+        for m in re.finditer(rf"(?<=[ ]){re.escape(name)}(?=[ ])", low):
+            hits.append((m.start(), -len(name), node))
+    hits.sort()
+    out, covered = [], -1
+    for start, neg_len, node in hits:
+        if start < covered:
+            continue  # inside a longer name already taken
+        covered = start - neg_len
+        if node not in out:
+            out.append(node)
+    return out
+
+
+def admissible_clauses(text: str, house: NonStationaryHouse) -> tuple[list[str], list[str]]:
+    """Canonical query conjuncts and executions over the objects ``text`` names.
+
+    Returns ``(queries, executions)`` in the phrasing ``parse_condition`` /
+    ``parse_execution`` read, e.g. ``television in the dining room is on``,
+    ``switch off television in the dining room``, ``put cup on desk in the bedroom``.
+    """
+    nodes = mentioned(text, house)
+    rooms = [n for n in nodes if n in house.rooms]
+    surfaces = [n for n in nodes if n in house.surfaces]
+    queries, execs = [], []
+    for x in nodes:
+        nx = name_of(house, x)
+        if x in house.switchables:
+            queries += [f"{nx} is on", f"{nx} is off"]
+            execs += [f"switch on {nx}", f"switch off {nx}"]
+        if x in house.openables:
+            queries += [f"{nx} is open", f"{nx} is closed"]
+            execs += [f"open {nx}", f"close {nx}"]
+        if x in house.movables:
+            for f in surfaces:
+                queries.append(f"{nx} is on {name_of(house, f)}")
+                execs.append(f"put {nx} on {name_of(house, f)}")
+            queries += [f"{nx} is in the {name_of(house, r)}" for r in rooms]
+    return list(dict.fromkeys(queries)), list(dict.fromkeys(execs))
+
+
+def translate(clauses: list[str], candidates: list[str], embedder) -> list[tuple[str, float]]:
+    """Nearest admissible clause for each generated clause (cosine similarity of
+    translation-LM embeddings; Huang et al. 2022, Sec. 3). Returns ``(clause, cos)`` pairs."""
+    if not clauses or not candidates:
+        return []
+    e = np.asarray(embedder.encode(list(clauses) + list(candidates)), dtype=np.float64)
+    e /= np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-12)
+    sims = e[: len(clauses)] @ e[len(clauses):].T
+    best = sims.argmax(axis=1)
+    return [(candidates[int(j)], float(sims[i, j])) for i, j in enumerate(best)]
+
+
+# ----------------------------------------------------------------------------- polarity
+_FLIP = {"on": "off", "off": "on", "open": "close", "close": "open", "closed": "open"}
+
+
+def _flip(text: str) -> str:
+    """Opposite polarity of a clause: ``switch off X`` <-> ``switch on X``, ``is open`` <-> ``is closed``."""
+    words = text.split()
+    for i, w in enumerate(words):
+        if w in ("on", "off") and i > 0 and words[i - 1] in ("switch", "turn"):
+            words[i] = _FLIP[w]
+            return " ".join(words)
+    if words and words[0] in ("open", "close"):
+        return " ".join([_FLIP[words[0]]] + words[1:])
+    if words and words[-1] in ("on", "off", "open", "closed"):
+        return " ".join(words[:-1] + [{"open": "closed", "closed": "open"}.get(words[-1], _FLIP[words[-1]])])
+    return text
+
+
+def _pick(lm, head: str, neutral: str, options: list[str]) -> str:
+    """Option with the highest PMI: log P(o | instruction) - log P(o | content-free instruction)."""
+    if len(options) == 1:
+        return options[0]
+    conts = [f" {c}" for c in options]
+    s = lm.score(head, conts)
+    z = lm.score(neutral, conts)
+    return options[max(range(len(options)), key=lambda i: s[i] - z[i])]
+
+
+def _polarity_check(lm, text: str, q: str, e: str) -> tuple[str, str]:
+    """Re-rank the query / execution against their opposite polarity (calibrated LM score)."""
+    if not getattr(lm, "supports_score", False):
+        return q, e
+    head, neutral = INTERPRET_PROMPT.format(text=text), INTERPRET_PROMPT.format(text=NEUTRAL_TEXT)
+    q = _pick(lm, head, neutral, list(dict.fromkeys([q, _flip(q)])))
+    e = _pick(lm, f"{head} {q}\nexecution:", f"{neutral} {q}\nexecution:", list(dict.fromkeys([e, _flip(e)])))
+    return q, e
+
+
+# ----------------------------------------------------------------------------- interpreter
+def _read_lm_output(raw: str) -> tuple[str, str]:
+    lines = [ln.strip() for ln in ("query:" + raw).splitlines() if ln.strip()]
+    q = next((ln.split(":", 1)[1].strip() for ln in lines if ln.lower().startswith("query:")), "")
+    e = next((ln.split(":", 1)[1].strip() for ln in lines if ln.lower().startswith("execution:")), "")
+    while q.lower().startswith("query:"):  # the LM repeated the prompt's "query:" prefix
+        q = q[len("query:"):].strip()
+    return q, e
+
+
+def _lm_reading(ins: Instruction, house: NonStationaryHouse, lm, embedder, rec: dict) -> Task:
+    out = lm.generate(INTERPRET_PROMPT.format(text=ins.text),
+                      GenerationParams(n=1, temperature=0.0, max_tokens=40, stop=("\nInstruction",),
+                                       presence_penalty=0.0, frequency_penalty=0.0, seed=0))
+    raw = out[0].text if out else ""
+    rec["lm_output"] = raw
+    q, e = _read_lm_output(raw)
+    if embedder is not None:
+        cand_q, cand_e = admissible_clauses(ins.text, house)
+        conj = [c for c in re.split(r"\s+and\s+", q) if c.strip()]
+        tq = translate(conj, cand_q, embedder)
+        te = translate([e] if e.strip() else [], cand_e, embedder)
+        if tq and te:
+            q = " and ".join(dict.fromkeys(c for c, _ in tq))
+            e = te[0][0]
+            rec["translated"] = {"query": q, "execution": e,
+                                 "similarity": round(min(s for _, s in tq + te), 3)}
+    q, e = _polarity_check(lm, ins.text, q, e)
+    rec["checked"] = {"query": q, "execution": e}
+    preds = parse_condition(q, house)
+    skills, _ = parse_execution(e, house)
+    return Task(ins.text, q, skills, cloze_facts(preds, house))
+
+
+def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=None,
+              embedder=None) -> tuple[list[Task], list[dict]]:
+    """Map instruction texts to tasks (ExRAP Eq. 4; see the module docstring).
+
+    Args:
+        instructions: what the agent is told (only ``text`` is read).
+        lm: planning LM; ``None`` reads with the rule-based reader only.
+        embedder: translation LM (:func:`~actionable.grounding.embedder.load_embedder`);
+            ``None`` skips the translation stage.
+
+    Returns:
+        ``(tasks, log)``; the log has one record per instruction: ``text``,
+        ``lm_output``, ``translated``, ``checked``, ``source`` (``lm`` / ``rule``
+        / ``none``), ``query``, ``execution``, ``error``.
+    """
+    tasks, log = [], []
+    for ins in instructions:
+        rec = {"text": ins.text, "lm_output": None, "source": "none", "error": None}
+        task = None
+        if lm is not None:
+            try:
+                task, rec["source"] = _lm_reading(ins, house, lm, embedder, rec), "lm"
+            except InputError as exc:
+                rec["error"] = f"LM interpretation unusable: {exc}"
+        if task is None:
+            try:
+                parsed = parse_instruction(ins.text, house)
+                task, rec["source"] = Task(ins.text, parsed.query_text, parsed.execution,
+                                           cloze_facts(parsed.query, house)), "rule"
+            except InputError as exc:
+                rec["error"] = f"{rec['error'] or ''} rule reading failed: {exc}".strip()
+        if task is not None:
+            rec["query"], rec["execution"] = task.query, [z.text for z in task.execution]
+            tasks.append(task)
+        log.append(rec)
+    return tasks, log
