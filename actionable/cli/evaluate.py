@@ -110,8 +110,12 @@ def report_command(run_dir: Path = typer.Argument(..., help="A run directory wri
     from actionable.evaluation.report import write_report
     from actionable.evaluation.runner import RunStore
 
-    manifest = RunStore(run_dir).read_manifest() if Path(run_dir).is_dir() else None
-    if manifest and manifest.get("kind") == "continual":
+    store = RunStore(run_dir) if Path(run_dir).is_dir() else None
+    manifest = store.read_manifest() if store else None
+    is_continual = isinstance(manifest, dict) and manifest.get("kind") == "continual"
+    if store and not isinstance(manifest, dict):  # no (usable) manifest: look at the records
+        is_continual = any({"agent", "level"} <= set(r.get("payload") or {}) for r in store.read().values())
+    if is_continual:
         from actionable.continual.evaluate import write_continual_report
         cpaths = write_continual_report(run_dir)
         typer.echo(cpaths["markdown"].read_text(encoding="utf-8"))

@@ -27,6 +27,17 @@ def _csv(text: str, what: str) -> list[str]:
     return items
 
 
+def _check_writable(flag: str, path: Optional[Path]) -> None:
+    """Fail before the episode, not after it, when an output path cannot be written."""
+    from actionable.errors import InputError
+    if path is None:
+        return
+    if path.is_dir():
+        raise InputError(f"{flag} {path} is a directory; give a file path")
+    if not path.parent.is_dir():
+        raise InputError(f"{flag} {path}: folder {path.parent} does not exist; create it first")
+
+
 def follow_command(
     instructions: Optional[Path] = typer.Option(None, "--instructions", "-i",
                                                 help="Instruction file: one 'If <condition>, <action>.' per line, "
@@ -79,6 +90,12 @@ def follow_command(
         raise ConfigError(f"unknown agent {agent!r}; choose from {', '.join(AGENTS)}")
     if not 1 <= steps <= 2000:
         raise ConfigError(f"--steps must be 1..2000 (got {steps})")
+    if seed < 0:
+        raise ConfigError(f"--seed must be >= 0 (got {seed})")
+    if interpreter not in ("lm", "rule"):
+        raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
+    for flag, path in (("--save-instructions", save_instructions), ("--trace", trace_out)):
+        _check_writable(flag, path)
     dyn = make_config(DynamicsConfig, level=nonstationarity)
     cfg = make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t, relevance=relevance)
     console = Console(stderr=False, highlight=False, soft_wrap=True)
@@ -100,8 +117,8 @@ def follow_command(
     def show(rec: dict) -> None:
         if quiet:
             return
-        bel = ", ".join(f"{k[:38]}={v:.2f}" for k, v in rec["beliefs"].items())
-        mark = "ok" if rec["executed"] else f"FAILED: {rec['error'][:80]}"
+        bel = ", ".join(f"{k}={v:.2f}" for k, v in rec["beliefs"].items())
+        mark = "ok" if rec["executed"] else f"FAILED: {rec['error']}"
         console.print(f"[cyan]t={rec['t']:3d}[/cyan] in {rec['room']:<12} saw {rec['observed']:2d} facts | "
                       f"-> [bold]{rec['skill']}[/bold] ({mark})")
         console.print(f"        why: {rec['why']}")
@@ -112,8 +129,6 @@ def follow_command(
         if rec["house_changed"]:
             console.print(f"        house changed: {'; '.join(rec['house_changed'])}")
 
-    if interpreter not in ("lm", "rule"):
-        raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
     embedder = None
     if interpreter == "lm" and lm is not None:
         from actionable.grounding.embedder import load_embedder
@@ -122,14 +137,15 @@ def follow_command(
                       embedder=embedder)
     for r in res.interpretation if agent != "oracle" else []:
         if r["source"] != "lm":
-            console.print(f"  interpreter: '{r['text'][:60]}' read by {r['source']} ({(r['error'] or '')[:100]})")
+            why = f" ({r['error']})" if r["error"] else ""
+            console.print(f"  interpreter: '{r['text']}' read by {r['source']}{why}")
     m, s = res.metrics, res.stats
     sr = "-" if m["sr"] is None else f"{100 * m['sr']:.1f}%"
-    ps = "-" if m["ps"] is None else f"{m['ps']:.1f}"
+    ps = "-" if m["ps"] is None else f"{m['ps']:.1f} steps"
     extra = f", Eq. 5 reuse {100 * s['reuse_rate']:.0f}%" if "reuse_rate" in s else ""
     console.print(f"[bold]SR {sr}  PS {ps}[/bold]  ({m['n_success']} completed, {m['n_failure']} missed, "
                   f"{m['n_cancelled']} cancelled by the house; {s['lm_calls_per_step']:.2f} LM calls/step{extra}; "
-                  f"{s['seconds']:.1f} s)")
+                  f"episode wall time {s['seconds']:.1f} s, model loading excluded)")
     if trace_out:
         with open(trace_out, "w", encoding="utf-8") as f:
             for rec in res.trace:
@@ -161,6 +177,7 @@ def continual_eval_command(
     from actionable.continual.episode import AGENTS
     from actionable.continual.evaluate import ContinualWorker, episodes_for, write_continual_report
     from actionable.errors import ConfigError
+    from actionable.errors import ContinualError
     from actionable.evaluation.runner import config_fingerprint, run_episodes
 
     ags = _csv(agents, "agents")
@@ -177,6 +194,11 @@ def continual_eval_command(
         raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
     if not 0.0 <= relevance <= 1.0:
         raise ConfigError(f"--relevance must be in [0, 1] (got {relevance})")
+    from actionable.config import make_config
+    from actionable.continual.agent import ExRAPConfig
+    from actionable.env.scene import load_scene
+    make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t, relevance=relevance)  # typed error now, not per episode
+    load_scene(scene)  # SceneError now for an unknown scene
     eps = episodes_for(ags, _csv(nonstationarity, "nonstationarity"), sizes, list(range(seeds)), steps,
                        scene, model, query_mode, w_t, interpreter, relevance)
     conf = {"steps": steps, "scene": scene, "model": model, "query_mode": query_mode, "w_t": w_t,
@@ -188,6 +210,9 @@ def continual_eval_command(
                 "config": conf}
     res = run_episodes(eps, ContinualWorker(cache=not no_cache), out, executor=executor, workers=workers,
                        address=address, manifest=manifest, progress=not no_progress, retry_errors=retry_errors)
+    if res.errors and not any(r.get("status") == "ok" for r in res.records.values()):
+        first = next(r.get("error") for r in res.records.values() if r.get("status") != "ok")
+        raise ContinualError(f"every episode failed; the first error: {first}")
     paths = write_continual_report(out)
     typer.echo(paths["markdown"].read_text(encoding="utf-8"))
     typer.echo(f"{res.new} new, {res.skipped} resumed, {res.errors} errors; wrote {paths['markdown']} and {paths['figure']}")

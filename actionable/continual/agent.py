@@ -46,7 +46,7 @@ from actionable.env.nonstationary import AGENT, NonStationaryHouse, Observation,
 class ExRAPConfig(BaseModel):
     """Hyper-parameters of ExRAP (defaults from the paper where it gives them)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
     k: int = Field(12, ge=1, le=100, description="quadruples retrieved per query")
     relevance: float = Field(0.5, ge=0.0, le=1.0,
                              description="retrieval cut-off: keep quadruples scoring >= relevance x the best")

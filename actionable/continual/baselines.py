@@ -127,8 +127,11 @@ class ZSPAgent(_Candidates):
         self.lm, self.name = lm, name
 
     def act(self, obs: Observation, t: int) -> Decision:
+        # The prompt ends inside the answer ("A: The robot should"): ending it with
+        # "Next step:" or "Action:" made SmolLM2-135M emit an empty line or EOS every step.
         prompt = (f"You are a home robot. Instructions:\n{self.instructions_text()}\n"
-                  f"You are in the {obs.room} and see: {_facts_text(obs.facts)}\nNext step:")
+                  f"You are in the {obs.room.replace('_', ' ')} and see: {_facts_text(obs.facts)}\n"
+                  "Q: What is the robot's next action?\nA: The robot should")
         self.lm_calls += 1
         out = self.lm.generate(prompt, GenerationParams(n=1, temperature=0.0, max_tokens=16,
                                                         stop=("\n",), seed=t))

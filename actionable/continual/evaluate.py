@@ -134,7 +134,7 @@ def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
     out = ["# Continual instruction following (ExRAP-style benchmark)", ""]
     if manifest:
         out += [f"Command: `{manifest.get('command', '')}`", ""]
-    head = "| agent | " + " | ".join(f"SR {lv} (%) | PS {lv}" for lv in levels) + " |"
+    head = "| agent | " + " | ".join(f"SR {lv} (%) | PS {lv} (steps)" for lv in levels) + " |"
     out += [head, "|" + "---|" * (1 + 2 * len(levels))]
     for a in agents:
         cells = []
@@ -142,9 +142,12 @@ def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
             r = pooled.get((a, lv))
             cells += [_fmt(r["sr"], r["sr_ci"]) if r else "-", _fmt(r["ps"], r["ps_ci"]) if r else "-"]
         out.append(f"| {a} | " + " | ".join(cells) + " |")
-    out += ["", "SR: share of activations (condition true, goal not yet) completed while the condition held. "
+    out += ["", "SR: share of activations (condition true, goal not yet) completed while the condition held, "
+            "averaged over episodes (episodes without an activation are left out); the pooled count is in the "
+            "'completed / activations' column below. "
             "PS: mean steps from activation to completion (missed activations count their full duration). "
-            "± = 95% CI half-width over episodes (seeds x set sizes).", "",
+            "± = 95% t-interval half-width over episodes (seeds x set sizes); with few episodes it is wide. "
+            "s/episode: wall time of the episode, model loading excluded, LM response cache on.", "",
             "| agent | level | set size | episodes | completed / activations | SR (%) | PS | LM calls/step | "
             "Eq. 5 reuse | Eq. 6-7 corrections | executions read right | s/episode |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -181,6 +184,8 @@ def figure(rows: list[dict], path: Path) -> Path:
         ax.set_xticks([i + width * (len(agents) - 1) / 2 for i in range(len(levels))], levels)
         ax.set_title(label)
         ax.set_xlabel("non-stationarity")
+        # CIs over few episodes are wide; keep the axes on the metric's range
+        ax.set_ylim(0, 105 if key == "sr" else max([1.0] + [r["ps"] * 1.6 for r in pooled if r["ps"]]))
     axes[0].legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -343,7 +343,7 @@ def load_instructions(path: str | Path, house: NonStationaryHouse) -> list[Instr
     """
     p = Path(path)
     try:
-        raw = p.read_text(encoding="utf-8")
+        raw = p.read_text(encoding="utf-8-sig")  # a UTF-8 BOM (Windows editors) is not part of line 1
     except FileNotFoundError:
         raise InputError(f"instructions file {p} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -51,3 +51,53 @@ def test_eval_continual_oracle_table_and_resume(tmp_path, capsys):
     assert main(["eval", "continual", "--agents", "oracle", "--relevance", "1.5", "--out", str(tmp_path / "y")]) == 2
     assert "--relevance must be in [0, 1]" in capsys.readouterr().err
     assert main(["eval", "continual", "--agents", "oracle,robot", "--out", str(tmp_path / "x")]) == 2
+
+
+def test_follow_rejects_bad_values_before_the_episode(tmp_path, capsys):
+    """Regressions from the new-user run: these were internal errors, or errors after the
+    whole episode had run, or silently accepted (--w-t inf gave argmax = -inf every step)."""
+    cases = [(["--seed", "-1"], "--seed must be >= 0"),
+             (["--trace", str(tmp_path / "no" / "t.jsonl")], "does not exist"),
+             (["--trace", str(tmp_path)], "is a directory"),
+             (["--save-instructions", str(tmp_path / "no" / "i.json")], "does not exist"),
+             (["--w-t", "inf"], "w_t"),
+             (["--interpreter", "foo"], "--interpreter")]
+    for extra, msg in cases:
+        assert main(["follow", "--agent", "oracle", "--steps", "3", *extra]) == 2, extra
+        err = capsys.readouterr().err
+        assert msg in err and err.count("\n") == 1, (extra, err)
+
+
+def test_follow_reads_a_utf8_bom_file(tmp_path, capsys):
+    f = tmp_path / "ins.txt"
+    f.write_bytes("\ufeffIf the television in the dining room is on, switch it off.\n".encode("utf-8"))
+    assert main(["follow", "--agent", "oracle", "--steps", "2", "-q", "--instructions", str(f)]) == 0
+    assert "instruction 1: If the television" in capsys.readouterr().out
+
+
+def test_eval_continual_checks_options_up_front_and_reports_episode_errors(tmp_path, capsys):
+    base = ["eval", "continual", "--agents", "oracle", "--seeds", "1", "--steps", "3", "--instructions", "3",
+            "--nonstationarity", "high", "--no-progress"]
+    assert main(base + ["--scene", "nope", "--out", str(tmp_path / "a")]) == 2
+    assert "nope" in capsys.readouterr().err
+    assert main(base + ["--w-t", "-1", "--out", str(tmp_path / "b")]) == 2
+    err = capsys.readouterr().err
+    assert "w_t" in err and "Traceback" not in err and not (tmp_path / "b").exists()
+    # an episode-level failure (unreachable server) is named, not hidden behind "no finished episodes"
+    args = ["eval", "continual", "--agents", "zsp", "--seeds", "1", "--steps", "2", "--instructions", "3",
+            "--nonstationarity", "high", "--no-progress", "--model", "openai:x@http://127.0.0.1:9",
+            "--out", str(tmp_path / "c")]
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "every episode failed" in err and ("127.0.0.1:9" in err or "connect" in err.lower()), err
+
+
+def test_eval_report_recognises_a_continual_run_without_manifest(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["eval", "continual", "--agents", "oracle", "--seeds", "1", "--steps", "6", "--instructions", "3",
+                 "--nonstationarity", "high", "--no-progress", "--out", str(out)]) == 0
+    capsys.readouterr()
+    (out / "manifest.json").unlink()
+    assert main(["eval", "report", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "Continual instruction following" in text and "Plan evaluation" not in text

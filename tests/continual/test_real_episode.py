@@ -64,3 +64,15 @@ def test_llm_planner_and_sample_mode_real(lm, house):
     r2 = run_episode(make_agent("exrap-sample", lm, ins), house, ins, steps=4, seed=1, lm=lm)
     assert r2.stats["query_lm_calls"] >= 3
     assert all(rec["skill"] for rec in r2.trace)
+
+
+def test_zsp_writes_a_step_with_the_real_model(lm, house):
+    """Regression: with a prompt ending 'Next step:' SmolLM2 continued the numbered
+    instruction list and ZSP got an empty step every time."""
+    from actionable.continual.episode import make_agent, run_episode
+    from actionable.continual.instructions import sample_instructions
+
+    house.reset(0)
+    ins = sample_instructions(house, 3, seed=2)
+    r = run_episode(make_agent("zsp", lm, ins), house, ins, steps=3, seed=2, lm=None)
+    assert any("LM wrote ''" not in rec["why"] for rec in r.trace), [rec["why"] for rec in r.trace]
