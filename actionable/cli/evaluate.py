@@ -117,13 +117,13 @@ def report_command(run_dir: Path = typer.Argument(..., help="A run directory wri
         is_continual = any({"agent", "level"} <= set(r.get("payload") or {}) for r in store.read().values())
     if is_continual:
         from actionable.continual.evaluate import write_continual_report
-        cpaths = write_continual_report(run_dir)
-        typer.echo(cpaths["markdown"].read_text(encoding="utf-8"))
-        typer.echo(f"figure: {cpaths['figure']}")
-        return
-    paths = write_report(run_dir)
-    typer.echo(paths["summary"].read_text(encoding="utf-8"))
-    typer.echo(f"figure: {paths['figure']}")
+        paths = write_continual_report(run_dir)
+        summary, fig = paths["markdown"], paths["figure"]
+    else:
+        paths = write_report(run_dir)
+        summary, fig = paths["summary"], paths["figure"]
+    typer.echo(summary.read_text(encoding="utf-8"))
+    typer.echo(f"figure: {fig}")
 
 
 def register(app, eval_app) -> None:

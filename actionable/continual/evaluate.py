@@ -132,7 +132,10 @@ def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
     agents = sorted({r["agent"] for r in rows}, key=lambda a: (a != "exrap", a))
     pooled = {(r["agent"], r["level"]): r for r in rows if r["n"] == "all"}
     out = ["# Continual instruction following (ExRAP-style benchmark)", ""]
-    if manifest:
+    if manifest and len(manifest.get("commands") or []) > 1:
+        out += ["Commands (the run directory was extended; every finished episode is pooled):", ""]
+        out += [f"- `{c}`" for c in manifest["commands"]] + [""]
+    elif manifest:
         out += [f"Command: `{manifest.get('command', '')}`", ""]
     head = "| agent | " + " | ".join(f"SR {lv} (%) | PS {lv} (steps)" for lv in levels) + " |"
     out += [head, "|" + "---|" * (1 + 2 * len(levels))]
@@ -186,8 +189,9 @@ def figure(rows: list[dict], path: Path) -> Path:
         ax.set_xlabel("non-stationarity")
         # CIs over few episodes are wide; keep the axes on the metric's range
         ax.set_ylim(0, 105 if key == "sr" else max([1.0] + [r["ps"] * 1.6 for r in pooled if r["ps"]]))
-    axes[0].legend(fontsize=7)
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=min(len(agents), 6), fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))  # legend below the plots, not over the bars
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path

@@ -21,6 +21,12 @@ For each instruction's query ``q`` at step ``t``:
     0.16), see docs/continual.md.
   - ``answer="yesno"``: "is it true now that <query>? Answer:" -> P(`` yes``).
 
+  **No evidence, no answer** (cloze): a predicate whose object appears in no
+  retrieved quadruple gets the uniform prior ``1 / len(alternatives)`` (0.5
+  for on/off) without an LM call. Asked anyway, SmolLM2 answered "on" with
+  P 0.93 about a television it had never seen (new-user run), and ExRAP acted
+  on that belief instead of going to look.
+
   Two estimators, per predicate:
 
   - ``mode="logprob"`` (default): one ``score`` call over the alternatives;
@@ -174,7 +180,11 @@ class QueryEvaluator:
             facts_text = "\n".join(q.text() for q in sorted(got, key=lambda q: q.t))
             per_fact = []
             if self.answer == "cloze" and facts:
+                seen = {q.source for q in got} | {q.target for q in got}
                 for src, rel, value, alts in facts:
+                    if src not in seen:  # no evidence about this object: uniform prior, no LM call
+                        per_fact.append([1.0 / len(alts)])
+                        continue
                     prompt = CLOZE_PROMPT.format(query=query, prev=rec.p, facts=facts_text, t=t,
                                                  source=src, relation=rel)
                     per_fact.append(self._answer(prompt, [f" {a}" for a in alts], list(alts).index(value), t))

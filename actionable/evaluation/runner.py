@@ -370,6 +370,11 @@ def run_episodes(episodes: Iterable[Episode], factory: WorkerFactory, run_dir: s
                                    f"{manifest.get('fingerprint')}); use a new --out directory")
             if old_manifest is None:
                 store.write_manifest(manifest)
+            elif manifest.get("command") and manifest["command"] not in old_manifest.get(
+                    "commands", [old_manifest.get("command")]):
+                # same configuration, extended (more seeds / agents): keep every command used
+                history = old_manifest.get("commands") or [old_manifest.get("command")]
+                store.write_manifest({**old_manifest, "commands": [c for c in history if c] + [manifest["command"]]})
         records = store._scan()[0]
         done = {k for k, r in records.items() if r.get("status") == "ok" or not retry_errors}
         pending = [e for e in eps if e.key not in done]

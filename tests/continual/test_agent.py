@@ -180,6 +180,21 @@ def test_cloze_answer_scores_alternatives_and_multiplies_conjunctions():
         QueryEvaluator(lm, answer="essay")
 
 
+def test_cloze_without_evidence_about_the_object_is_the_uniform_prior_without_lm_call():
+    """Retrieval can return facts that share only words with the query (here the room);
+    the queried object itself was never seen, so P is the prior and the LM is not asked."""
+    lm = TableLM(lambda prompt, c: {" on": math.log(0.93), " off": math.log(0.07)}[c])
+    g = TEKG()
+    g.update([("lamp_1", "in_room", "dining_room"), ("lamp_1", "is", "on")], 0)
+    ev = QueryEvaluator(lm, reuse=False)
+    tv = ("television_248", "is", "on", ("on", "off"))
+    p, got, _ = ev.evaluate("television in the dining room is on", g, 0, (tv,))
+    assert got and p == pytest.approx(0.5) and ev.stats.lm_calls == 0
+    g.update([("television_248", "is", "on")], 1)
+    p, _, how = ev.evaluate("television in the dining room is on", g, 1, (tv,))
+    assert how == "lm" and p == pytest.approx(0.93) and ev.stats.lm_calls == 1
+
+
 def test_scoring_sees_agent_effect_before_house_changes(house):
     """A goal fulfilled by the house in the same step is not credited to the agent."""
     from actionable.continual.instructions import Instruction, Predicate

@@ -86,6 +86,20 @@ def test_bad_arguments_and_changed_config(tmp_path):
         RunStore(tmp_path / "nope").read()
 
 
+def test_extending_a_run_keeps_every_command_in_the_manifest(tmp_path):
+    """Same configuration, more episodes (e.g. --seeds 3 then --seeds 5): both commands are kept."""
+    run_episodes(_eps(1), EchoFactory(), tmp_path, manifest={"fingerprint": "a", "command": "x --seeds 1"},
+                 progress=False)
+    assert "commands" not in RunStore(tmp_path).read_manifest()
+    res = run_episodes(_eps(2), EchoFactory(), tmp_path, manifest={"fingerprint": "a", "command": "x --seeds 2"},
+                       progress=False)
+    assert res.new == 1 and res.skipped == 1
+    assert RunStore(tmp_path).read_manifest()["commands"] == ["x --seeds 1", "x --seeds 2"]
+    run_episodes(_eps(2), EchoFactory(), tmp_path, manifest={"fingerprint": "a", "command": "x --seeds 2"},
+                 progress=False)  # a plain resume adds nothing
+    assert RunStore(tmp_path).read_manifest()["commands"] == ["x --seeds 1", "x --seeds 2"]
+
+
 def test_second_runner_on_same_dir_is_refused(tmp_path):
     store = RunStore(tmp_path)
     store.open()
