@@ -43,7 +43,9 @@ def follow_command(
                                                 help="Instruction file: one 'If <condition>, <action>.' per line, "
                                                      "or the JSON written by --save-instructions. Default: a "
                                                      "seeded set of --count template instructions."),
-    count: int = typer.Option(5, "--count", "-n", help="Size of the generated set when no file is given (1-24)."),
+    count: int = typer.Option(5, "--count", "-n", help="Size of the generated set when no file is given (1-24; ignored with "
+                                                "--instructions). How many distinct instructions a scene can "
+                                                "ground varies by scene and seed: up to 15 in 1003_2."),
     nonstationarity: str = typer.Option("medium", "--nonstationarity", "-x",
                                         help="How often the house changes: low (every 8 steps), medium (6), high (4)."),
     steps: int = typer.Option(100, "--steps", help="Episode length in skills (1-2000)."),

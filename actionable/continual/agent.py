@@ -193,7 +193,9 @@ class ExRAPAgent(MemoryAgentBase):
         best = max(cands, key=lambda z: (round(total[z.text], 9), z in [p[1] for p in pending]))
         why = (f"argmax w_T*v_T + w_R*v_R = {total[best.text]:+.3f} "
                f"(v_T {v_t.get(best.text, 0.0):+.2f}, v_R {v_r[best.text]:+.3f}); "
-               f"{len(pending)} pending")
+               f"{len(pending)} pending"
+               + {"fixed": "; v_R = 1 for the next room of the fixed cycle (ExRAP-EXP)",
+                  "llm": "; v_R = the LM's probability of each move (ExRAP-LLM)"}.get(self.config.explore, ""))
         return Decision(best, why, beliefs, total)
 
     def _exploit(self, cands: list[Skill], pending) -> dict[str, float]:
