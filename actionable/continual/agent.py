@@ -187,7 +187,7 @@ class ExRAPAgent(MemoryAgentBase):
         cands: list[Skill] = list(self.house.navigation_skills())
         cands += [z for _, z in pending if z not in cands]
         v_t = self._exploit(cands, pending)
-        v_r = self._explore(cands, beliefs, ents, here)
+        v_r = self._explore(cands, beliefs, ents, here, bool(pending))
         total = {z.text: self.config.w_t * v_t.get(z.text, 0.0) + self.config.w_r * v_r[z.text]
                  for z in cands}
         best = max(cands, key=lambda z: (round(total[z.text], 9), z in [p[1] for p in pending]))
@@ -210,8 +210,13 @@ class ExRAPAgent(MemoryAgentBase):
         scores = self.lm.score(prompt, [" " + z.text for z in cands])
         return {z.text: s for z, s in zip(cands, scores)}
 
-    def _explore(self, cands, beliefs, ents, here) -> dict[str, float]:
+    def _explore(self, cands, beliefs, ents, here, pending: bool = False) -> dict[str, float]:
         mode = self.config.explore
+        if mode in ("fixed", "llm") and pending:
+            # the ablations replace exploration, not exploitation: with an execution pending
+            # they exploit (v_R = 0 for every skill, so v_T decides). Without this gate their
+            # move values (1, or a probability) always beat 0.01 v_T and no execution ever ran.
+            return {z.text: 0.0 for z in cands}
         if mode == "fixed":
             rooms = sorted(self.house.rooms)
             nxt = rooms[(rooms.index(here) + 1) % len(rooms)]

@@ -13,7 +13,10 @@ Three stages, every output logged in the run record:
    predicates of switchables / openables, placements of movables, and the
    matching skills. This repairs what a 135M model typically writes: bare class
    names (``faucet`` when the house has two), near-names (``cabinet`` for
-   ``bathroom cabinet``) and dropped articles.
+   ``bathroom cabinet``) and dropped articles. A clause whose nearest admissible
+   clause is less similar than :data:`MIN_SIMILARITY` (0.5) is rejected, like
+   the cutoff of Huang et al.'s trajectory correction: an LM that names objects
+   absent from the sentence (or writes code) falls back to the rule reader.
 3. **Polarity check**: the query and the execution are re-ranked against their
    opposite polarity (``switch on`` / ``switch off``; ``is open`` / ``is
    closed``) by LM score, calibrated by the score under a content-free
@@ -52,6 +55,10 @@ INTERPRET_PROMPT = (
     "query: cup is on table in the bedroom\nexecution: put cup on desk in the bedroom\n"
     "Instruction: {text}\nquery:"
 )
+#: Translations less similar than this are rejected (rule reader instead). In the committed
+#: continual table every accepted translation had cosine >= 0.64; hostile or off-topic LM
+#: clauses ("switch off unicorn_99", code) score 0.0-0.36 against the nearest admissible one.
+MIN_SIMILARITY = 0.5
 #: Content-free instruction for the PMI calibration of the polarity check.
 NEUTRAL_TEXT = "N/A"
 
@@ -191,6 +198,10 @@ def _lm_reading(ins: Instruction, house: NonStationaryHouse, lm, embedder, rec: 
         tq = translate(conj, cand_q, embedder)
         te = translate([e] if e.strip() else [], cand_e, embedder)
         if tq and te:
+            for generated, (_, sim) in zip(conj + [e], tq + te):
+                if sim < MIN_SIMILARITY:  # nothing admissible is close: not a reading of this sentence
+                    raise InputError(f"{generated.strip()[:80]!r} is not close to any admissible clause of "
+                                     f"this instruction (cosine {sim:.2f} < {MIN_SIMILARITY})")
             q = " and ".join(dict.fromkeys(c for c, _ in tq))
             e = te[0][0]
             rec["translated"] = {"query": q, "execution": e,

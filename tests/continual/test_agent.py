@@ -120,6 +120,24 @@ def test_exrap_executes_when_query_believed_true(house):
     assert any("Pending tasks" in p for p in lm.prompts)  # v_T was scored (Eq. 9)
 
 
+@pytest.mark.parametrize("explore", ["fixed", "llm"])
+def test_exploration_ablations_still_execute_what_is_pending(house, explore):
+    """ExRAP-EXP / ExRAP-LLM replace exploration only: with an execution pending, v_R is 0
+    and v_T decides (before this gate the fixed cycle's v_R = 1 beat every execution)."""
+    from actionable.continual.agent import ExRAPConfig
+    house.reset(seed=0)
+    house.step(Skill("go", (201,)))
+    obs = house.observe()
+    task = Task("If the television in the dining room is off, turn it on.",
+                "television in the dining room is off",
+                (Skill("switch_on", (248,), "switch on the television in the dining room"),))
+    lm = TableLM(lambda prompt, c: {" yes": -0.05, " no": -3.0}.get(c, -2.0 if "switch on" in c else -9.0))
+    agent = ExRAPAgent(lm, ExRAPConfig(explore=explore, answer="yesno"))
+    agent.reset([task], house)
+    d = agent.act(obs, 1)
+    assert d.skill.kind == "switch_on", d.why
+
+
 def test_exrap_explores_towards_uncertain_query(house):
     obs = house.reset(seed=0)  # agent in the bedroom
     task = Task("t", "television in the dining room is on",

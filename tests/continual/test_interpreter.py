@@ -99,3 +99,23 @@ def test_translation_with_no_named_object_falls_back(house):
     house.reset(0)
     assert admissible_clauses("Please tidy up.", house) == ([], [])
     assert translate(["anything"], [], None) == []
+
+
+def test_translation_below_min_similarity_is_rejected(house):
+    """A clause far from every admissible clause is not a reading of the sentence:
+    the interpreter falls back to the rule reader and says why."""
+    import numpy as np
+
+    from actionable.continual.interpreter import MIN_SIMILARITY
+
+    class Orthogonal:  # every text its own direction: cosine 0 between distinct texts
+        def encode(self, texts, batch_size=256):
+            return np.eye(len(texts), dtype=np.float32)
+
+    house.reset(0)
+    text = "If the television in the dining room is on, switch it off."
+    lm = ScriptedLM([" television is on\nexecution: switch off television"])
+    lm.score = lambda prompt, conts: [0.0 for _ in conts]
+    _, log = interpret([parse_instruction(text, house)], house, lm, embedder=Orthogonal())
+    assert MIN_SIMILARITY == 0.5
+    assert log[0]["source"] == "rule" and "not close to any admissible clause" in log[0]["error"]
