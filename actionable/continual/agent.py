@@ -27,7 +27,8 @@ stood still for 14 steps with an execution pending).
 
 Ablations: ``temporal_consistency=False`` (ExRAP-TC), ``explore="fixed"``
 (ExRAP-EXP: visit rooms in a fixed cycle instead of v_R) and ``explore="llm"``
-(ExRAP-LLM: the LM scores the go-to skills instead of v_R).
+(ExRAP-LLM: the LM scores the go-to skills instead of v_R); both exploit
+(v_R = 0) while an execution is pending.
 """
 
 from __future__ import annotations
