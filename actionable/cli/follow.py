@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-_AGENT_HELP = ("exrap (default), exrap-tc (no temporal consistency), exrap-exp (fixed exploration), "
+_AGENT_HELP = ("exrap, exrap-tc (no temporal consistency), exrap-exp (fixed exploration), "
                "exrap-llm (LLM exploration), exrap-sample (10-sample query answers), llm-planner, saycan, "
                "zsp, instruction-wise, oracle (full observability).")
 

@@ -227,7 +227,7 @@ class ExRAPAgent(MemoryAgentBase):
             prompt = (f"You are a home robot watching for: {qs}. You are in the "
                       f"{self.house.rooms[here].replace('_', ' ')}. To check on them, the next place to go:")
             self.lm_calls += 1
-            nav = [z for z in cands if z.kind == "go"]
+            nav = [z for z in cands if z.kind == "go" and z.args[0] != here]  # staying is not exploring
             sc = self.lm.score(prompt, [" " + z.text for z in nav])
             m = max(sc)
             z_sum = sum(math.exp(s - m) for s in sc)

@@ -324,6 +324,34 @@ def _iter_ray(pending: list[Episode], factory: WorkerFactory, workers: int, addr
             ray.shutdown()
 
 
+def _config_diff(old: Mapping, new: Mapping) -> str:
+    """Which settings differ between two manifests (their ``config``), else the fingerprints."""
+    a, b = old.get("config"), new.get("config")
+    if isinstance(a, dict) and isinstance(b, dict):
+        diff = [f"{k}: {a.get(k)!r} then, {b.get(k)!r} now" for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+        if diff:
+            return "; ".join(diff)
+    return f"fingerprint {old.get('fingerprint')} vs {new.get('fingerprint')}"
+
+
+def _check_payloads(store: RunStore, eps: list[Episode], records: dict[str, dict]) -> None:
+    """Refuse to resume when a stored episode was run with other settings than requested
+    (the manifest may be missing or hand-edited; the records are the ground truth)."""
+    def norm(x):
+        return json.loads(json.dumps(x, sort_keys=True, default=str))
+
+    for e in eps:
+        rec = records.get(e.key)
+        if rec is None or not isinstance(rec.get("payload"), dict):
+            continue
+        old, new = norm(rec["payload"]), norm(dict(e.payload))
+        diff = [k for k in sorted(set(old) & set(new)) if old[k] != new[k]]
+        if diff:
+            shown = "; ".join(f"{k}: {old[k]!r} stored, {new[k]!r} now" for k in diff[:4])
+            raise RunFileError(f"{store.path} holds episode {e.key!r} run with other settings ({shown}); "
+                               "use a new --out directory")
+
+
 def run_episodes(episodes: Iterable[Episode], factory: WorkerFactory, run_dir: str | Path, *,
                  executor: Executor = "local", workers: int = 1, address: str | None = None,
                  manifest: Mapping | None = None, progress: bool = True,
@@ -366,8 +394,7 @@ def run_episodes(episodes: Iterable[Episode], factory: WorkerFactory, run_dir: s
         if manifest is not None:
             if old_manifest is not None and old_manifest.get("fingerprint") != manifest.get("fingerprint"):
                 raise RunFileError(f"{store.dir} holds a run with a different configuration "
-                                   f"(fingerprint {old_manifest.get('fingerprint')} vs "
-                                   f"{manifest.get('fingerprint')}); use a new --out directory")
+                                   f"({_config_diff(old_manifest, manifest)}); use a new --out directory")
             if old_manifest is None:
                 store.write_manifest(manifest)
             elif manifest.get("command") and manifest["command"] not in old_manifest.get(
@@ -376,6 +403,7 @@ def run_episodes(episodes: Iterable[Episode], factory: WorkerFactory, run_dir: s
                 history = old_manifest.get("commands") or [old_manifest.get("command")]
                 store.write_manifest({**old_manifest, "commands": [c for c in history if c] + [manifest["command"]]})
         records = store._scan()[0]
+        _check_payloads(store, eps, records)
         done = {k for k, r in records.items() if r.get("status") == "ok" or not retry_errors}
         pending = [e for e in eps if e.key not in done]
         skipped = len(eps) - len(pending)

@@ -138,6 +138,21 @@ def test_exploration_ablations_still_execute_what_is_pending(house, explore):
     assert d.skill.kind == "switch_on", d.why
 
 
+def test_llm_exploration_does_not_offer_the_current_room(house):
+    """Regression: ExRAP-LLM kept choosing 'go to the bathroom' while in the bathroom."""
+    from actionable.continual.agent import ExRAPConfig
+    obs = house.reset(seed=0)
+    scored = []
+    lm = TableLM(lambda prompt, c: (scored.append(c) or -1.0) if "next place to go" in prompt else -5.0)
+    agent = ExRAPAgent(lm, ExRAPConfig(explore="llm", answer="yesno"))
+    agent.reset([Task("t", "television in the dining room is on",
+                      (Skill("switch_off", (248,), "switch off the television in the dining room"),))], house)
+    d = agent.act(obs, 0)
+    here = obs.room.replace("_", " ")
+    assert scored and all(here not in c for c in scored)
+    assert d.skill.kind == "go" and here not in d.skill.text
+
+
 def test_exrap_explores_towards_uncertain_query(house):
     obs = house.reset(seed=0)  # agent in the bedroom
     task = Task("t", "television in the dining room is on",

@@ -100,6 +100,21 @@ def test_extending_a_run_keeps_every_command_in_the_manifest(tmp_path):
     assert RunStore(tmp_path).read_manifest()["commands"] == ["x --seeds 1", "x --seeds 2"]
 
 
+def test_resume_with_other_episode_settings_is_refused_even_without_manifest(tmp_path):
+    """The records are the ground truth: a deleted manifest cannot hide changed settings."""
+    from actionable.evaluation.runner import Episode
+    run_episodes([Episode("a", {"x": 1, "steps": 6})], EchoFactory(), tmp_path, progress=False,
+                 manifest={"fingerprint": "f1", "config": {"steps": 6}})
+    with pytest.raises(RunFileError, match="steps: 6 then, 7 now"):
+        run_episodes([Episode("a", {"x": 1, "steps": 7})], EchoFactory(), tmp_path, progress=False,
+                     manifest={"fingerprint": "f2", "config": {"steps": 7}})
+    (tmp_path / "manifest.json").unlink()
+    with pytest.raises(RunFileError, match="episode 'a' run with other settings .steps: 6 stored, 7 now"):
+        run_episodes([Episode("a", {"x": 1, "steps": 7})], EchoFactory(), tmp_path, progress=False)
+    res = run_episodes([Episode("a", {"x": 1, "steps": 6})], EchoFactory(), tmp_path, progress=False)
+    assert res.skipped == 1 and res.new == 0  # the same settings still resume
+
+
 def test_second_runner_on_same_dir_is_refused(tmp_path):
     store = RunStore(tmp_path)
     store.open()
