@@ -34,39 +34,27 @@ def run(seeds: int = 10, verbose: bool = False) -> dict:
         for ins in sample_instructions(house, 7, seed=seed):
             seen.setdefault(ins.text, ins)
     sentences = list(seen.values())
-    calibrated = ip._pick
-
-    def raw_pick(lm_, head, neutral, options):  # uncalibrated: argmax log P(o | instruction)
-        if len(options) == 1:
-            return options[0]
-        s = lm_.score(head, [f" {c}" for c in options])
-        return options[max(range(len(options)), key=lambda i: s[i])]
-
     out = {"sentences": len(sentences), "variants": {}}
-    variants = [("lm only, raw polarity", None, raw_pick), ("lm only, PMI polarity", None, calibrated),
-                ("lm + translation, raw polarity", emb, raw_pick),
-                ("lm + translation, PMI polarity (default)", emb, calibrated)]
-    try:
-        for name, embedder, pick in variants:
-            ip._pick = pick
-            t0 = time.perf_counter()
-            tasks, log = ip.interpret(sentences, house, lm, embedder=embedder)
-            by_text = {t.text: t for t in tasks}
-            usable = q_ok = e_ok = both = 0
-            for ins, rec in zip(sentences, log):
-                if rec["source"] != "lm":
-                    continue
-                usable += 1
-                task = by_text[ins.text]
-                a = set(task.facts) == set(ip.cloze_facts(ins.query, house))
-                b = tuple(task.execution) == tuple(ins.execution)
-                q_ok, e_ok, both = q_ok + a, e_ok + b, both + (a and b)
-                if verbose and not (a and b):
-                    print(json.dumps({"variant": name, "text": ins.text, "checked": rec.get("checked")}))
-            out["variants"][name] = {"lm_usable": usable, "query_right": q_ok, "execution_right": e_ok,
-                                     "both_right": both, "seconds": round(time.perf_counter() - t0, 1)}
-    finally:
-        ip._pick = calibrated
+    variants = [("lm only, raw polarity", None, False), ("lm only, PMI polarity", None, True),
+                ("lm + translation, raw polarity", emb, False),
+                ("lm + translation, PMI polarity (default)", emb, True)]
+    for name, embedder, calibrated in variants:
+        t0 = time.perf_counter()
+        tasks, log = ip.interpret(sentences, house, lm, embedder=embedder, calibrated=calibrated)
+        by_text = {t.text: t for t in tasks}
+        usable = q_ok = e_ok = both = 0
+        for ins, rec in zip(sentences, log):
+            if rec["source"] != "lm":
+                continue
+            usable += 1
+            task = by_text[ins.text]
+            a = set(task.facts) == set(ip.cloze_facts(ins.query, house))
+            b = tuple(task.execution) == tuple(ins.execution)
+            q_ok, e_ok, both = q_ok + a, e_ok + b, both + (a and b)
+            if verbose and not (a and b):
+                print(json.dumps({"variant": name, "text": ins.text, "checked": rec.get("checked")}))
+        out["variants"][name] = {"lm_usable": usable, "query_right": q_ok, "execution_right": e_ok,
+                                 "both_right": both, "seconds": round(time.perf_counter() - t0, 1)}
     return out
 
 

@@ -178,8 +178,7 @@ def continual_eval_command(
     """Run the continual benchmark and write summary.md (paper-style SR/PS table) + continual.png."""
     from actionable.continual.episode import AGENTS
     from actionable.continual.evaluate import ContinualWorker, episodes_for, write_continual_report
-    from actionable.errors import ConfigError
-    from actionable.errors import ContinualError
+    from actionable.errors import ConfigError, ContinualError
     from actionable.evaluation.runner import config_fingerprint, run_episodes
 
     ags = _csv(agents, "agents")

@@ -155,23 +155,25 @@ def _flip(text: str) -> str:
     return text
 
 
-def _pick(lm, head: str, neutral: str, options: list[str]) -> str:
-    """Option with the highest PMI: log P(o | instruction) - log P(o | content-free instruction)."""
+def _pick(lm, head: str, neutral: str, options: list[str], calibrated: bool = True) -> str:
+    """Option with the highest PMI: log P(o | instruction) - log P(o | content-free instruction);
+    ``calibrated=False``: the highest log P(o | instruction)."""
     if len(options) == 1:
         return options[0]
     conts = [f" {c}" for c in options]
     s = lm.score(head, conts)
-    z = lm.score(neutral, conts)
+    z = lm.score(neutral, conts) if calibrated else [0.0] * len(conts)
     return options[max(range(len(options)), key=lambda i: s[i] - z[i])]
 
 
-def _polarity_check(lm, text: str, q: str, e: str) -> tuple[str, str]:
+def _polarity_check(lm, text: str, q: str, e: str, calibrated: bool = True) -> tuple[str, str]:
     """Re-rank the query / execution against their opposite polarity (calibrated LM score)."""
     if not getattr(lm, "supports_score", False):
         return q, e
     head, neutral = INTERPRET_PROMPT.format(text=text), INTERPRET_PROMPT.format(text=NEUTRAL_TEXT)
-    q = _pick(lm, head, neutral, list(dict.fromkeys([q, _flip(q)])))
-    e = _pick(lm, f"{head} {q}\nexecution:", f"{neutral} {q}\nexecution:", list(dict.fromkeys([e, _flip(e)])))
+    q = _pick(lm, head, neutral, list(dict.fromkeys([q, _flip(q)])), calibrated)
+    e = _pick(lm, f"{head} {q}\nexecution:", f"{neutral} {q}\nexecution:", list(dict.fromkeys([e, _flip(e)])),
+              calibrated)
     return q, e
 
 
@@ -185,7 +187,8 @@ def _read_lm_output(raw: str) -> tuple[str, str]:
     return q, e
 
 
-def _lm_reading(ins: Instruction, house: NonStationaryHouse, lm, embedder, rec: dict) -> Task:
+def _lm_reading(ins: Instruction, house: NonStationaryHouse, lm, embedder, rec: dict,
+                calibrated: bool = True) -> Task:
     out = lm.generate(INTERPRET_PROMPT.format(text=ins.text),
                       GenerationParams(n=1, temperature=0.0, max_tokens=40, stop=("\nInstruction",),
                                        presence_penalty=0.0, frequency_penalty=0.0, seed=0))
@@ -206,7 +209,7 @@ def _lm_reading(ins: Instruction, house: NonStationaryHouse, lm, embedder, rec: 
             e = te[0][0]
             rec["translated"] = {"query": q, "execution": e,
                                  "similarity": round(min(s for _, s in tq + te), 3)}
-    q, e = _polarity_check(lm, ins.text, q, e)
+    q, e = _polarity_check(lm, ins.text, q, e, calibrated)
     rec["checked"] = {"query": q, "execution": e}
     preds = parse_condition(q, house)
     skills, _ = parse_execution(e, house)
@@ -214,7 +217,7 @@ def _lm_reading(ins: Instruction, house: NonStationaryHouse, lm, embedder, rec: 
 
 
 def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=None,
-              embedder=None) -> tuple[list[Task], list[dict]]:
+              embedder=None, calibrated: bool = True) -> tuple[list[Task], list[dict]]:
     """Map instruction texts to tasks (ExRAP Eq. 4; see the module docstring).
 
     Args:
@@ -222,6 +225,8 @@ def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=Non
         lm: planning LM; ``None`` reads with the rule-based reader only.
         embedder: translation LM (:func:`~actionable.grounding.embedder.load_embedder`);
             ``None`` skips the translation stage.
+        calibrated: PMI-calibrated polarity check (default); ``False`` ranks by the
+            raw LM score (the ablation in benchmarks/bench_interpreter.py).
 
     Returns:
         ``(tasks, log)``; the log has one record per instruction: ``text``,
@@ -234,7 +239,7 @@ def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=Non
         task = None
         if lm is not None:
             try:
-                task, rec["source"] = _lm_reading(ins, house, lm, embedder, rec), "lm"
+                task, rec["source"] = _lm_reading(ins, house, lm, embedder, rec, calibrated), "lm"
             except InputError as exc:
                 rec["error"] = f"LM interpretation unusable: {exc}"
         if task is None:
