@@ -18,67 +18,19 @@ The rule-based baseline lives in :mod:`actionable.verify.rules`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from actionable.env.program import Program
-from actionable.errors import ConfigError, InputError, LMError
+from actionable.errors import ConfigError, LMError
 from actionable.lm.base import GenerationParams, LanguageModel
+from actionable.verify.base import Judge, JudgeResult, VerifyTask
 from actionable.verify.critique import Critique, CritiqueKind, parse_judge_output
+
+__all__ = ["JUDGE_NAMES", "Judge", "JudgeResult", "VerifyTask", "LLMJudge", "HybridJudge", "make_judge",
+           "judge_prompt", "wrap_for_model"]
 
 #: Judge names accepted by :func:`make_judge` and the CLI.
 JUDGE_NAMES = ("rule", "sim", "llm", "hybrid")
-
-
-@dataclass(frozen=True)
-class VerifyTask:
-    """What a plan is for.
-
-    Attributes:
-        goal: the instruction in words (task name and/or description).
-        scene: scene name or program id for the simulator (``None`` = default
-            house); a :class:`~actionable.env.scene.SceneGraph` is also accepted.
-        goal_spec: annotated goal conditions
-            (:class:`actionable.evaluation.goals.GoalSpec`) or ``None``.
-        program_id: the dataset program the task comes from, if any.
-    """
-
-    goal: str
-    scene: Any = None
-    goal_spec: Any = None
-    program_id: str | None = None
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.goal, str) or not self.goal.strip():
-            raise InputError("the goal must be a non-empty instruction, e.g. --goal \"Turn on TV\"")
-
-
-@dataclass(frozen=True)
-class JudgeResult:
-    """Critiques of one judge call plus diagnostics.
-
-    Attributes:
-        critiques: the verdicts, 0-based indices into the judged plan.
-        warnings: parser / validation notes (never fatal).
-        raw: the LM's raw text (empty for non-LLM judges).
-    """
-
-    critiques: tuple[Critique, ...] = ()
-    warnings: tuple[str, ...] = ()
-    raw: str = ""
-
-    def to_dict(self) -> dict:
-        return {"critiques": [c.to_dict() for c in self.critiques],
-                "warnings": list(self.warnings), "raw": self.raw}
-
-
-@runtime_checkable
-class Judge(Protocol):
-    """``judge(plan, task) -> JudgeResult``; ``name`` is recorded with results."""
-
-    name: str
-
-    def judge(self, plan: Program, task: VerifyTask) -> JudgeResult: ...
 
 
 JUDGE_INSTRUCTIONS = (
@@ -157,7 +109,9 @@ class LLMJudge:
                                   presence_penalty=0.0, frequency_penalty=0.0, seed=0)
         text = self.prefill + self.lm.generate(prompt, params)[0].text
         parsed = parse_judge_output(text, plan, source=self.name)
-        return JudgeResult(parsed.critiques, parsed.warnings, text)
+        # lines the model wrote that are not usable critiques are the model's failure:
+        # kept out of the user-facing warnings (``model_notes``, shown with --verbose)
+        return JudgeResult(parsed.critiques, (), text, model_notes=parsed.warnings)
 
 
 class HybridJudge:
@@ -184,10 +138,12 @@ class HybridJudge:
             llm_res = self.llm.judge(plan, task)
         except LMError as exc:  # the simulator's verdict stands on its own
             return JudgeResult(sim_res.critiques, sim_res.warnings + (f"LLM judge failed ({exc}); "
-                                                                      "simulator critiques only",))
+                                                                      "simulator critiques only",),
+                               goal_conditions=sim_res.goal_conditions)
         crits = list(sim_res.critiques)
         keys = {(c.kind, c.index, c.key) for c in crits}
-        notes = list(llm_res.warnings) + list(sim_res.warnings)
+        notes = list(sim_res.warnings) + list(llm_res.warnings)
+        model_notes = list(llm_res.model_notes)
         kept = rejected = 0
         missing_keys = {c.key for c in crits if c.kind is CritiqueKind.MISSING}
         for c in llm_res.critiques:
@@ -202,9 +158,10 @@ class HybridJudge:
             else:
                 rejected += 1
         if rejected:
-            notes.append(f"simulator rejected {rejected} of {kept + rejected} new LLM critiques")
+            model_notes.append(f"simulator rejected {rejected} of {kept + rejected} new LLM critiques")
         crits.sort(key=lambda c: (len(plan) if c.index is None else c.index, c.kind.value))
-        return JudgeResult(tuple(crits), tuple(notes), llm_res.raw)
+        return JudgeResult(tuple(crits), tuple(notes), llm_res.raw, tuple(model_notes),
+                           sim_res.goal_conditions)
 
 
 def make_judge(name: str, *, lm: LanguageModel | None = None, sim_config=None) -> Judge:

@@ -29,7 +29,8 @@ from actionable.env.program import Program, Step, parse_step
 from actionable.errors import ConfigError, ProgramParseError
 from actionable.lm.base import GenerationParams, LanguageModel
 from actionable.verify.critique import Critique, _bind_ids, apply_critiques
-from actionable.verify.judge import Judge, VerifyTask, wrap_for_model
+from actionable.verify.base import Judge, VerifyTask
+from actionable.verify.judge import wrap_for_model
 
 DEFAULT_MAX_ROUNDS = 5
 
@@ -135,13 +136,16 @@ class Round:
     warnings: tuple[str, ...] = ()
     judge_raw: str = ""
     planner_raw: str = ""
+    model_notes: tuple[str, ...] = ()
+    goal_conditions: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {"round": self.index, "critiques": [c.to_dict() for c in self.critiques],
                 "new_critiques": [c.to_dict() for c in self.new_critiques],
                 "plan": self.plan_after.to_script(), "converged": self.converged,
                 "warnings": list(self.warnings), "judge_raw": self.judge_raw,
-                "planner_raw": self.planner_raw}
+                "planner_raw": self.planner_raw, "model_notes": list(self.model_notes),
+                "goal_conditions": list(self.goal_conditions)}
 
 
 @dataclass(frozen=True)
@@ -206,13 +210,14 @@ class VerificationLoop:
             seen.update(c.key for c in res.critiques)
             if not new:
                 converged = True
-                rounds.append(Round(r, res.critiques, (), current, current, True, res.warnings, res.raw))
+                rounds.append(Round(r, res.critiques, (), current, current, True, res.warnings, res.raw,
+                                    model_notes=res.model_notes, goal_conditions=res.goal_conditions))
                 break
             rev = self.planner.revise(current, new, task)
             changed = rev.plan.steps != current.steps
             revisions += int(changed)
             progressing = {c.key for c in new} if changed else set()
-            rounds.append(Round(r, res.critiques, new, current, rev.plan, False,
-                                res.warnings + rev.warnings, res.raw, rev.raw))
+            rounds.append(Round(r, res.critiques, new, current, rev.plan, False, res.warnings, res.raw,
+                                rev.raw, res.model_notes + rev.warnings, res.goal_conditions))
             current = rev.plan
         return LoopResult(plan, current, tuple(rounds), converged, revisions)

@@ -19,31 +19,11 @@ itself - the weaknesses the paper reports for rules.
 
 from __future__ import annotations
 
-from actionable.env.program import Argument, Program, Step
+from actionable.env.program import Argument, Program
+from actionable.verify.base import INVERSE_ACTIONS, NAVIGATION, PUT_ACTIONS, JudgeResult, mentions, same_object
 from actionable.verify.critique import Critique, CritiqueKind
 
-#: Pairs of actions where the second undoes the first (both directions).
-INVERSE_ACTIONS: dict[str, str] = {
-    "SWITCHON": "SWITCHOFF", "SWITCHOFF": "SWITCHON", "OPEN": "CLOSE", "CLOSE": "OPEN",
-    "PLUGIN": "PLUGOUT", "PLUGOUT": "PLUGIN",
-}
-#: Actions that only move or orient the agent; they do not "use" an object.
-NAVIGATION = frozenset({"WALK", "RUN", "FIND", "TURNTO", "LOOKAT", "LOOKAT_SHORT", "LOOKAT_LONG",
-                        "POINTAT"})
-PUT_ACTIONS = frozenset({"PUTBACK", "PUTIN"})
-
-
-def same_object(a: Argument, b: Argument) -> bool:
-    """Same node id when both are resolved, else same class name."""
-    if a.id is not None and b.id is not None:
-        return a.id == b.id
-    return a.name == b.name
-
-
-def mentions(step: Step, obj: Argument) -> bool:
-    """Whether ``step`` names ``obj`` among its arguments."""
-    return any(same_object(a, obj) for a in step.args)
-
+__all__ = ["RuleJudge", "INVERSE_ACTIONS", "NAVIGATION", "PUT_ACTIONS", "mentions", "same_object"]
 
 def _used_between(plan: Program, i: int, j: int, obj: Argument) -> bool:
     return any(mentions(s, obj) and s.action not in NAVIGATION for s in plan.steps[i + 1:j])
@@ -102,7 +82,5 @@ class RuleJudge:
         return [Critique(CritiqueKind.REMOVE, i, steps[i].to_script(), why, steps[i], self.name)
                 for i, why in sorted(flagged.items())]
 
-    def judge(self, plan: Program, task=None):
-        from actionable.verify.judge import JudgeResult
-
+    def judge(self, plan: Program, task=None) -> JudgeResult:
         return JudgeResult(tuple(self.critiques(plan)))

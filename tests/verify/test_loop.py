@@ -67,14 +67,14 @@ def test_llm_planner_parses_numbered_lines_and_keeps_ids():
     res = VerificationLoop(LLMJudge(lm), LLMPlanner(lm), max_rounds=1).run(plan, TASK)
     assert res.final.to_script().splitlines() == ["[WALK] <tv> (3)", "[SWITCHON] <tv> (3)"]
     assert lm.prompts[0].endswith("Answer:\n1.") and lm.prompts[1].endswith("Revised plan:\n1.")
-    assert any("unparseable" in w for w in res.rounds[0].warnings)
+    assert any("unparseable" in w for w in res.rounds[0].model_notes)
 
 
 def test_llm_planner_garbage_falls_back_to_apply():
     lm = ScriptedLM([" OK\n3. #REMOVE: undone", " I cannot do that."])
     res = VerificationLoop(LLMJudge(lm), LLMPlanner(lm), max_rounds=1).run(PLAN, TASK)
     assert res.final.to_text() == ["walk to tv", "switch on tv", "switch on tv", "watch tv"]
-    assert any("deterministically" in w for w in res.rounds[0].warnings)
+    assert any("deterministically" in w for w in res.rounds[0].model_notes)
 
 
 def test_judge_prompt_numbers_actions_and_hides_ids():

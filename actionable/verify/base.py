@@ -1,0 +1,125 @@
+"""Shared pieces of the judges: task, result, protocol and action vocabulary.
+
+Every judge (rule, sim, llm, hybrid; arXiv 2509.02761, Sec. 3 "Judge")
+takes a :class:`VerifyTask` and returns a :class:`JudgeResult`. This module
+holds them together with the action tables the judges share (inverse
+"undo" pairs, navigation actions, put actions), so that ``judge``,
+``grounded`` and ``rules`` import from here and not from one another (no
+import cycle).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from actionable.env.program import Argument, Program, Step
+from actionable.errors import InputError
+
+#: Pairs of actions where the second undoes the first (both directions).
+INVERSE_ACTIONS: dict[str, str] = {
+    "SWITCHON": "SWITCHOFF", "SWITCHOFF": "SWITCHON", "OPEN": "CLOSE", "CLOSE": "OPEN",
+    "PLUGIN": "PLUGOUT", "PLUGOUT": "PLUGIN",
+}
+#: Posture actions undone by STANDUP (and STANDUP undone by them): the agent's
+#: state, not an object's, so they pair without a shared argument.
+POSTURE_ACTIONS = frozenset({"SIT", "LIE"})
+#: Actions that only move or orient the agent; they do not "use" an object.
+NAVIGATION = frozenset({"WALK", "RUN", "FIND", "TURNTO", "LOOKAT", "LOOKAT_SHORT", "LOOKAT_LONG",
+                        "POINTAT"})
+#: Actions that put a held object somewhere.
+PUT_ACTIONS = frozenset({"PUTBACK", "PUTIN"})
+
+
+def same_object(a: Argument, b: Argument) -> bool:
+    """Same node id when both are resolved, else same class name."""
+    if a.id is not None and b.id is not None:
+        return a.id == b.id
+    return a.name == b.name
+
+
+def mentions(step: Step, obj: Argument) -> bool:
+    """Whether ``step`` names ``obj`` among its arguments."""
+    return any(same_object(a, obj) for a in step.args)
+
+
+def undoes(later: Step, earlier: Step) -> bool:
+    """Whether ``later`` only undoes ``earlier``: the inverse action on the same
+    object (SWITCHOFF after SWITCHON, OPEN after CLOSE, ...) or STANDUP after
+    SIT/LIE and SIT/LIE after STANDUP."""
+    if later.action == "STANDUP":
+        return earlier.action in POSTURE_ACTIONS
+    if later.action in POSTURE_ACTIONS:
+        return earlier.action == "STANDUP"
+    inv = INVERSE_ACTIONS.get(earlier.action)
+    return (inv is not None and later.action == inv and bool(later.args) and bool(earlier.args)
+            and same_object(later.args[0], earlier.args[0]))
+
+
+@dataclass(frozen=True)
+class VerifyTask:
+    """What a plan is for.
+
+    Attributes:
+        goal: the instruction in words (task name and/or description).
+        scene: scene name or program id for the simulator (``None`` = default
+            house); a :class:`~actionable.env.scene.SceneGraph` is also accepted.
+        goal_spec: annotated goal conditions
+            (:class:`actionable.evaluation.goals.GoalSpec`) or ``None`` (the
+            sim/hybrid judges then derive conditions from ``goal``, see
+            :mod:`actionable.verify.goaltext`).
+        program_id: the dataset program the task comes from, if any.
+
+    Raises:
+        InputError: ``goal`` is empty or not text.
+    """
+
+    goal: str
+    scene: Any = None
+    goal_spec: Any = None
+    program_id: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.goal, str) or not self.goal.strip():
+            raise InputError("the goal must be a non-empty instruction, e.g. --goal \"Turn on TV\"")
+
+
+@dataclass(frozen=True)
+class JudgeResult:
+    """Critiques of one judge call plus diagnostics.
+
+    Attributes:
+        critiques: the verdicts, 0-based indices into the judged plan.
+        warnings: notes for the user (e.g. which goal conditions were checked,
+            a plan the repairs could not make executable); never fatal.
+        raw: the LM's raw text (empty for non-LLM judges).
+        model_notes: notes about the judge LM's own output (lines it wrote that
+            could not be read as critiques). They are the model's failure, not
+            the user's; the CLI shows them only under a verbose flag.
+        goal_conditions: the goal conditions the judge checked (descriptions
+            such as ``ON(television.410)``); empty when none were available.
+    """
+
+    critiques: tuple = ()
+    warnings: tuple[str, ...] = ()
+    raw: str = ""
+    model_notes: tuple[str, ...] = ()
+    goal_conditions: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"critiques": [c.to_dict() for c in self.critiques],
+                "warnings": list(self.warnings), "raw": self.raw,
+                "model_notes": list(self.model_notes), "goal_conditions": list(self.goal_conditions)}
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """``judge(plan, task) -> JudgeResult``; ``name`` is recorded with results."""
+
+    name: str
+
+    def judge(self, plan: Program, task: VerifyTask) -> JudgeResult: ...
+
+
+__all__ = ["INVERSE_ACTIONS", "POSTURE_ACTIONS", "NAVIGATION", "PUT_ACTIONS", "same_object", "mentions",
+           "undoes", "VerifyTask", "JudgeResult", "Judge"]

@@ -1,0 +1,170 @@
+"""Relevance signals of the simulator judge: steps that feed neither a later step nor a goal.
+
+arXiv 2509.02761 (Sec. 6) reports where LLM judges fail: long-range
+redundancy, multi-step preparation flagged as redundant, a second use of an
+object removed. :func:`relevance_candidates` proposes groups of steps from
+the replayed plan; the simulator judge removes a group only when the plan
+without it still executes and meets every goal condition it met.
+
+Strict signals (flagged by the simulator judge):
+
+* a step repeating the previous one;
+* an **undo pair** in either order (SWITCHON/SWITCHOFF, OPEN/CLOSE,
+  CLOSE/OPEN, PLUGIN/PLUGOUT of one object) with only steps between that do
+  not name the object (none, navigation, or unrelated work);
+* a grab whose object is put back exactly where it lay, only navigation between;
+* an object **picked up and never used**: no later step names it, no goal
+  condition names it, and the goal text does not name its class;
+* a **detour**: a walk superseded by a walk to another room, and the walk
+  *back* after it (to the place of the last walk before the detour);
+* a walk that only led to removed steps.
+
+Weak signals (``strict=False``, the hybrid judge lets an LLM decide them): a
+repeat of an earlier non-navigation step, and a never-used grab of an object
+that the goal names.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable
+
+from actionable.env.program import Step
+from actionable.verify.base import INVERSE_ACTIONS, NAVIGATION, PUT_ACTIONS, mentions
+from actionable.verify.replay import ReplayResult, StateView
+
+WALKS = frozenset({"WALK", "RUN"})
+Runner = Callable[..., ReplayResult]
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", text.lower().replace("_", " "))}
+
+
+def _named_by_goal(name: str, goal_text: str) -> bool:
+    parts = set(name.lower().split("_"))
+    words = _words(goal_text)
+    if "tv" in words:
+        words.add("television")
+    return bool(parts & words) and not parts <= {"table", "room"}
+
+
+def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
+                         goal_nodes: frozenset[int] | set[int] = frozenset(),
+                         goal_text: str = "", removed_after: frozenset[int] | set[int] = frozenset()
+                         ) -> list[tuple[set[int], str]]:
+    """Groups of step indices (0-based) that feed neither a later step nor a goal.
+
+    Args:
+        steps: resolved steps.
+        run: ``run(steps, observe=None) -> ReplayResult`` (the judge's replay).
+        strict: only the strict signals (see the module docstring).
+        goal_nodes: node ids named by goal conditions (their grabs are kept).
+        goal_text: the instruction (an object it names is not "never used").
+        removed_after: indices whose next step was already removed by an earlier
+            critique (a walk there led to a removed step).
+
+    Returns:
+        ``[(indices, reason)]`` in discovery order; a group is a candidate, not
+        a verdict (the caller checks the removal in the simulator).
+    """
+    placements: dict[tuple[int, str], Any] = {}
+
+    def observe(i, s, when, sim):
+        if (when == "before" and s.action == "GRAB") or (when == "after" and s.action in PUT_ACTIONS):
+            placements[(i, when)] = StateView(sim.observation).placement(s.args[0].id)
+
+    res = run(steps, observe=observe)
+    limit = len(steps) if res.executable else res.failed_index
+    groups: list[tuple[set[int], str]] = []
+    for i in range(1, limit):
+        if steps[i] == steps[i - 1]:
+            groups.append(({i}, "repeats the previous action"))
+        elif not strict and steps[i] in steps[:i - 1] and steps[i].action not in NAVIGATION:
+            groups.append(({i}, "repeats an earlier action"))
+    paired: set[int] = set()
+    # Undo pairs are matched from the last step back, so that in "ON, OFF, ON" the
+    # pair is (OFF, ON): the later steps undo the first, which stays.
+    for i in range(limit - 1, -1, -1):
+        s = steps[i]
+        inv = INVERSE_ACTIONS.get(s.action)
+        if inv is not None and i not in paired:  # a paired step does not open a new pair
+            for j in range(i + 1, limit):
+                t = steps[j]
+                if t.args and t.args[0].id == s.args[0].id and t.action in (s.action, inv):
+                    if j in paired:
+                        break
+                    between = steps[i + 1:j]
+                    if t.action == inv and not any(mentions(b, s.args[0]) for b in between):
+                        groups.append(({i, j}, f"{s.to_text()} is undone by step {j + 1}"))
+                        paired |= {i, j}
+                    break
+                if mentions(t, s.args[0]) and t.action not in NAVIGATION:
+                    break  # the object is used before being undone
+    for i in range(limit):
+        s = steps[i]
+        if s.action == "GRAB":
+            later = [j for j in range(i + 1, limit) if mentions(steps[j], s.args[0])]
+            if later:
+                j = later[0]
+                t = steps[j]
+                if (t.action in PUT_ACTIONS and all(b.action in NAVIGATION for b in steps[i + 1:j])
+                        and placements.get((i, "before")) == placements.get((j, "after"))):
+                    groups.append(({i, j}, f"{s.args[0].name} is put back where it was, unused"))
+            elif limit == len(steps):
+                goal_obj = s.args[0].id in goal_nodes or _named_by_goal(s.args[0].name, goal_text)
+                if not goal_obj or not strict:
+                    groups.append(({i}, f"{s.args[0].name} is picked up and never used"))
+    _walk_groups(steps, res, limit, groups, removed_after)
+    return groups
+
+
+def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
+                 removed_after=frozenset()) -> None:
+    """Detours (a walk superseded by a walk to another room), walks back from a
+    detour, and walks that only led to removed steps; appended to ``groups``."""
+    view0 = res.view()
+    taken = set().union(*(g for g, _ in groups)) if groups else set()
+    detours: list[int] = []
+    # Walks are judged from the last to the first, each against the next *kept*
+    # step, so that in "A, B, C" a detour B is found first and A is then
+    # compared with C (no double flag when C is in A's room).
+    for i in range(limit - 2, -1, -1):
+        s = steps[i]
+        if s.action not in WALKS or i in taken:
+            continue
+        nxt = next((j for j in range(i + 1, limit) if j not in taken), None)
+        between = range(i + 1, nxt if nxt is not None else limit)
+        # the walk's own purpose (the step right after it) was removed, not just a later walk's
+        led_to_removed = (i + 1 in taken and steps[i + 1].action not in WALKS) or i in removed_after
+        if nxt is None:
+            if led_to_removed and limit == len(steps):
+                groups.append(({i, *between}, f"walk to {s.args[0].name} only leads to removed steps"))
+                taken |= {i, *between}
+            continue
+        if led_to_removed and steps[nxt].action in WALKS | {"FIND"}:
+            block = {i, *(b for b in between if b in taken)}
+            groups.append((block, f"walk to {s.args[0].name} only leads to removed steps"))
+            taken |= block
+            continue
+        if steps[nxt].action not in WALKS | {"FIND"}:
+            continue
+        x, y = s.args[0].id, steps[nxt].args[0].id
+        if x == y or view0.room_of(x) == view0.room_of(y):
+            continue  # room then object in it, or object to object nearby: navigation
+        groups.append(({i}, f"walk to {s.args[0].name} is superseded by step {nxt + 1}"))
+        taken.add(i)
+        detours.append(i)
+    for i in detours:  # the walk back: to where the last walk before the detour led
+        prev = next((p for p in range(i - 1, -1, -1) if p not in taken and steps[p].action in WALKS), None)
+        back = next((j for j in range(i + 1, limit) if j not in taken), None)
+        if prev is None or back is None or steps[back].action not in WALKS:
+            continue
+        a, b = steps[prev].args[0].id, steps[back].args[0].id
+        if a == b or (view0.is_room(b) and view0.room_of(a) == b):
+            groups.append(({back}, f"walks back from the detour of step {i + 1} to where step {prev + 1} "
+                                   "already led"))
+            taken.add(back)
+
+
+__all__ = ["relevance_candidates", "WALKS"]
