@@ -228,13 +228,14 @@ class SimulatorJudge:
                         out.append((self._remove_cost(steps, j, task, REMOVE_CAUSE), len(out), "remove", j,
                                     f"contradictory: undoes what step {entries[k][0] + 1} needs ({why})"))
             goal_nodes = _goal_nodes(task.goal_spec)
+            full = len(view.held()) >= 2  # both hands busy: try the unused objects first
             for h in sorted(view.held()):  # an object picked up and never used: dropping it is free
                 grabs = [j for j in range(k) if steps[j].action == "GRAB" and steps[j].args[0].id == h]
                 if not grabs or not is_orig(grabs[-1]) or h in goal_nodes:
                     continue
                 j = grabs[-1]
                 if not any(mentions(t, steps[j].args[0]) for t in steps[j + 1:]):
-                    out.append((REMOVE_CAUSE, -1, "remove", j,
+                    out.append((REMOVE_CAUSE, -1 if full else len(out), "remove", j,
                                 f"redundant: {steps[j].args[0].name} is picked up and never used (and "
                                 f"step {entries[k][0] + 1} fails while it is held)"))
         if red is not None and is_orig(k):

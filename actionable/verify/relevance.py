@@ -9,9 +9,11 @@ without it still executes and meets every goal condition it met.
 Strict signals (flagged by the simulator judge):
 
 * a step repeating the previous one;
-* an **undo pair** in either order (SWITCHON/SWITCHOFF, OPEN/CLOSE,
-  CLOSE/OPEN, PLUGIN/PLUGOUT of one object) with only steps between that do
-  not name the object (none, navigation, or unrelated work);
+* an **undo pair** in either order: establish-then-undo (SWITCHON/SWITCHOFF,
+  OPEN/CLOSE, PLUGIN/PLUGOUT of one object) with only navigation between
+  (work between may use the state: running water while rinsing), and
+  undo-then-restore (SWITCHOFF/SWITCHON, CLOSE/OPEN, PLUGOUT/PLUGIN) with no
+  step between that names the object (the undone state serves nothing);
 * a grab whose object is put back exactly where it lay, only navigation between;
 * an object **picked up and never used**: no later step names it, no goal
   condition names it, and the goal text does not name its class;
@@ -34,6 +36,8 @@ from actionable.verify.base import INVERSE_ACTIONS, NAVIGATION, PUT_ACTIONS, men
 from actionable.verify.replay import ReplayResult, StateView
 
 WALKS = frozenset({"WALK", "RUN"})
+#: The first action of an establish-then-undo pair.
+ESTABLISH = frozenset({"SWITCHON", "OPEN", "PLUGIN"})
 Runner = Callable[..., ReplayResult]
 
 
@@ -42,7 +46,7 @@ def _words(text: str) -> set[str]:
 
 
 def _named_by_goal(name: str, goal_text: str) -> bool:
-    parts = set(name.lower().split("_"))
+    parts = set(name.lower().split("_")) | {name.lower().replace("_", "")}
     words = _words(goal_text)
     if "tv" in words:
         words.add("television")
@@ -95,7 +99,13 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                     if j in paired:
                         break
                     between = steps[i + 1:j]
-                    if t.action == inv and not any(mentions(b, s.args[0]) for b in between):
+                    # establish-then-undo (ON..OFF, OPEN..CLOSE) may serve the work between
+                    # (running water while rinsing): only navigation between is a no-op.
+                    # Undo-then-restore (OFF..ON, CLOSE..OPEN) serves nothing unless a step
+                    # between names the object.
+                    free = (all(b.action in NAVIGATION for b in between) if s.action in ESTABLISH
+                            else not any(mentions(b, s.args[0]) for b in between))
+                    if t.action == inv and free:
                         groups.append(({i, j}, f"{s.to_text()} is undone by step {j + 1}"))
                         paired |= {i, j}
                     break
