@@ -1,0 +1,157 @@
+"""``check_world(world)``: conformance checks of a world, in the spirit of Gymnasium's
+``env_checker``. Raises :class:`WorldCheckError` naming the first broken rule.
+
+Checks (each a function, run in this order):
+
+1. ``step`` and ``observe`` before ``reset`` raise ``WorldNotResetError``;
+2. ``reset`` returns ``(obs, dict)`` with ``info["scene"]``; ``scenes()`` is a non-empty list
+   containing the scene used;
+3. determinism: two resets with the same seed, followed by the same admissible actions, give
+   equal ``state_key()`` and equal ``info`` flags;
+4. every action ``admissible()`` lists executes (up to ``max_actions``, drawn with the seed), each
+   from a fresh reset; the ``info`` of a step has ``executed``, ``error``, ``unmet_preconditions``;
+5. ``parse(format(a)) == a`` for those actions;
+6. an unknown object raises ``UnknownNodeError`` (``UnknownObjectError`` in the worlds here) and
+   nonsense text raises ``ProgramParseError`` (``WorldActionError``); a failed action does not
+   raise and leaves ``state_key()`` unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from actionable.errors import (ActionableError, ProgramParseError, UnknownNodeError, WorldError,
+                               WorldNotResetError)
+
+
+class WorldCheckError(WorldError, AssertionError):
+    """A world broke a rule of the interface (raised by :func:`check_world`)."""
+
+
+@dataclass
+class CheckReport:
+    """What :func:`check_world` checked: ``world`` id, ``scene``, ``n_admissible`` (listed now),
+    ``n_executed`` (tried, all executed), ``checks`` (names passed)."""
+
+    world: str
+    scene: str
+    n_admissible: int = 0
+    n_executed: int = 0
+    checks: list[str] = field(default_factory=list)
+
+
+def _expect_raise(fn, exc, what: str) -> None:
+    try:
+        fn()
+    except exc:
+        return
+    except Exception as other:  # noqa: BLE001
+        raise WorldCheckError(f"{what} raised {type(other).__name__}: {other}; expected {exc.__name__}") from None
+    raise WorldCheckError(f"{what} did not raise; expected {exc.__name__}")
+
+
+def check_world(world, *, seed: int = 0, options: dict | None = None, max_actions: int = 30,
+                fresh=None) -> CheckReport:
+    """Check ``world`` against the interface (see the module doc).
+
+    Args:
+        world: a :class:`~actionable.worlds.base.World`, not yet reset (for the reset rule).
+        seed: reset seed and the seed that draws which admissible actions to try.
+        options: reset options (e.g. ``{"scene": "teach:<game>"}``).
+        max_actions: how many admissible actions to execute (each after a fresh reset).
+        fresh: zero-argument callable making a new un-reset world of the same kind (default:
+            ``type(world)()``), for the step-before-reset rule.
+
+    Raises:
+        WorldCheckError: the first rule broken.
+    """
+    rep = CheckReport(getattr(world, "id", type(world).__name__), "")
+    new = fresh or type(world)
+    _expect_raise(lambda: new().step(None), WorldNotResetError, "step() before reset()")
+    _expect_raise(lambda: new().observe(), WorldNotResetError, "observe() before reset()")
+    rep.checks.append("reset-before-step")
+
+    out = world.reset(seed=seed, options=options)
+    if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[1], dict) and "scene" in out[1]):
+        raise WorldCheckError("reset() must return (obs, info) with info['scene']")
+    rep.scene = out[1]["scene"]
+    scenes = world.scenes()
+    if not scenes or rep.scene not in scenes and rep.scene not in ("custom",):
+        raise WorldCheckError(f"scenes() does not list the scene reset() used ({rep.scene!r})")
+    rep.checks.append("reset")
+
+    adm = world.admissible()
+    rep.n_admissible = len(adm)
+    if not adm:
+        raise WorldCheckError("admissible() is empty right after reset()")
+    rng = random.Random(seed)
+    tried = adm if len(adm) <= max_actions else rng.sample(adm, max_actions)
+    for a in tried:
+        world.reset(seed=seed, options=options)
+        res = world.step(a)
+        if not (isinstance(res, tuple) and len(res) == 5):
+            raise WorldCheckError("step() must return (obs, reward, terminated, truncated, info)")
+        info = res[4]
+        for k in ("executed", "error", "unmet_preconditions"):
+            if k not in info:
+                raise WorldCheckError(f"step() info lacks {k!r}")
+        if not info["executed"]:
+            raise WorldCheckError(f"admissible action {world.format(a)!r} did not execute: {info['error']}")
+        if world.parse(world.format(a)) != a:
+            raise WorldCheckError(f"parse(format(a)) != a for {world.format(a)!r}")
+        rep.n_executed += 1
+    rep.checks += ["admissible-execute", "parse-format"]
+
+    def run() -> tuple:
+        world.reset(seed=seed, options=options)
+        flags = []
+        for _ in range(5):
+            cand = world.admissible()
+            if not cand:
+                break
+            flags.append(world.step(cand[len(cand) // 2])[4]["executed"])
+        return world.state_key(), tuple(flags)
+
+    if run() != run():
+        raise WorldCheckError("two episodes with the same seed and actions ended in different states")
+    rep.checks.append("determinism")
+
+    world.reset(seed=seed, options=options)
+    _expect_raise(lambda: world.step(world.parse(_unknown_object_text(world, adm[0]))),
+                  UnknownNodeError, "an action on an unknown object")
+    _expect_raise(lambda: world.parse("this is not an action ((("), ProgramParseError, "parse() of nonsense")
+    rep.checks.append("typed-errors")
+
+    before = world.state_key()
+    failing = _failing_action(world)
+    if failing is not None:
+        try:
+            info = world.step(failing)[4]
+        except ActionableError as exc:
+            raise WorldCheckError(f"a plan-level failure raised {type(exc).__name__}: {exc}") from None
+        if info["executed"] or not info["error"] or world.state_key() != before:
+            raise WorldCheckError("a failed action must set executed=False, an error, and leave the state")
+        rep.checks.append("failure-info")
+    return rep
+
+
+def _unknown_object_text(world, action) -> str:
+    text = world.format(action)
+    if "(" in text and text.startswith("["):  # VirtualHome script: replace the id
+        head = text.split("(")[0]
+        return f"{head}(987654321)"
+    name = text.split("(")[0]
+    return f"{name}(NoSuchObject|+9.99|+9.99|+9.99)"
+
+
+def _failing_action(world):
+    """An action that should fail right after reset (an action not in admissible())."""
+    now = set(map(world.format, world.admissible()))
+    for a in world.admissible("all")[:2000]:
+        try:
+            if world.format(a) not in now and getattr(a, "is_resolved", True):
+                return a
+        except ActionableError:
+            continue
+    return None

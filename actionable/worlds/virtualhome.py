@@ -1,0 +1,149 @@
+"""VirtualHome behind the :class:`~actionable.worlds.base.World` interface (a thin adapter).
+
+Wraps :class:`actionable.env.simulator.Simulator` and :class:`actionable.env.resolver.Resolver`
+unchanged. Actions are :class:`~actionable.env.program.Step` objects (``[GRAB] <mug> (1001)``);
+text is VirtualHome script (``parse``/``format``). A class-level step (no ids) passed to ``step``
+is bound to node ids by the resolver against the current state first.
+
+Errors: step before reset -> ``WorldNotResetError``; an unknown node id -> ``UnknownObjectError``
+(a subclass of ``UnknownNodeError``); text that is not a step -> ``ProgramParseError``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from actionable.errors import ResolutionError, UnknownNodeError, UnknownObjectError, WorldNotResetError
+from actionable.worlds.base import Goal, World
+
+#: actions ``admissible()`` grounds on node ids: action -> property the node needs (None: any object)
+_GROUNDED = {"WALK": None, "GRAB": "GRABBABLE", "OPEN": "CAN_OPEN", "CLOSE": "CAN_OPEN",
+             "SWITCHON": "HAS_SWITCH", "SWITCHOFF": "HAS_SWITCH"}
+
+
+class VirtualHomeWorld(World):
+    """VirtualHome's evolving graph. ``scene``: default scene (``"default"`` or a program id).
+
+    ``reset(options={"scene": ..., "program": ..., "goals": task | list[Goal]})``; ``step`` as
+    :meth:`Simulator.step`; ``admissible()`` lists id-level WALK/GRAB/OPEN/CLOSE/SWITCHON/SWITCHOFF
+    steps that execute now; ``admissible("all")`` the class-level admissible space of the scene.
+    """
+
+    id = "virtualhome"
+
+    def __init__(self, scene: str | None = None, max_steps: int | None = None):
+        from actionable.env.resolver import Resolver
+        from actionable.env.simulator import Simulator
+
+        self.default_scene = scene
+        self.max_steps = max_steps
+        self.sim = Simulator(max_steps=max_steps)
+        self.resolver = Resolver()
+        self._ready = False
+        self._goals: list[Goal] = []
+        self._done = False
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[Any, dict]:
+        opts = dict(options or {})
+        g = opts.pop("goals", None) or []
+        if "scene" not in opts and "program" not in opts:
+            opts["scene"] = self.default_scene
+        obs, info = self.sim.reset(seed=seed, options=opts)
+        self._ready, self._done = True, False
+        self._goals = self.goals(g) if isinstance(g, str) else list(g)
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        if not self._ready:
+            raise WorldNotResetError("VirtualHomeWorld.step() called before reset(); call reset() first")
+        step = self.parse(action) if isinstance(action, str) else action
+        if not step.is_resolved:
+            try:
+                step = self.resolver.resolve_step(step, self.sim.observation)
+            except ResolutionError as exc:
+                raise UnknownObjectError(str(exc)) from None
+        try:
+            obs, reward, term, trunc, info = self.sim.step(step)
+        except UnknownObjectError:
+            raise
+        except UnknownNodeError as exc:
+            raise UnknownObjectError(str(exc)) from None
+        info["action"] = step.to_script()
+        if info["executed"] and self._goals and not self._done and self.check(self._goals).success:
+            reward, term, self._done = 1.0, True, True
+        return obs, reward, term, trunc, info
+
+    def admissible(self, state: Any = None) -> list:
+        from actionable.env.admissible import admissible_actions
+        from actionable.env.program import Argument, Step
+
+        if not self._ready:
+            raise WorldNotResetError("call reset() before admissible()")
+        if state == "all":
+            return admissible_actions(self.sim.scene)
+        view = self.sim.observation if state is None else state
+        graph = self.sim.graph
+        out = []
+        cur = self.sim._state  # the simulator's copy-on-write state: trial steps never commit
+        for node in sorted(graph["nodes"], key=lambda n: n["id"]):
+            if node["class_name"] == "character":
+                continue
+            props = set(node.get("properties", ()))
+            for act, need in _GROUNDED.items():
+                if need is not None and need not in props:
+                    continue
+                step = Step(act, (Argument(node["class_name"], node["id"]),))
+                ok, _, _ = self.sim._run(step, cur)
+                if ok:
+                    out.append(step)
+        del view
+        return out
+
+    def parse(self, text: str):
+        from actionable.env.program import parse_step
+
+        return parse_step(text)
+
+    def format(self, action: Any) -> str:
+        return action.to_script()
+
+    def goals(self, task: Any) -> list[Goal]:
+        """One goal: the state goals of any annotated program of ``task`` hold (class match)."""
+        from actionable.evaluation.goals import check_goals, goals_for_task, load_goal_annotations
+        from actionable.errors import WorldGoalError
+
+        if not isinstance(task, str):
+            return list(task)
+        specs = goals_for_task(task, load_goal_annotations())
+        if not specs:
+            raise WorldGoalError(f"no goal annotation for VirtualHome task {task!r}")
+        return [Goal(f"the goals of one annotated program of {task!r} ({len(specs)} programs)",
+                     lambda st: any(check_goals(s, st.to_dict(), [], match="class").task_success for s in specs))]
+
+    @property
+    def state(self):
+        if not self._ready:
+            raise WorldNotResetError("call reset() first")
+        return self.sim.observation
+
+    def observe(self) -> dict:
+        """``{"location": room class, "held": [ids], "visible": {id: {"type", "states"}}}`` for the
+        objects in the character's room."""
+        v = self.state
+        room = v.character_room()
+        g = self.sim.graph
+        vis = {}
+        for n in g["nodes"]:
+            if n["class_name"] != "character" and n["id"] != room and v.room_of(n["id"]) == room:
+                vis[n["id"]] = {"type": n["class_name"], "states": sorted(n.get("states", ()))}
+        return {"location": v.class_of(room) if room is not None else None, "held": v.held(), "visible": vis}
+
+    def state_key(self):
+        g = self.sim.graph
+        return (tuple(sorted((n["id"], tuple(sorted(n.get("states", ())))) for n in g["nodes"])),
+                tuple(sorted((e["from_id"], e["relation_type"], e["to_id"]) for e in g["edges"])))
+
+    def scenes(self) -> list[str]:
+        from actionable.env.scene import list_scenes
+
+        return list(list_scenes())
