@@ -114,3 +114,32 @@ class EvaluationError(ActionableError):
 
 class RunFileError(EvaluationError):
     """A run directory or run.jsonl is unusable."""
+
+
+# --- worlds (actionable.worlds) --------------------------------------------------------
+class WorldError(EnvError):
+    """Errors of a world behind the :mod:`actionable.worlds` interface."""
+
+
+class UnknownWorldError(WorldError, ConfigError):
+    """``worlds.make(id)`` names no registered world (``attribute known`` lists the ids)."""
+
+
+class WorldNotResetError(WorldError, SimulatorError):
+    """A world was stepped or queried before ``reset()``."""
+
+
+class UnknownObjectError(WorldError, UnknownNodeError):
+    """An action names an object id that is absent from the world's scene."""
+
+
+class UnknownSceneError(WorldError, SceneError):
+    """``reset(options={"scene": ...})`` names no scene of the world."""
+
+
+class WorldActionError(WorldError, ProgramParseError):
+    """Text is not an action of the world's language (unknown verb, wrong arity)."""
+
+
+class WorldGoalError(WorldError, InputError):
+    """A world has no goal definition for the named task."""

@@ -124,6 +124,9 @@ class ThorState:
         for o in objs.values():
             if o.parent is not None:
                 self.objects[o.parent].children.append(o.id)
+        for k, b in scene.links.items():  # a burner is lit while its knob is on
+            if objs[k].type == "StoveKnob":
+                objs[b].on = objs[k].on
         self.agent_loc = None
         self.agent_pos = scene.agent_pos
         self.held = None
