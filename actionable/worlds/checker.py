@@ -106,7 +106,7 @@ def check_world(world, *, seed: int = 0, options: dict | None = None, max_action
     def run() -> tuple:
         world.reset(seed=seed, options=options)
         flags = []
-        for _ in range(5):
+        for _ in range(3):
             cand = world.admissible()
             if not cand:
                 break

@@ -20,13 +20,16 @@ from actionable.worlds.base import Goal, World
 _GROUNDED = {"WALK": None, "GRAB": "GRABBABLE", "OPEN": "CAN_OPEN", "CLOSE": "CAN_OPEN",
              "SWITCHON": "HAS_SWITCH", "SWITCHOFF": "HAS_SWITCH"}
 
+_INTERACTIVE = {"GRABBABLE", "CAN_OPEN", "HAS_SWITCH"}
+
 
 class VirtualHomeWorld(World):
     """VirtualHome's evolving graph. ``scene``: default scene (``"default"`` or a program id).
 
     ``reset(options={"scene": ..., "program": ..., "goals": task | list[Goal]})``; ``step`` as
-    :meth:`Simulator.step`; ``admissible()`` lists id-level WALK/GRAB/OPEN/CLOSE/SWITCHON/SWITCHOFF
-    steps that execute now; ``admissible("all")`` the class-level admissible space of the scene.
+    :meth:`Simulator.step`; ``admissible()`` lists id-level steps that execute now: WALK to the rooms and
+    to one grabbable/openable/switchable object per class of the character's room, GRAB/OPEN/CLOSE/SWITCHON/SWITCHOFF on the objects close
+    to the character (the evolving graph needs CLOSE for those); ``admissible("all")`` the class-level admissible space of the scene.
     """
 
     id = "virtualhome"
@@ -40,6 +43,7 @@ class VirtualHomeWorld(World):
         self.sim = Simulator(max_steps=max_steps)
         self.resolver = Resolver()
         self._ready = False
+        self._adm_cache = None
         self._goals: list[Goal] = []
         self._done = False
 
@@ -81,23 +85,32 @@ class VirtualHomeWorld(World):
             raise WorldNotResetError("call reset() before admissible()")
         if state == "all":
             return admissible_actions(self.sim.scene)
-        view = self.sim.observation if state is None else state
-        graph = self.sim.graph
-        out = []
         cur = self.sim._state  # the simulator's copy-on-write state: trial steps never commit
-        for node in sorted(graph["nodes"], key=lambda n: n["id"]):
+        if self._adm_cache is not None and self._adm_cache[0] is cur:
+            return list(self._adm_cache[1])
+        view = self.sim.observation
+        room = view.character_room()
+        near = set(view.close_to_character())
+        out = []
+        walk_classes: set[str] = set()
+        for node in sorted(self.sim.graph["nodes"], key=lambda n: n["id"]):
+            nid = node["id"]
             if node["class_name"] == "character":
                 continue
             props = set(node.get("properties", ()))
+            in_room = node["category"] == "Rooms" or (props & _INTERACTIVE and node["class_name"] not in walk_classes
+                                                      and view.room_of(nid) == room)
+            if in_room:
+                walk_classes.add(node["class_name"])
             for act, need in _GROUNDED.items():
-                if need is not None and need not in props:
+                if act == "WALK" and not in_room or act != "WALK" and (nid not in near or need not in props):
                     continue
-                step = Step(act, (Argument(node["class_name"], node["id"]),))
+                step = Step(act, (Argument(node["class_name"], nid),))
                 ok, _, _ = self.sim._run(step, cur)
                 if ok:
                     out.append(step)
-        del view
-        return out
+        self._adm_cache = (cur, out)
+        return list(out)
 
     def parse(self, text: str):
         from actionable.env.program import parse_step
