@@ -58,6 +58,44 @@ class PlannerConfig(_Frozen):
     empty_stop_fraction: float = Field(0.5, ge=0.0, le=1.0)
     max_tokens: int = Field(32, ge=1, le=512, description="tokens per sampled step")
     seed: int = 0
+    repair: bool = Field(False, description="insert rule-based corrective steps for unmet preconditions "
+                                            "when executing (CAPE-style; off = the paper's method)")
+
+
+class GroundedConfig(_Frozen):
+    """Settings of the state-grounded planner (:mod:`actionable.planning.grounded`).
+
+    Weights were chosen on the training split (the 176 packaged programs
+    without goal annotations; docs/results.md, "grounded planner: weights"),
+    never on the 342 goal-annotated tasks that are reported.
+    """
+
+    max_steps: int = Field(30, ge=1, le=200, description="most steps (repairs included)")
+    prompt_examples: int = Field(3, ge=0, le=20, description="nearest programs in the prompt")
+    pool_programs: int = Field(5, ge=0, le=50,
+                               description="nearest programs whose objects and steps shape candidates and prior")
+    max_prompt_chars: int = Field(3000, ge=200, le=200_000, description="examples are added while they fit")
+    min_task_similarity: float = Field(0.3, ge=-1.0, le=1.0,
+                                       description="below this (and no task-word class) the task is refused")
+    samples: int = Field(0, ge=0, le=64, description="free-text samples per step for the translation score")
+    temperature: float = Field(0.6, ge=0.0, le=2.0)
+    top_p: float = Field(0.9, gt=0.0, le=1.0)
+    max_tokens: int = Field(16, ge=1, le=128)
+    shortlist: int = Field(12, ge=1, le=500, description="afforded candidates scored by the LM per step")
+    max_tried: int = Field(80, ge=1, le=5000, description="candidates tried in the simulator per step")
+    w_lm: float = Field(1.0, ge=0.0, le=100.0)
+    w_translation: float = Field(0.5, ge=0.0, le=100.0)
+    w_retrieval: float = Field(2.0, ge=0.0, le=100.0)
+    w_task: float = Field(0.5, ge=0.0, le=100.0)
+    w_object: float = Field(0.5, ge=0.0, le=100.0, description="bonus for acting on objects the task names")
+    done_bias: float = Field(0.0, ge=-100.0, le=100.0, description="subtracted from Done's score")
+    retrieval_temperature: float = Field(0.05, gt=0.0, le=10.0,
+                                         description="softmax temperature over retrieved similarities")
+    repair: bool = True
+    repair_budget: int = Field(3, ge=0, le=10, description="corrective steps per step at most")
+    use_lm: bool = True
+    use_retrieval: bool = True
+    seed: int = 0
 
 
 class LMConfig(_Frozen):

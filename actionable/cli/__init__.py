@@ -36,9 +36,9 @@ def _root(debug: bool = typer.Option(False, "--debug", help="Show full traceback
 
 
 def _register() -> None:
-    from actionable.cli import evaluate, follow, plan, scenes, verify
+    from actionable.cli import evaluate, follow, plan, scenes, sequencing, verify
 
-    for mod in (plan, scenes, verify, follow, evaluate):
+    for mod in (plan, scenes, verify, follow, evaluate, sequencing):
         mod.register(app, eval_app)
 
 

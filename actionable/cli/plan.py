@@ -15,15 +15,16 @@ import typer
 
 from actionable.config import VARIANTS
 
-_VARIANT_HELP = ("Planner variant (Huang et al. 2022): vanilla = LM writes the plan, no translation; "
-                 "translated = each step mapped post hoc to the nearest admissible action; "
-                 "corrected = + step-by-step sampling with trajectory correction and early stop; "
-                 "full = + dynamic example selection (default).")
+_VARIANT_HELP = ("Planner: grounded (default) = the LM scores actions that execute in the scene's current "
+                 "state, with retrieved example programs and precondition repair; or a variant of Huang et al. "
+                 "2022: vanilla = LM writes the plan, no translation; translated = each step mapped post hoc to "
+                 "the nearest admissible action; corrected = + step-by-step sampling with trajectory "
+                 "correction and early stop; full = + dynamic example selection.")
 
 
 def plan_command(
     task: str = typer.Argument(..., help="The household task, e.g. \"Make coffee\" (at most 300 characters)."),
-    variant: str = typer.Option("full", "--variant", "-v", help=_VARIANT_HELP),
+    variant: str = typer.Option("grounded", "--variant", "-v", help=_VARIANT_HELP),
     scene: str = typer.Option("default", "--scene", "-s",
                               help="Scene: 'default' (the house with every packaged object) or a packaged "
                                    "program id such as 1003_2 (see `actionable scenes`)."),
@@ -47,6 +48,10 @@ def plan_command(
     temperature: Optional[float] = typer.Option(None, "--temperature", help="Sampling temperature (default 0.6)."),
     top_p: Optional[float] = typer.Option(None, "--top-p", help="Nucleus sampling mass (default 0.9)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Sampling seed (default 0); same seed, same plan."),
+    repair: bool = typer.Option(False, "--repair",
+                                help="Paper variants: insert rule-based corrective steps (walk to, stand up, "
+                                     "open the container, ...) for unmet preconditions when executing. The "
+                                     "grounded planner always repairs.")  ,
     bank: Optional[Path] = typer.Option(None, "--bank",
                                         help="Example bank JSONL ({\"task\":..., \"steps\":[...]} a line) "
                                              "instead of the packaged programs."),
@@ -71,12 +76,15 @@ def plan_command(
     from actionable.planning.zero_shot import default_cutoff
 
     task = clean_task(task)
+    if variant == "grounded":
+        return _plan_grounded(task, scene, model, translation_model, samples, max_steps, temperature, top_p,
+                              seed, bank, no_cache, as_json)
     if variant not in VARIANTS:
-        raise ConfigError(f"unknown variant {variant!r}; use one of {', '.join(VARIANTS)}")
+        raise ConfigError(f"--variant: unknown variant {variant!r}; use one of grounded, {', '.join(VARIANTS)}")
     if cutoff is None:
         cutoff = default_cutoff(model, PlannerConfig().cutoff)
     pcfg = make_config(PlannerConfig, variant=variant, samples=samples, beta=beta, cutoff=cutoff,
-                       max_steps=max_steps, temperature=temperature, top_p=top_p, seed=seed)
+                       max_steps=max_steps, temperature=temperature, top_p=top_p, seed=seed, repair=repair)
     lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache)
     if bank is not None and not bank.is_file():
         raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
@@ -89,6 +97,38 @@ def plan_command(
 
         session = PlanningSession(lcfg, pcfg, scene=graph, bank=bank, progress=prog.update)
         result = session.plan(task)
+        from actionable.planning.session import implied_goal_check
+
+        result.goal_check = implied_goal_check(session, result)
+    if as_json:
+        out = result.to_dict()
+        out["session"] = session.info()
+        typer.echo(json.dumps(out, indent=2, allow_nan=False))
+    else:
+        _print_human(result, session)
+    if not result.steps:
+        raise typer.Exit(1)
+
+
+def _plan_grounded(task, scene, model, translation_model, samples, max_steps, temperature, top_p, seed, bank,
+                   no_cache, as_json) -> None:
+    """``actionable plan --variant grounded`` (the default)."""
+    from actionable.config import GroundedConfig, LMConfig, make_config
+    from actionable.errors import ConfigError
+    from actionable.env.scene import load_scene
+
+    gcfg = make_config(GroundedConfig, samples=samples, max_steps=max_steps, temperature=temperature,
+                       top_p=top_p, seed=seed)
+    lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache)
+    if bank is not None and not bank.is_file():
+        raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
+    graph = load_scene(scene)
+    with _Progress() as prog:
+        from actionable.planning.session import PlanningSession, implied_goal_check
+
+        session = PlanningSession(lcfg, None, scene=graph, bank=bank, progress=prog.update)
+        result = session.grounded_planner(gcfg).plan(task, graph)
+        result.goal_check = implied_goal_check(session, result)
     if as_json:
         out = result.to_dict()
         out["session"] = session.info()
@@ -153,24 +193,34 @@ def _print_human(result, session) -> None:
     if not result.steps:
         con.print("[yellow]The planner produced no steps.[/yellow]")
     resolved = list(result.resolved_program.steps) if result.resolved_program is not None else []
-    k = -1
-    for s in result.steps:
-        if s.step is not None:
-            k += 1
-        if s.step is None:
-            con.print(f"{s.position:>3}. [red]{s.sample_text}[/red]  [dim](not an admissible action: "
-                      f"{s.parse_error})[/dim]", markup=True)
-            continue
-        score = ""
-        if s.cosine is not None:
-            score = f"cos {s.cosine:.2f}" + (f", score {s.total:.2f}" if s.logprob is not None else "")
-            score = f"  [dim]({score}; LM wrote: {s.sample_text!r})[/dim]"
-        script = (resolved[k] if k < len(resolved) else s.step).to_script()
-        con.print(f"{s.position:>3}. {s.step.to_text():<32} {script}{score}")
+    if result.repaired_flags:  # a paper variant run with --repair: show the repaired, resolved program
+        for i, (st, rep) in enumerate(zip(resolved, result.repaired_flags), 1):
+            mark = "  [yellow](repair)[/yellow]" if rep else ""
+            con.print(f"{i:>3}. {st.unresolved().to_text():<32} {st.to_script()}{mark}")
+    else:
+        k = -1
+        for s in result.steps:
+            if s.step is not None:
+                k += 1
+            if s.step is None:
+                con.print(f"{s.position:>3}. [red]{s.sample_text}[/red]  [dim](not an admissible action: "
+                          f"{s.parse_error})[/dim]", markup=True)
+                continue
+            score = ""
+            if s.repaired:
+                score = "  [yellow](repair: a precondition of the next step)[/yellow]"
+            elif s.score_parts:
+                score = f"  [dim](score {s.total:.2f})[/dim]"
+            elif s.cosine is not None:
+                score = f"cos {s.cosine:.2f}" + (f", score {s.total:.2f}" if s.logprob is not None else "")
+                score = f"  [dim]({score}; LM wrote: {s.sample_text!r})[/dim]"
+            script = (resolved[k] if k < len(resolved) else s.step).to_script()
+            con.print(f"{s.position:>3}. {s.step.to_text():<32} {script}{score}")
     ex = result.executability or {}
     if ex.get("executable"):
-        con.print(f"[green]Executable[/green] in scene {info['scene']}: all {ex.get('steps_executed')} "
-                  "steps run in the VirtualHome simulator.")
+        n = len(resolved) or ex.get("steps_executed")
+        con.print(f"[green]Executable[/green] in scene {info['scene']}: all {n} step{'s' if n != 1 else ''} run "
+                  "in the VirtualHome simulator. Executable does not mean the task is done:")
     else:
         fi = ex.get("failed_index")
         where = f"step {fi + 1} ({ex.get('failed_step')})" if fi is not None else "the plan"
@@ -178,14 +228,28 @@ def _print_human(result, session) -> None:
                   f"{ex.get('error') or ex.get('error_type')}")
         if ex.get("unmet_preconditions"):
             con.print("  unmet precondition(s): " + "; ".join(ex["unmet_preconditions"]))
+    gc = result.goal_check or {}
+    if gc.get("checked"):
+        verdict = "[green]goal met[/green]" if gc["task_success"] else "[yellow]goal not met[/yellow]"
+        con.print(f"Goal: {verdict}: {gc['met']} of {gc['total']} goal conditions of program {gc['program_id']} "
+                  f"({gc['task']}), matched by class" + (f"; unmet: {', '.join(gc['unmet'][:5])}"
+                                                         if gc.get("unmet") else ""))
+    else:
+        con.print(f"Goal: not checked ({gc.get('reason', 'no goal annotation for this task')}).")
+    if result.retrieved:
+        con.print("[dim]Nearest example programs: " + ", ".join(
+            f"{r['task']} ({r['source']}, {r['similarity']:.2f})" for r in result.retrieved[:3]) + "[/dim]")
     stop = result.stop_reason
     if result.stopped_at and "best_score" in result.stopped_at:
         stop += f" at step {result.stopped_at['position']} (best score {result.stopped_at['best_score']:.2f} " \
                 f"< cutoff {result.config.get('cutoff')})"
     t = result.timings
-    con.print(f"[dim]stop: {stop}; {result.lm_calls} LM call(s); plan {t.get('total_s', 0):.1f} s "
+    n_calls = result.lm_calls
+    extra = f"; {info['admissible_actions']} admissible actions" if info.get("admissible_actions") else ""
+    reps = f"; {result.repairs} repair step{'s' if result.repairs != 1 else ''}" if result.repairs else ""
+    con.print(f"[dim]stop: {stop}; {n_calls} LM call{'s' if n_calls != 1 else ''}; plan {t.get('total_s', 0):.1f} s "
               f"(LM {t.get('lm_s', 0):.1f} s); models: {info['planning_model']} + "
-              f"{info['translation_model']}; {info['admissible_actions']} admissible actions[/dim]")
+              f"{info['translation_model']}{extra}{reps}[/dim]")
 
 
 def register(app, eval_app) -> None:

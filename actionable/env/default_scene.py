@@ -95,6 +95,7 @@ def build_default_scene(program_ids: Iterable[str] | None = None) -> dict:
     added_nodes: dict[int, dict] = {}
     added_edges: set[tuple[int, str, int]] = set()
     next_id = ADDED_ID_START
+    frequency: Counter = Counter()  # merged added id -> number of programs that place it there
     for pid in pids:
         init, _ = load_graphs(pid)
         nodes = {n["id"]: n for n in init["nodes"]}
@@ -135,6 +136,7 @@ def build_default_scene(program_ids: Iterable[str] | None = None) -> dict:
                     added_nodes[next_id] = {**_copy_node(nodes[nid]), "id": next_id}
                     next_id += 1
                 local[nid] = merged[key]
+                frequency[merged[key]] += 1
             pending = [i for i in pending if i not in local]
         for e in init["edges"]:
             a, r, b = e["from_id"], e["relation_type"], e["to_id"]
@@ -156,5 +158,89 @@ def build_default_scene(program_ids: Iterable[str] | None = None) -> dict:
                    key=lambda b: (-char_room_votes[(char, b)], b))
         edges.append((char, "INSIDE", room))
     edges += sorted(added_edges)
+    out_nodes, edges = declutter(out_nodes, edges, frequency)
     return {"nodes": out_nodes,
             "edges": [{"from_id": a, "relation_type": r, "to_id": b} for a, r, b in edges]}
+
+
+#: Added instances kept per class in the default house.
+MAX_PER_CLASS = 3
+#: Furniture the character sits or lies on, with the evolving graph's occupancy
+#: limit (the smaller of ``SitExecutor`` and ``LieExecutor._MAX_OCCUPANCIES``):
+#: SIT/LIE fail with "Too many things on <x>" once that many objects are ON it,
+#: so at most ``limit - 1`` are kept.
+OCCUPANCY: dict[str, int] = {"couch": 2, "bed": 3, "chair": 1, "loveseat": 2, "sofa": 2, "toilet": 1,
+                             "pianobench": 2, "bench": 1, "bathtub": 2}
+
+
+def declutter(nodes: list[dict], edges: list[tuple[int, str, int]], frequency: Counter,
+              max_per_class: int = MAX_PER_CLASS) -> tuple[list[dict], list[tuple[int, str, int]]]:
+    """The rule that keeps the merged house one a person could live in (issue 12).
+
+    1. Of the objects the programs add (ids >= 1000), each class keeps its
+       ``max_per_class`` most frequent placements (the (class, place) keys the
+       most programs use; ties: lowest id). Every class any program uses keeps
+       at least one instance.
+    2. Furniture in :data:`OCCUPANCY` keeps fewer objects ON it than its limit,
+       so it stays usable: the least frequent added objects on it are dropped, or,
+       when one is its class's last instance, moved off it (it stays in the room).
+    3. Added objects ON or INSIDE a dropped object are dropped with it (unless
+       they are their class's last instance, then they stay where they are,
+       without the edge to the dropped object).
+
+    Returns:
+        ``(nodes, edges)`` of the decluttered graph.
+    """
+    by_id = {n["id"]: n for n in nodes}
+    cls = {i: n["class_name"] for i, n in by_id.items()}
+    added = [i for i in by_id if i >= ADDED_ID_START]
+    per_class: dict[str, list[int]] = {}
+    for i in sorted(added, key=lambda i: (-frequency.get(i, 0), i)):
+        per_class.setdefault(cls[i], []).append(i)
+    edge_set = set(edges)
+
+    def enclosed(i: int) -> bool:
+        return any(r == "INSIDE" and "CLOSED" in by_id.get(b, {}).get("states", ())
+                   and "CAN_OPEN" in by_id.get(b, {}).get("properties", ()) for a, r, b in edge_set if a == i)
+
+    keep: set[int] = set()
+    for c, ids in per_class.items():
+        chosen = ids[:max_per_class]
+        if all(enclosed(i) for i in chosen):  # keep one instance in the open when the programs have one
+            free = next((i for i in ids[max_per_class:] if not enclosed(i)), None)
+            if free is not None:
+                chosen = chosen[:-1] + [free]
+        keep.update(chosen)
+
+    def kept_of_class(c: str) -> int:
+        return sum(1 for i in per_class.get(c, ()) if i in keep)
+
+    # 2. occupancy of sittable / lieable furniture
+    for f in sorted(i for i, c in cls.items() if c in OCCUPANCY):
+        on = [a for a, r, b in edge_set if r == "ON" and b == f and (a < ADDED_ID_START or a in keep)]
+        extra = len(on) - (OCCUPANCY[cls[f]] - 1)
+        movable = sorted((a for a in on if a >= ADDED_ID_START), key=lambda a: (frequency.get(a, 0), -a))
+        for a in movable[: max(0, extra)]:
+            if kept_of_class(cls[a]) > 1:
+                keep.discard(a)
+            else:
+                edge_set.discard((a, "ON", f))
+                if not any(r == "INSIDE" and b < ADDED_ID_START for x, r, b in edge_set if x == a):
+                    room = next((b for x, r, b in edge_set if x == f and r == "INSIDE"), None)
+                    if room is not None:
+                        edge_set.add((a, "INSIDE", room))
+    # 3. cascade: objects on / in dropped objects
+    changed = True
+    while changed:
+        changed = False
+        for a, r, b in list(edge_set):
+            if r in ("ON", "INSIDE") and a in keep and b >= ADDED_ID_START and b not in keep:
+                if kept_of_class(cls[a]) > 1:
+                    keep.discard(a)
+                    changed = True
+                else:
+                    edge_set.discard((a, r, b))
+    alive = {i for i in by_id if i < ADDED_ID_START} | keep
+    out_nodes = [n for n in nodes if n["id"] in alive]
+    out_edges = sorted(e for e in edge_set if e[0] in alive and e[2] in alive)
+    return out_nodes, out_edges

@@ -39,7 +39,7 @@ SCENE_DIR = "TrimmedTestScene1_graph/results_intentions_march-13-18"
 #: Node ids >= this are objects a program adds to the house.
 ADDED_ID_START = 1000
 #: Bump when the default-scene merge changes, to invalidate disk caches.
-DEFAULT_SCENE_VERSION = 1
+DEFAULT_SCENE_VERSION = 4
 DEFAULT_SCENE = "default"
 
 _NODE_KEYS = ("id", "class_name", "properties", "states")

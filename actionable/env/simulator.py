@@ -117,6 +117,34 @@ class StateView:
         """The state as a VirtualHome graph dict (a few ms for the 288-node house)."""
         return self._state.to_dict()
 
+    def fingerprint(self) -> int:
+        """Hash of how this state differs from the scene's initial state: node
+        states and edges that changed (canonical, so two action sequences that
+        reach the same state give the same value). Cost: O(changes), tens of
+        microseconds; used by planners as a no-progress / loop guard."""
+        return hash(state_diff(self._state))
+
+
+def state_diff(state: Any) -> tuple[tuple, tuple]:
+    """Canonical ``(changed nodes, changed edges)`` of an ``EnvironmentState``
+    against its base ``EnvironmentGraph``: ``((id, sorted states), ...)`` and
+    ``((from_id, relation, sorted targets), ...)``, both sorted."""
+    base = state._graph
+    nodes = []
+    for nid, n in state._new_nodes.items():
+        b = base.get_node(nid)
+        st = tuple(sorted(s.name for s in n.states))
+        if b is None or st != tuple(sorted(s.name for s in b.states)):
+            nodes.append((nid, st))
+    edges = []
+    for key in set(state._new_edges_from) | set(state._removed_edges_from):
+        frm, rel = key
+        was = set(base.get_node_ids_from(frm, rel))
+        now = (was | state._new_edges_from.get(key, set())) - state._removed_edges_from.get(key, set())
+        if now != was:
+            edges.append((frm, rel.name, tuple(sorted(now))))
+    return tuple(sorted(nodes)), tuple(sorted(edges))
+
 
 @dataclass(frozen=True)
 class ExecutionResult:
@@ -317,6 +345,7 @@ class Simulator:
             "executed": False, "error": err,
             "error_type": ERROR_TYPES.get(xinfo.error_type, "unknown") if xinfo.error_type is not None else "unknown",
             "unmet_preconditions": [self._fmt_precond(neg, p) for neg, p in xinfo.missing_preconds],
+            "unmet_raw": [(bool(neg), dict(p)) for neg, p in xinfo.missing_preconds],
             "step_index": self._t}
 
     def _equivalent(self, name: str, class_name: str) -> bool:

@@ -55,6 +55,9 @@ class StepTrace:
     n_empty: int = 0
     samples: list = field(default_factory=list)
     parse_error: str | None = None
+    repaired: bool = False
+    score_parts: dict = field(default_factory=dict)
+    resolved: Step | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -63,7 +66,8 @@ class StepTrace:
             "script": self.step.to_script() if self.step is not None else None,
             "cosine": _num(self.cosine), "logprob": _num(self.logprob), "total": _num(self.total),
             "repeat_penalised": self.repeat_penalised, "n_samples": self.n_samples,
-            "n_empty": self.n_empty, "parse_error": self.parse_error,
+            "n_empty": self.n_empty, "parse_error": self.parse_error, "repaired": self.repaired,
+            "score_parts": self.score_parts,
             "samples": [{**s, "logprob": _num(s.get("logprob")), "cosine": _num(s.get("cosine"))}
                         for s in self.samples],
         }
@@ -112,6 +116,17 @@ class PlanResult:
     stop_reason: str = ""
     stopped_at: dict | None = None
     executability: dict | None = None
+    retrieved: list = field(default_factory=list)
+    relevant_classes: dict = field(default_factory=dict)
+    objects: dict = field(default_factory=dict)
+    goal_check: dict | None = None
+    repaired_flags: list = field(default_factory=list)
+    final_state: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def repairs(self) -> int:
+        """Steps inserted by precondition repair (grounded steps, or ``--repair`` on a paper variant)."""
+        return sum(1 for s in self.steps if s.repaired) + sum(1 for f in self.repaired_flags if f)
 
     def steps_as_program(self) -> list[Step]:
         """The parsed/translated steps, in order (unparseable lines skipped)."""
@@ -130,6 +145,7 @@ class PlanResult:
             "program_script": prog.to_script() if prog is not None else "",
             "resolved_program": (self.resolved_program.to_dict()
                                  if self.resolved_program is not None else None),
+            "resolved_repaired": list(self.repaired_flags),
             "steps": [s.to_dict() for s in self.steps],
             "executability": self.executability,
             "stop_reason": self.stop_reason, "stopped_at": _clean(self.stopped_at),
@@ -138,7 +154,10 @@ class PlanResult:
             "models": {"planning": self.planning_model, "translation": self.translation_model},
             "decoding": self.decoding, "config": self.config,
             "timings": {k: round(float(v), 4) for k, v in self.timings.items()},
-            "lm_calls": self.lm_calls,
+            "lm_calls": self.lm_calls, "repairs": self.repairs,
+            "retrieved": self.retrieved, "relevant_classes": self.relevant_classes,
+            "objects": self.objects,
+            "goal_check": self.goal_check,
         }
 
     def to_json(self, indent: int | None = None) -> str:

@@ -47,8 +47,6 @@ class PlanningSession:
                  progress: Callable[[dict], None] | None = None):
         from actionable.env.scene import load_scene
         from actionable.grounding.embedder import load_embedder
-        from actionable.planning.zero_shot import build_action_index
-
         self.lm_config = lm_config or LMConfig()
         self.planner_config = planner_config or PlannerConfig()
         self.progress = progress
@@ -68,11 +66,7 @@ class PlanningSession:
         t = time.perf_counter()
         self.embedder = load_embedder(self.lm_config.translation_model, self.lm_config.cache_dir)
         self.load_timings["translation_lm_s"] = time.perf_counter() - t
-        self._emit(event="load", what="admissible-action index")
-        t = time.perf_counter()
-        cache = self.lm_config.cache_dir  # embeddings are deterministic: always cached
-        self.index = build_action_index(self.scene, self.embedder, cache_dir=cache)
-        self.load_timings["index_s"] = time.perf_counter() - t
+        self._index = None
         t = time.perf_counter()
         if bank is None:
             bank = ExampleBank.packaged()
@@ -80,21 +74,49 @@ class PlanningSession:
             bank = ExampleBank.from_jsonl(bank)
         self.bank = bank
         self.load_timings["bank_s"] = time.perf_counter() - t
+        self._retriever = None
+
+    @property
+    def index(self):
+        """The scene's admissible-action index (built or read from the cache on
+        first use; only the paper's translating variants need it)."""
+        if self._index is None:
+            from actionable.planning.zero_shot import build_action_index
+
+            self._emit(event="load", what="admissible-action index")
+            t = time.perf_counter()
+            cache = self.lm_config.cache_dir  # embeddings are deterministic: always cached
+            self._index = build_action_index(self.scene, self.embedder, cache_dir=cache)
+            self.load_timings["index_s"] = time.perf_counter() - t
+        return self._index
+
+    @property
+    def retriever(self):
+        """kNN program retriever over the example bank (grounded planner)."""
+        if self._retriever is None:
+            from actionable.planning.retrieval import ProgramRetriever
+
+            self._retriever = ProgramRetriever(self.bank, self.embedder, cache_dir=self.lm_config.cache_dir)
+        return self._retriever
+
+    def grounded_planner(self, config=None):
+        """A :class:`~actionable.planning.grounded.GroundedPlanner` over this session's parts."""
+        from actionable.planning.grounded import GroundedPlanner
+
+        return GroundedPlanner(self.lm, self.embedder, self.retriever, config, progress=self.progress)
 
     def with_scene(self, scene) -> "PlanningSession":
         """A session sharing this one's LMs and example bank, on another scene
         (its admissible-action index is built or read from the cache)."""
         from actionable.env.scene import load_scene
-        from actionable.planning.zero_shot import build_action_index
 
         other = object.__new__(PlanningSession)
         other.__dict__.update(self.__dict__)
         other.load_timings = dict(self.load_timings)
         t = time.perf_counter()
         other.scene = load_scene(scene) if scene is None or isinstance(scene, str) else scene
-        cache = self.lm_config.cache_dir  # embeddings are deterministic: always cached
-        other.index = build_action_index(other.scene, self.embedder, cache_dir=cache)
-        other.load_timings["index_s"] = time.perf_counter() - t
+        other._index = None
+        other.load_timings["scene_s"] = time.perf_counter() - t
         return other
 
     def _emit(self, **event) -> None:
@@ -115,8 +137,50 @@ class PlanningSession:
     def info(self) -> dict:
         """Session facts for reports: scene, models, index size and cache status."""
         return {"scene": getattr(self.scene, "name", ""), "planning_model": self.lm.model_id,
-                "translation_model": self.embedder.model_id, "admissible_actions": len(self.index),
-                "index_cache_hit": self.index.cache_hit,
-                "index_build_s": round(self.index.build_seconds, 3),
+                "translation_model": self.embedder.model_id,
+                "admissible_actions": len(self._index) if self._index is not None else None,
+                "index_cache_hit": self._index.cache_hit if self._index is not None else None,
+                "index_build_s": round(self._index.build_seconds, 3) if self._index is not None else None,
                 "example_bank": len(self.bank),
                 "load_timings": {k: round(v, 3) for k, v in self.load_timings.items()}}
+
+
+def implied_goal_check(session: PlanningSession, result: PlanResult, description: str | None = None,
+                       min_similarity: float = 0.9) -> dict:
+    """Check the goal a free-form task implies, where one can be derived.
+
+    The goal is that of the nearest packaged program (kNN over the bank, the
+    task's own programs included) whose task name equals the query's (case and
+    punctuation aside) or whose similarity is at least ``min_similarity``, and
+    that has goal annotations (342 of 518 do). Goals are matched by class on
+    the state after the executed plan.
+
+    Returns:
+        ``{"checked": False, "reason": ...}`` or ``{"checked": True, "program_id",
+        "task", "met", "total", "task_success", "unmet": [...]}``.
+    """
+    from actionable.evaluation.goals import check_goals, load_goal_annotations
+    from actionable.planning.examples import normalize_task
+
+    ex = result.executability or {}
+    if result.final_state is None and not result.steps:
+        return {"checked": False, "reason": "no plan"}
+    ann = load_goal_annotations()
+    q = normalize_task(result.task)
+    for r in session.retriever.nearest(result.task, description, k=10):
+        src = r.example.source
+        same = normalize_task(r.example.task) == q or r.similarity >= min_similarity
+        if same and src in ann:
+            state = result.final_state
+            if state is None:
+                from actionable.env.simulator import execute_program
+
+                state = execute_program(result.resolved_program, session.scene).final_state
+            executed = list(result.resolved_program.steps)
+            if not ex.get("executable") and ex.get("steps_executed") is not None:
+                executed = executed[: ex["steps_executed"]]
+            gr = check_goals(ann[src], state.to_dict(), executed, match="class")
+            return {"checked": True, "program_id": src, "task": r.example.task, "met": gr.met,
+                    "total": gr.total, "task_success": bool(gr.task_success and ex.get("executable")),
+                    "unmet": list(gr.unmet)}
+    return {"checked": False, "reason": "no annotated program with this task name; goal not checked"}

@@ -248,6 +248,22 @@ class ZeroShotPlanner:
             res.executability = {"executable": False, "failed_index": None, "failed_step": None,
                                  "error_type": "empty_plan", "error": "the planner produced no steps",
                                  "unmet_preconditions": [], "steps_executed": 0}
+        elif self.config.repair:
+            from actionable.env.scene import load_scene
+            from actionable.planning.affordance import ground_program
+
+            graph = load_scene(scene) if isinstance(scene, str) else scene
+            g = ground_program(program, graph, repair=True)
+            fi = g.failed_index
+            info = g.info or {}
+            res.executability = {
+                "executable": bool(g.executable), "failed_index": fi,
+                "failed_step": program.steps[fi].to_text() if fi is not None else None,
+                "error_type": info.get("error_type"), "error": info.get("error"),
+                "unmet_preconditions": list(info.get("unmet_preconditions") or []),
+                "steps_executed": len(program.steps) if g.executable else fi, "repairs": g.n_repairs}
+            res.resolved_program = program.replace_steps(g.steps)
+            res.repaired_flags = list(g.repaired)
         else:
             from actionable.env.resolver import resolve_and_execute
             from actionable.env.scene import load_scene

@@ -1,0 +1,422 @@
+"""State-grounded planning: the planning LM scores admissible, afforded actions
+one step at a time against the state the plan has reached.
+
+The method combines four published ideas (issue 12):
+
+* **LoTa-Bench** (Choi et al. 2024): the LM does not write free text; every
+  candidate skill is scored by its log-likelihood as the next step
+  (:meth:`LanguageModel.score`, reusing the prompt's KV cache), greedy, with a
+  ``Done`` skill for termination.
+* **SayCan** (Ahn et al. 2022): usefulness times affordance. Here the
+  affordance is exact and 0/1: a candidate is kept only if some binding of its
+  objects executes in the simulator from the current state
+  (:class:`~actionable.planning.affordance.AffordanceOracle`).
+* **CAPE** (Raman et al. 2024): when a preferred action's preconditions are
+  unmet, corrective steps are inserted (by rules, :mod:`~actionable.planning.repair`),
+  marked as repairs in the output.
+* **LLM-Planner** (Song et al. 2023): the prompt holds the k nearest whole
+  programs (:class:`~actionable.planning.retrieval.ProgramRetriever`); the
+  query's own program is excluded in evaluation.
+
+And the translation score of Huang et al. 2022 (Sec. 3.2): with ``samples > 0``
+the LM samples free-text steps and each candidate gets its best cosine to them.
+
+Score of candidate ``a`` at step ``i`` (weights in :class:`GroundedConfig`,
+chosen on the training split, docs/results.md)::
+
+    S(a) = w_lm * lm(a) + w_translation * max_j cos(f(a), f(ahat_j))
+         + w_retrieval * prior(a) + w_task * cos(f(a), f(task)) + w_object * named(a)
+
+``lm(a)``: summed log-prob (nats) of ``" <Action>\\n"`` after ``Step i:``,
+divided by the phrase's word count; ``named(a)``: share of ``a``'s objects
+that the task names (:mod:`~actionable.planning.objects`); ``prior(a)``: similarity-weighted share of
+retrieved programs that still have ``a`` to do (half) or have it as their next
+step (half); for ``Done``, the weighted share of retrieved steps already done.
+
+Loop guards: a candidate whose resulting state was already visited is dropped
+(an undo, or a cycle); an action that leaves the state unchanged is allowed
+once. The plan ends at ``Done``, when no candidate is left, or at ``max_steps``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from actionable.config import GroundedConfig
+from actionable.env.program import Program, Step
+from actionable.errors import PlanningError, ResolutionError
+from actionable.lm.base import GenerationParams
+from actionable.planning import prompts
+from actionable.planning.affordance import AffordanceOracle, Attempt
+from actionable.planning.examples import format_step_text
+from actionable.planning.objects import match_task_objects
+from actionable.planning.result import PlanResult, StepTrace
+from actionable.planning.retrieval import ProgramRetriever, Retrieved, query_text
+
+DONE = "done"
+
+
+@dataclass
+class _Cand:
+    phrase: str
+    step: Step | None            # None for Done
+    prior: float = 0.0
+    task: float = 0.0
+    trans: float = 0.0
+    objects: float = 0.0
+    lm: float | None = None
+    attempt: Attempt | None = None
+    total: float = 0.0
+    parts: dict = field(default_factory=dict)
+
+
+def grounded_example_block(ex, with_description: bool = True) -> str:
+    """One retrieved program in the grounded prompt, ending with ``Step n: Done``."""
+    lines = [f"Task: {ex.task}"]
+    if with_description and ex.description:
+        lines.append(f"Description: {ex.description}")
+    lines += [f"Step {i}: {format_step_text(s)}" for i, s in enumerate(ex.steps, 1)]
+    lines.append(f"Step {len(ex.steps) + 1}: Done")
+    return "\n".join(lines) + "\n\n"
+
+
+class GroundedPlanner:
+    """Plan with an LM scoring afforded actions in a simulated scene (module doc).
+
+    Args:
+        lm: planning LM with ``score`` (and ``generate`` when ``samples > 0``);
+            ``None`` only with ``config.use_lm = False``.
+        embedder: translation LM (``encode(list[str]) -> (n, d)`` unit rows).
+        retriever: :class:`ProgramRetriever` over the example bank.
+        config: :class:`~actionable.config.GroundedConfig`.
+        progress: optional callback receiving event dicts.
+
+    Raises:
+        PlanningError: ``use_lm`` without an LM that can score.
+    """
+
+    def __init__(self, lm, embedder, retriever: ProgramRetriever, config: GroundedConfig | None = None,
+                 progress=None):
+        self.config = config or GroundedConfig()
+        if self.config.use_lm and (lm is None or not getattr(lm, "supports_score", False)):
+            raise PlanningError("the grounded planner scores candidates with the LM; this LM cannot "
+                                "score (use a backend with supports_score, or use_lm=False)")
+        self.lm = lm
+        self.embedder = embedder
+        self.retriever = retriever
+        self.progress = progress
+        self._phrase_vecs: dict[str, np.ndarray] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def _emit(self, **event) -> None:
+        if self.progress is not None:
+            self.progress(event)
+
+    def _vecs(self, phrases: list[str]) -> np.ndarray:
+        todo = [p for p in dict.fromkeys(phrases) if p not in self._phrase_vecs]
+        if todo:
+            for p, v in zip(todo, np.asarray(self.embedder.encode(todo), dtype=np.float32)):
+                self._phrase_vecs[p] = v
+        return np.stack([self._phrase_vecs[p] for p in phrases]) if phrases else np.zeros((0, 1))
+
+    def relevant_classes(self, scene, task: str, description: str | None,
+                         retrieved: list[Retrieved]) -> dict[str, str]:
+        """Scene classes relevant to the task -> why (``"retrieved"``, ``"task words: ..."``).
+
+        Classes used by the retrieved programs, plus the classes the task's
+        words name (:func:`~actionable.planning.objects.match_task_objects`:
+        names, VirtualHome's equivalences, then the translation LM), with
+        VirtualHome's name equivalences. Sets ``self.last_match``.
+        """
+        from actionable.env.scene import load_name_equivalence
+
+        cfg = self.config
+        names = scene.class_names()
+        present = set(names)
+        eq = load_name_equivalence()
+        out: dict[str, str] = {}
+
+        def add(name: str, why: str) -> None:
+            for n in (name, *eq.get(name, ()), *(k for k, v in eq.items() if name in v)):
+                if n in present and n != "character":
+                    out.setdefault(n, why)
+
+        if cfg.use_retrieval:
+            for r in retrieved[: cfg.pool_programs]:
+                for s in r.example.steps:
+                    try:
+                        from actionable.env.program import parse_step
+
+                        for a in parse_step(s).args:
+                            add(a.name, "retrieved")
+                    except Exception:  # noqa: BLE001 - a user bank line that does not parse adds nothing
+                        continue
+        match = match_task_objects(query_text(task, None), names, self.embedder)
+        self.last_match = match
+        for words, c, how, score in match.matched:
+            add(c, f"task words: {words!r} ({how}{'' if how == 'name' else f', cos {score:.2f}'})")
+        return out
+
+    # ------------------------------------------------------------------ public
+    def plan(self, task: str, scene, description: str | None = None, exclude_sources=(),
+             exclude_tasks=()) -> PlanResult:
+        """Plan ``task`` in ``scene`` step by step (see the module doc).
+
+        Args:
+            task: the instruction (validated by :func:`prompts.clean_task`).
+            scene: a :class:`~actionable.env.scene.SceneGraph` or a scene name.
+            description: optional task description (used for retrieval and the prompt).
+            exclude_sources / exclude_tasks: retrieval exclusions (evaluation splits).
+
+        Returns:
+            :class:`PlanResult` with ``variant="grounded"``; ``steps`` carry
+            ``repaired`` flags; ``executability`` comes from replaying the
+            resolved program (it holds by construction, and is checked).
+
+        Raises:
+            InputError: bad task text. SceneError: unknown scene.
+            PlanningError: nothing in the bank or the scene relates to the task.
+        """
+        from actionable.env.admissible import admissible_actions
+
+        cfg = self.config
+        task = prompts.clean_task(task)
+        t0 = time.perf_counter()
+        res = PlanResult(task=task, variant="grounded", config=cfg.model_dump(),
+                         planning_model=self.lm.model_id if (self.lm is not None and cfg.use_lm) else "none",
+                         translation_model=self.embedder.model_id)
+        oracle = AffordanceOracle(scene, repair_budget=cfg.repair_budget if cfg.repair else 0)
+        graph = oracle.scene
+        k = max(cfg.prompt_examples, cfg.pool_programs)
+        retrieved = self.retriever.nearest(task, description, k=k, exclude_sources=exclude_sources,
+                                           exclude_tasks=exclude_tasks)
+        res.retrieved = [r.to_dict() for r in retrieved]
+        classes = self.relevant_classes(graph, task, description, retrieved)
+        res.relevant_classes = dict(sorted(classes.items()))
+        res.objects = self.last_match.to_dict()
+        if self.last_match.missing:
+            word, closest = self.last_match.missing[0]
+            raise PlanningError(
+                f"the task names {word!r}, and scene {getattr(graph, 'name', '')!r} has no such object; closest "
+                f"objects here: {', '.join(closest) or 'none'}. Rephrase the task with an object of the scene "
+                "(run 'actionable scenes --classes'), or plan in another scene (--scene)")
+        best_sim = max((r.similarity for r in retrieved), default=0.0)
+        if not self.last_match.matched and best_sim < cfg.min_task_similarity:
+            raise PlanningError(
+                f"nothing in the example bank or the scene matches {task!r} (best program similarity "
+                f"{best_sim:.2f} < {cfg.min_task_similarity}); rephrase the task with objects of the "
+                "house (run 'actionable scenes --classes')")
+        rooms = {graph.class_of(r) for r in graph.rooms}
+        pool = [s for s in admissible_actions(graph) if s.args and (
+            (s.action in ("WALK", "RUN") and s.args[0].name in rooms)
+            or all(a.name in classes for a in s.args))]
+        pool += [Step(a, ()) for a in ("STANDUP", "SLEEP", "WAKEUP")]
+        pool = list(dict.fromkeys(pool))
+        phrases = [s.to_text() for s in pool]
+        vec = self._vecs(phrases)
+        task_cos = vec @ self.embedder.encode([query_text(task, description)])[0]
+        named = set(self.last_match.classes)
+        obj_share = [sum(a.name in named for a in s.args) / max(1, len(s.args)) for s in pool]
+        prompt = self._prompt_head(task, description, retrieved)
+        res.prompt = prompt
+        ret_w = self._retrieval_weights(retrieved)
+        ret_steps = [(w, list(r.example.steps)) for w, r in zip(ret_w, retrieved[: cfg.pool_programs])]
+        done_text: list[str] = []
+        noop_done: set[str] = set()
+        res.stop_reason = "max_steps"
+        position = 0
+        while position < cfg.max_steps:
+            position += 1
+            self._emit(event="step", step=position, max_steps=cfg.max_steps)
+            step_prompt = prompt + f"Step {position}:"
+            samples = self._samples(step_prompt, position, res)
+            trans = self._translation(phrases, vec, samples)
+            cands = []
+            counts = Counter(done_text)
+            for i, (s, p) in enumerate(zip(pool, phrases)):
+                prior = self._prior(p, counts, done_text, ret_steps) if cfg.use_retrieval else 0.0
+                c = _Cand(p, s, prior=prior, task=float(task_cos[i]), trans=float(trans[i]),
+                          objects=obj_share[i])
+                c.total = (cfg.w_retrieval * c.prior + cfg.w_task * c.task + cfg.w_translation * c.trans
+                           + cfg.w_object * c.objects)
+                cands.append(c)
+            cands.sort(key=lambda c: -c.total)
+            t = time.perf_counter()
+            feasible = self._afford(oracle, cands, noop_done)
+            res.timings["affordance_s"] = res.timings.get("affordance_s", 0.0) + time.perf_counter() - t
+            done = _Cand(DONE, None, prior=self._done_prior(done_text, ret_steps) if cfg.use_retrieval else 0.0,
+                         trans=(sum(1 for x in samples if not x.strip()) / len(samples)) if samples else 0.0)
+            done.total = cfg.w_retrieval * done.prior + cfg.w_translation * done.trans - cfg.done_bias
+            if position == 1:
+                done.total -= 1e3  # an empty plan is never a plan
+            feasible.append(done)
+            if cfg.use_lm:
+                self._lm_scores(step_prompt, feasible, res)
+            best = max(feasible, key=lambda c: c.total)
+            if best.step is None:
+                res.stop_reason = "done" if len(feasible) > 1 else "no_candidate"
+                res.stopped_at = {"position": position, "candidates": len(feasible) - 1}
+                break
+            att = best.attempt
+            before = oracle.fingerprint(oracle.state)
+            oracle.commit(att)
+            if att.fingerprint == before:
+                noop_done.add(best.phrase)
+            for j, (rs, rep) in enumerate(zip(att.steps, att.repaired)):
+                if j > 0:
+                    position += 1
+                text = rs.unresolved().to_text()
+                res.steps.append(StepTrace(
+                    position=len(res.steps) + 1, sample_text=(samples[0] if samples and not rep else ""),
+                    action=text, step=rs.unresolved(), cosine=None if rep else best.trans,
+                    logprob=None if rep else best.lm, total=None if rep else best.total, repaired=rep,
+                    samples=[] if rep else [{"text": x} for x in samples],
+                    score_parts={} if rep else best.parts, resolved=rs))
+                done_text.append(text)
+                prompt += prompts.step_line(len(res.steps), text)
+        else:
+            res.stop_reason = "max_steps"
+        res.prompt = prompt
+        resolved = [s.resolved for s in res.steps]
+        res.program = Program(tuple(s.step for s in res.steps), task=task, description=description or "")
+        res.resolved_program = Program(tuple(resolved), task=task, description=description or "")
+        t = time.perf_counter()
+        self._verify(res, graph)
+        res.timings["execution_s"] = time.perf_counter() - t
+        res.timings["total_s"] = time.perf_counter() - t0
+        return res
+
+    # ------------------------------------------------------------------ parts
+    def _prompt_head(self, task: str, description: str | None, retrieved: list[Retrieved]) -> str:
+        cfg = self.config
+        head = ""
+        for r in retrieved[: cfg.prompt_examples]:
+            block = grounded_example_block(r.example)
+            if head and len(head) + len(block) > cfg.max_prompt_chars:
+                break
+            head += block
+        head += f"Task: {task}\n"
+        if description:
+            head += f"Description: {description}\n"
+        return head
+
+    def _retrieval_weights(self, retrieved: list[Retrieved]) -> list[float]:
+        rs = retrieved[: self.config.pool_programs]
+        if not rs:
+            return []
+        s = np.array([max(0.0, r.similarity) for r in rs], dtype=np.float64)
+        s = np.exp((s - s.max()) / max(1e-6, self.config.retrieval_temperature))
+        return list(s / s.sum())
+
+    @staticmethod
+    def _prior(phrase: str, counts: Counter, done_text: list[str], ret_steps) -> float:
+        p = 0.0
+        for w, steps in ret_steps:
+            if steps.count(phrase) > counts.get(phrase, 0):
+                p += 0.5 * w
+            if _next_step(steps, done_text) == phrase:
+                p += 0.5 * w
+        return p
+
+    @staticmethod
+    def _done_prior(done_text: list[str], ret_steps) -> float:
+        p = 0.0
+        have = Counter(done_text)
+        for w, steps in ret_steps:
+            need = Counter(steps)
+            covered = sum(min(n, have.get(s, 0)) for s, n in need.items())
+            p += w * covered / max(1, sum(need.values()))
+        return p
+
+    def _samples(self, step_prompt: str, position: int, res: PlanResult) -> list[str]:
+        cfg = self.config
+        if not cfg.use_lm or cfg.samples <= 0:
+            return []
+        params = GenerationParams(n=cfg.samples, temperature=cfg.temperature, top_p=cfg.top_p,
+                                  max_tokens=cfg.max_tokens, stop=("\n",), presence_penalty=0.0,
+                                  frequency_penalty=0.0, seed=cfg.seed + position)
+        t = time.perf_counter()
+        out = self.lm.generate(step_prompt, params)
+        res.timings["lm_s"] = res.timings.get("lm_s", 0.0) + time.perf_counter() - t
+        res.lm_calls += 1
+        return [c.text.strip() for c in out]
+
+    def _translation(self, phrases: list[str], vec: np.ndarray, samples: list[str]) -> np.ndarray:
+        texts = [s for s in samples if s]
+        if not texts:
+            return np.zeros(len(phrases), dtype=np.float32)
+        return (vec @ np.asarray(self.embedder.encode(texts), dtype=np.float32).T).max(axis=1)
+
+    def _afford(self, oracle: AffordanceOracle, cands: list[_Cand], noop_done: set[str]) -> list[_Cand]:
+        """The first ``shortlist`` candidates (by prior score) that execute from
+        the current state (after repair) and do not revisit a state."""
+        cfg = self.config
+        out: list[_Cand] = []
+        before = oracle.fingerprint(oracle.state)
+        for c in cands[: cfg.max_tried]:
+            try:
+                att = oracle.attempt(c.step, repair=cfg.repair)
+            except ResolutionError:
+                continue
+            if not att.ok:
+                continue
+            if att.fingerprint == before:
+                if c.phrase in noop_done:
+                    continue
+            elif att.fingerprint in oracle.seen:
+                continue
+            c.attempt = att
+            out.append(c)
+            if len(out) >= cfg.shortlist:
+                break
+        return out
+
+    def _lm_scores(self, step_prompt: str, cands: list[_Cand], res: PlanResult) -> None:
+        cfg = self.config
+        conts = [" " + ("Done" if c.step is None else format_step_text(c.phrase)) + "\n" for c in cands]
+        t = time.perf_counter()
+        lps = self.lm.score(step_prompt, conts)
+        res.timings["lm_s"] = res.timings.get("lm_s", 0.0) + time.perf_counter() - t
+        res.lm_calls += 1
+        for c, lp, text in zip(cands, lps, conts):
+            c.lm = float(lp) / max(1, len(text.split()))
+            c.parts = {"lm": round(c.lm, 4), "translation": round(float(c.trans), 4),
+                       "prior": round(float(c.prior), 4), "task": round(float(c.task), 4),
+                       "objects": round(float(c.objects), 4)}
+            c.total += cfg.w_lm * c.lm
+
+    def _verify(self, res: PlanResult, graph) -> None:
+        from actionable.env.simulator import execute_program
+
+        if not res.steps:
+            res.executability = {"executable": False, "failed_index": None, "failed_step": None,
+                                 "error_type": "empty_plan", "error": "the planner produced no steps",
+                                 "unmet_preconditions": [], "steps_executed": 0}
+            return
+        er = execute_program(res.resolved_program, graph)
+        fi = er.failed_index
+        res.final_state = er.final_state
+        res.executability = {"executable": bool(er.executable), "failed_index": fi,
+                             "failed_step": res.program.steps[fi].to_text() if fi is not None else None,
+                             "error_type": er.error_type, "error": er.error,
+                             "unmet_preconditions": list(er.unmet_preconditions or []),
+                             "steps_executed": er.steps_executed}
+
+
+def _next_step(steps: list[str], done: list[str]) -> str | None:
+    """The first step of ``steps`` not matched by an in-order greedy alignment of ``done``."""
+    j = 0
+    for d in done:
+        k = j
+        while k < len(steps) and steps[k] != d:
+            k += 1
+        if k < len(steps):
+            j = k + 1
+    return steps[j] if j < len(steps) else None
+
+
+__all__ = ["GroundedPlanner", "grounded_example_block", "DONE"]

@@ -1,0 +1,146 @@
+"""Names a user types -> the scene's object classes (issue 12, item 5).
+
+"coffee maker" must find the dataset's ``coffe_maker``, "tv" must find
+``television``, "fridge" whatever the scene has (``freezer`` in
+TrimmedTestScene1). Sources, in order:
+
+1. **Names**: a class's own name and VirtualHome's name equivalences
+   (``class_name_equivalence.json``, e.g. ``television: [tv, walltv]``,
+   ``freezer: [fridge]``), plus :data:`EXTRA_ALIASES` (the dataset's spelling
+   ``coffe_maker``); matched as whole words (plural ``s`` allowed) in the task.
+2. **Translation LM**: for task words no name matches, the nearest scene class
+   by cosine of sentence embeddings, kept at :data:`MIN_COSINE` or above.
+
+A word that is the name of a VirtualHome object class (anywhere in the
+dataset's vocabulary) but absent from this scene is reported as *missing*, with
+the scene's closest classes, so a planner never maps it silently onto an
+unrelated class.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: Names users type that neither the dataset nor its equivalence table spell.
+EXTRA_ALIASES: dict[str, tuple[str, ...]] = {
+    "coffe_maker": ("coffee maker", "coffee machine", "coffeemaker"),
+    "television": ("tv", "telly"), "computer": ("pc", "laptop"), "couch": ("sofa",),
+    "freezer": ("fridge", "refrigerator"), "cellphone": ("mobile phone", "cell phone"),
+}
+#: Cosine (MiniLM) at or above which a task word is taken to name a class.
+MIN_COSINE = 0.65
+_STOP = set("""a an the to of in on into onto at for from with and or my your his her their our some any this that
+these those it its me you up down off out over under please then also just go get make do use let take put turn
+open close switch find walk run look watch sit lie stand grab hold bring give set start stop have be is are
+wash clean cook drink eat read write type listen play feed charge relax brush pour pick wipe rinse scrub
+dry fold hang iron change prepare pet greet call browse check leave enter wake sleep work study
+""".split())
+
+
+@dataclass
+class ObjectMatch:
+    """Task words mapped onto scene classes.
+
+    Attributes:
+        matched: ``[(words, class, how, score)]``; ``how`` is ``"name"`` or
+            ``"translation"`` (score = cosine, 1.0 for names).
+        missing: ``[(word, [closest scene classes])]`` for object names absent here.
+    """
+
+    matched: list[tuple[str, str, str, float]] = field(default_factory=list)
+    missing: list[tuple[str, list[str]]] = field(default_factory=list)
+
+    @property
+    def classes(self) -> list[str]:
+        return list(dict.fromkeys(c for _, c, _, _ in self.matched))
+
+    def to_dict(self) -> dict:
+        return {"matched": [{"words": w, "class": c, "how": h, "score": round(float(s), 3)}
+                            for w, c, h, s in self.matched],
+                "missing": [{"word": w, "closest": c} for w, c in self.missing]}
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"[^a-z0-9 ]+", " ", s.replace("_", " ").lower()).strip()
+
+
+def alias_table(scene_classes, equivalence: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """Typed name (normalised, spaces) -> scene class."""
+    present = set(scene_classes)
+    out: dict[str, str] = {}
+    for c in sorted(present):
+        out.setdefault(_norm(c), c)
+    for c, alts in list(equivalence.items()) + list(EXTRA_ALIASES.items()):
+        targets = [c] if c in present else [a for a in alts if a in present]
+        for t in targets:
+            for name in (c, *alts):
+                out.setdefault(_norm(name), t)
+    return out
+
+
+def _vocabulary() -> set[str]:
+    from actionable.env.scene import load_name_equivalence, load_properties_data
+
+    eq = load_name_equivalence()
+    names = {_norm(c) for c in load_properties_data()}
+    names |= {_norm(a) for c, alts in eq.items() for a in (c, *alts)}
+    names |= {_norm(a) for c, alts in EXTRA_ALIASES.items() for a in (c, *alts)}
+    return names
+
+
+def match_task_objects(task: str, scene_classes, embedder=None) -> ObjectMatch:
+    """Map the objects a task names onto ``scene_classes`` (see the module doc).
+
+    Args:
+        task: the instruction.
+        scene_classes: class names present in the scene.
+        embedder: translation LM for words no name matches (``None``: names only).
+
+    Returns:
+        :class:`ObjectMatch`.
+    """
+    from actionable.env.scene import load_name_equivalence
+
+    classes = [c for c in scene_classes if c != "character"]
+    table = alias_table(classes, load_name_equivalence())
+    words = _norm(task).split()
+    out = ObjectMatch()
+    used = [False] * len(words)
+    for n in (3, 2, 1):  # longest names first ("coffee maker" before "coffee")
+        for i in range(len(words) - n + 1):
+            if any(used[i:i + n]):
+                continue
+            gram = " ".join(words[i:i + n])
+            for form in (gram, gram[:-1] if gram.endswith("s") else None):
+                if form and form in table and form not in _STOP:
+                    out.matched.append((gram, table[form], "name", 1.0))
+                    used[i:i + n] = [True] * n
+                    break
+    rest = [w for w, u in zip(words, used) if not u and w not in _STOP and len(w) > 2 and not w.isdigit()]
+    if not rest:
+        return out
+    vocab = _vocabulary()
+    sims = None
+    if embedder is not None and classes:
+        mat = np.asarray(embedder.encode([_norm(c) for c in classes]), dtype=np.float32)
+        sims = mat @ np.asarray(embedder.encode(rest), dtype=np.float32).T  # (classes, words)
+    for j, w in enumerate(rest):
+        in_vocab = w in vocab or (w.endswith("s") and w[:-1] in vocab)
+        if sims is not None:
+            order = np.argsort(-sims[:, j], kind="stable")
+            best = int(order[0])
+            if sims[best, j] >= MIN_COSINE and not in_vocab:
+                out.matched.append((w, classes[best], "translation", float(sims[best, j])))
+                continue
+            closest = [classes[int(k)] for k in order[:3]]
+        else:
+            closest = []
+        if in_vocab:
+            out.missing.append((w, closest))
+    return out
+
+
+__all__ = ["ObjectMatch", "match_task_objects", "alias_table", "EXTRA_ALIASES", "MIN_COSINE"]
