@@ -89,3 +89,6 @@ register("virtualhome", "actionable.worlds.virtualhome:VirtualHomeWorld",
 register("thor", "actionable.worlds.thor.world:ThorWorld",
          description="AI2-THOR kitchens, symbolic: ALFRED's PDDL domain + TEACh actions, 120 ALFRED "
                      "layouts and 79 TEACh initial states")
+register("driving", "actionable.worlds.driving.world:DrivingWorld",
+         description="Eclipse SUMO town (optional extra [driving]): ego vehicle skills, traffic lights, "
+                     "pedestrians, incidents; SUMO standing in for CARLA")

@@ -1,0 +1,313 @@
+"""One SUMO run of the town: background traffic, pedestrians, incidents, the ego vehicle.
+
+:class:`TownSim` starts ``libsumo`` on a generated network (:mod:`.network`) with step length
+1 s, and keeps everything that makes the world change seeded:
+
+* **traffic** - ``flows`` vehicle flows between seeded street pairs and ``persons`` pedestrian
+  flows on the sidewalks (a route file written per (network, level, seed));
+* **traffic lights** - SUMO's static programs, cycle length set per level at ``netgenerate`` time;
+* **incidents** - every ``incident_period`` s one seeded event: a vehicle halts in the *left*
+  lane of a street (blocked lane), a vehicle breaks down in the *right* lane (stalled car), or a
+  pedestrian waits at a junction's crossing, each for ``incident_duration`` s. With probability
+  ``focus_prob`` the place is drawn among the *focus* places (those instructions mention). The
+  schedule depends only on the seed, never on the ego.
+
+Truth queries (SUMO state, used by goals and by the continual metrics):
+``light(e)`` (``red``/``green`` for the straight link of the right lane of street ``e``; yellow
+counts as red), ``crossing(j)`` (``waiting`` when a pedestrian stands still within 15 m of
+junction ``j`` off the crossing itself, else ``clear``), ``left_lane(e)`` (``blocked`` when a
+vehicle other than the ego has been halted >= 5 s in lane 2 more than 30 m before the line,
+else ``free``), ``car_ahead()`` (``stalled`` when the ego's leader within 60 m has been halted
+> 10 s more than 30 m before its stop line, else ``moving``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from actionable.worlds.driving.network import LEFT_LANE, RIGHT_LANE, Town, generate
+from actionable.worlds.driving.sumo import claim, owns, require_sumo
+
+
+@dataclass(frozen=True)
+class Level:
+    """Non-stationarity settings (docs/driving.md). Times in s."""
+
+    name: str
+    vehicle_period: float  # mean s between vehicle insertions over the whole town
+    person_period: float   # mean s between pedestrian insertions
+    cycle: int             # traffic-light cycle length
+    incident_period: int
+    incident_duration: int
+
+
+LEVELS: dict[str, Level] = {
+    "low": Level("low", 6.0, 24.0, 90, 90, 180),
+    "medium": Level("medium", 3.0, 12.0, 60, 60, 120),
+    "high": Level("high", 1.5, 6.0, 40, 30, 60),
+}
+EGO = "ego"
+APPROACH = 40.0   # m before the stop line: the ego is "at" the junction ahead
+RADIUS = 60.0     # m: what the ego sees around it (plus its whole current street)
+DECEL = 4.5       # m/s^2, SUMO passenger default
+WARMUP = 30       # s of traffic before the ego enters
+EGO_LC_MODE = 1541  # SUMO lane-change mode: strategic + cooperative, no speed-gain / keep-right
+
+
+@dataclass
+class Incident:
+    t: int
+    kind: str      # blocked_lane | stalled_car | pedestrian
+    where: str     # street (edge id) or junction id
+    duration: int
+    actor: str = ""
+    state: str = "scheduled"  # scheduled | active | over
+
+
+@dataclass
+class TownSim:
+    """A running SUMO simulation of one town (see the module docstring).
+
+    Args:
+        network: network name (:data:`~.network.NETWORKS`).
+        level: ``low`` / ``medium`` / ``high`` (:data:`LEVELS`).
+        seed: SUMO ``--seed``, traffic and incident seed.
+        focus: places (junction ids) and streets (edge ids) incidents prefer.
+        focus_prob: probability that an incident is drawn among ``focus``.
+    """
+
+    network: str = "town"
+    level: str = "medium"
+    seed: int = 0
+    focus: tuple = ()
+    focus_prob: float = 0.7
+    incidents: list[Incident] = field(default_factory=list)
+
+    def start(self, work_dir: Path) -> None:
+        ls = require_sumo()
+        lv = LEVELS[self.level]
+        self.town = Town.load(self.network, generate(self.network, lv.cycle))
+        routes = self._write_routes(work_dir, lv)
+        claim(self)
+        ls.start(["sumo", "-n", str(self.town.path), "-r", str(routes), "--seed", str(self.seed),
+                  "--step-length", "1", "--no-step-log", "true", "--no-warnings", "true",
+                  "--time-to-teleport", "300", "--collision.action", "warn", "--ignore-route-errors", "true"])
+        self.ls = ls
+        self._lost = False
+        self._schedule(lv)
+        self._links = self._light_links()
+        for e in self.town.streets:
+            ls.route.add(f"r_{e}", [e])
+        for _ in range(WARMUP):
+            self.tick()
+        self.add_ego()
+
+    def _lost_session(self) -> None:
+        self._lost = True
+
+    @property
+    def alive(self) -> bool:
+        return not getattr(self, "_lost", True) and owns(self)
+
+    # ----------------------------------------------------------------- set-up
+    def _write_routes(self, work_dir: Path, lv: Level) -> Path:
+        rng = random.Random(f"traffic/{self.network}/{self.level}/{self.seed}")
+        streets = self.town.streets
+        n_flows, n_persons = 8, 4
+        lines = ['<routes>', '  <vType id="car" vClass="passenger" sigma="0.5"/>',
+                 '  <vType id="ego" vClass="passenger" sigma="0" color="1,0,0"/>',
+                 '  <vType id="incident" vClass="passenger" sigma="0" color="1,1,0"/>']
+        for i in range(n_flows):
+            a, b = rng.sample(streets, 2)
+            lines.append(f'  <flow id="f{i}" type="car" begin="0" end="14400" period="{lv.vehicle_period * n_flows:.2f}" '
+                         f'from="{a}" to="{b}" departLane="best" departSpeed="max"/>')
+        for i in range(n_persons):
+            a, b = rng.sample(streets, 2)
+            lines.append(f'  <personFlow id="p{i}" begin="0" end="14400" period="{lv.person_period * n_persons:.2f}">'
+                         f'<walk from="{a}" to="{b}"/></personFlow>')
+        lines.append('</routes>')
+        path = Path(work_dir) / f"{self.network}-{self.level}-{self.seed}.rou.xml"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        return path
+
+    def _schedule(self, lv: Level) -> None:
+        rng = random.Random(f"incidents/{self.network}/{self.level}/{self.seed}")
+        focus_j = sorted(f for f in self.focus if f in self.town.junctions)
+        focus_e = sorted(f for f in self.focus if f in self.town.ends)
+        self.incidents = []
+        for k in range(1, 200):
+            kind = rng.choice(("blocked_lane", "stalled_car", "pedestrian"))
+            use = rng.random() < self.focus_prob
+            if kind == "pedestrian":
+                where = rng.choice(focus_j if (use and focus_j) else self.town.junctions)
+            else:
+                where = rng.choice(focus_e if (use and focus_e) else self.town.streets)
+            self.incidents.append(Incident(WARMUP + k * lv.incident_period, kind, where, lv.incident_duration))
+
+    def _light_links(self) -> dict[str, tuple[str, int]]:
+        out = {}
+        tl = self.ls.trafficlight
+        for j in tl.getIDList():
+            for idx, links in enumerate(tl.getControlledLinks(j)):
+                for inl, outl, _ in links:
+                    e = inl.rsplit("_", 1)[0]
+                    if inl == f"{e}_{RIGHT_LANE}" and e in self.town.ends:
+                        straight = self.town.out_edges(e).get("straight")
+                        if e not in out or (straight and outl.startswith(straight + "_")):
+                            out[e] = (j, idx)
+        return out
+
+    def add_ego(self) -> None:
+        ls = self.ls
+        rng = random.Random(f"ego/{self.network}/{self.seed}/{self.now():.0f}")
+        start = rng.choice(self.town.streets)
+        rid = f"ego_start_{self.now():.0f}"
+        ls.route.add(rid, [start, self.default_next(start)])
+        ls.vehicle.add(EGO, rid, typeID="ego", departLane=str(RIGHT_LANE),
+                       departPos="10", departSpeed="0")
+        for _ in range(60):
+            self.tick()
+            if EGO in ls.vehicle.getIDList():
+                break
+        ls.vehicle.setLaneChangeMode(EGO, EGO_LC_MODE)
+        self._ego_in = True
+
+    # ----------------------------------------------------------------- time
+    def now(self) -> float:
+        return self.ls.simulation.getTime()
+
+    def tick(self) -> None:
+        """One SUMO step (1 s) plus due incidents; the ego's route is extended (straight, else
+        right, else left) when it enters its last edge, so it never leaves the town."""
+        self.ls.simulationStep()
+        t = self.now()
+        if getattr(self, "_ego_in", False):
+            v = self.ls.vehicle
+            try:
+                route, idx = v.getRoute(EGO), v.getRouteIndex(EGO)
+                if idx >= len(route) - 1:
+                    v.setRoute(EGO, [route[-1], self.default_next(route[-1])])
+            except self.ls.TraCIException:  # the ego was teleported away after a jam: bring it back
+                self._ego_in = False
+                self.add_ego()
+        for inc in self.incidents:
+            if inc.t > t + 1:
+                break
+            if inc.state == "scheduled" and inc.t <= t:
+                self._start_incident(inc)
+            elif inc.state == "active":
+                self._update_incident(inc, t)
+
+    def _start_incident(self, inc: Incident) -> None:
+        ls, k = self.ls, self.incidents.index(inc)
+        inc.actor = f"inc{k}"
+        try:
+            if inc.kind == "pedestrian":
+                into = [e for e in self.town.streets if self.town.ends[e][1] == inc.where]
+                e = into[k % len(into)]
+                nxt = self.town.out_edges(e).get("straight") or next(iter(self.town.out_edges(e).values()))
+                ls.person.add(inc.actor, e, self.town.length[e] - 1.0)
+                ls.person.appendWaitingStage(inc.actor, inc.duration, "waits at the crossing")
+                ls.person.appendWalkingStage(inc.actor, [e, nxt], 20.0)
+            else:
+                lane = LEFT_LANE if inc.kind == "blocked_lane" else RIGHT_LANE
+                pos = 0.5 * self.town.length[inc.where]
+                ls.vehicle.add(inc.actor, f"r_{inc.where}", typeID="incident", departLane=str(lane),
+                               departPos=f"{pos:.1f}", departSpeed="0")
+                ls.vehicle.setLaneChangeMode(inc.actor, 0)
+            inc.state = "active"
+        except self.ls.TraCIException:
+            inc.state = "over"
+
+    def _update_incident(self, inc: Incident, t: float) -> None:
+        ls = self.ls
+        if inc.kind == "pedestrian":
+            if t >= inc.t + inc.duration + 60:
+                inc.state = "over"
+            return
+        present = inc.actor in ls.vehicle.getIDList()
+        if t >= inc.t + inc.duration:
+            if present:
+                ls.vehicle.setSpeed(inc.actor, -1)
+            inc.state = "over"
+        elif present:
+            ls.vehicle.setSpeed(inc.actor, 0.0)
+
+    # ----------------------------------------------------------------- ego
+    def ego(self) -> dict:
+        """Ego state: ``edge``, ``lane`` (1 right, 2 left), ``pos`` and ``to_line`` (m),
+        ``speed`` (m/s), ``halted`` (speed < 0.1 m/s), ``stopped`` (at a SUMO stop), ``junction``
+        (the one ahead)."""
+        v = self.ls.vehicle
+        edge = v.getRoadID(EGO)
+        internal = edge.startswith(":")
+        lane = v.getLaneIndex(EGO)
+        pos = v.getLanePosition(EGO)
+        length = self.town.length.get(edge, 0.0)
+        speed = v.getSpeed(EGO)
+        if internal:
+            route, idx = v.getRoute(EGO), v.getRouteIndex(EGO)
+            nxt = route[min(idx + 1, len(route) - 1)]
+            junction = self.town.ends[nxt][1]
+        else:
+            junction = self.town.ends[edge][1]
+        return {"edge": edge, "internal": internal, "lane": lane, "pos": pos,
+                "to_line": (length - pos) if not internal else 0.0, "speed": speed,
+                "halted": speed < 0.1, "stopped": bool(v.isStopped(EGO)), "junction": junction}
+
+    def default_next(self, edge: str) -> str:
+        outs = self.town.out_edges(edge)
+        return outs.get("straight") or outs.get("right") or outs["left"]
+
+    def ego_position(self) -> tuple[float, float]:
+        return self.ls.vehicle.getPosition(EGO)
+
+    # ----------------------------------------------------------------- truth
+    def light(self, edge: str) -> str:
+        j, idx = self._links[edge]
+        return "green" if self.ls.trafficlight.getRedYellowGreenState(j)[idx] in "Gg" else "red"
+
+    def waiting_pedestrians(self, junction: str) -> list[str]:
+        p = self.ls.person
+        cx, cy = self.town.xy[junction]
+        out = []
+        for pid in p.getIDList():
+            if p.getSpeed(pid) >= 0.1 or p.getRoadID(pid).startswith(f":{junction}_c"):
+                continue
+            x, y = p.getPosition(pid)
+            if math.hypot(x - cx, y - cy) <= 15.0:
+                out.append(pid)
+        return out
+
+    def crossing(self, junction: str) -> str:
+        return "waiting" if self.waiting_pedestrians(junction) else "clear"
+
+    def left_lane(self, edge: str) -> str:
+        v = self.ls.vehicle
+        limit = self.town.length[edge] - 30.0
+        for vid in self.ls.lane.getLastStepVehicleIDs(f"{edge}_{LEFT_LANE}"):
+            if vid != EGO and v.getWaitingTime(vid) >= 5.0 and v.getLanePosition(vid) < limit:
+                return "blocked"
+        return "free"
+
+    def leader(self) -> tuple[str, float] | None:
+        got = self.ls.vehicle.getLeader(EGO, RADIUS)
+        return (got[0], got[1]) if got and got[0] else None
+
+    def car_ahead(self) -> str:
+        ld = self.leader()
+        if ld is None:
+            return "moving"
+        v = self.ls.vehicle
+        lane_len = self.ls.lane.getLength(v.getLaneID(ld[0]))
+        if v.getWaitingTime(ld[0]) > 10.0 and v.getLanePosition(ld[0]) < lane_len - 30.0:
+            return "stalled"
+        return "moving"
+
+    def close(self) -> None:
+        if self.alive:
+            self.ls.close()
+            self._lost = True

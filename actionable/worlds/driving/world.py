@@ -1,0 +1,335 @@
+"""The driving world behind :class:`~actionable.worlds.base.World`: Eclipse SUMO standing in for CARLA.
+
+The ego vehicle (SUMO vehicle ``ego``) is driven by high-level skills; one skill is one world
+step and runs SUMO (1 s per simulation step) until the skill is done or its cap (s) is reached:
+
+====================================  ==========================================================
+``drive_to_next_junction()``          follow the street until 40 m before the stop line (cap 90)
+``turn_left()`` / ``turn_right()`` /  cross the junction ahead that way (SUMO obeys the light) and
+``go_straight()``                     drive to 40 m before the next line (cap 120)
+``drive_to(<place>)``                 shortest route to the junction of a place (cap 300)
+``stop()``                            halt before the stop line ahead (cap 20)
+``pull_over()``                       park at the right curb 20+ m ahead (cap 30)
+``change_lane(left|right)``           lane change (cap 5)
+``wait()``                            stay halted 5 s
+``slow_down()``                       halve the speed over 2 s
+``overtake()``                        pass a halted car ahead in the left lane (cap 25)
+====================================  ==========================================================
+
+A skill whose preconditions fail does not run SUMO: ``info["executed"]`` is False and
+``info["unmet_preconditions"]`` says why (``"ego is moving (12.3 m/s); stop or pull over
+first"``). Text: ``turn_left()``, ``change_lane(left)``, ``drive_to(market)``; an unknown skill
+raises :class:`~actionable.errors.WorldActionError`, an unknown place/direction
+:class:`~actionable.errors.UnknownObjectError`; a missing SUMO :class:`.sumo.SumoMissingError`.
+
+Partial observability (:meth:`DrivingWorld.observe`): the ego's own state, the light of its street,
+the crossing of the junction ahead, whether the left lane of its street is blocked, the car ahead,
+and the vehicles / pedestrians within 60 m or on its street. ``state`` is the full truth.
+Sources: ExRAP (arXiv 2509.08222) Sec. 5 CARLA setting; SUMO TraCI/libsumo
+(https://sumo.dlr.de/docs/Libsumo.html).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import tempfile
+from typing import Any
+
+from actionable.errors import UnknownObjectError, WorldActionError, WorldGoalError, WorldNotResetError
+from actionable.worlds.base import Action, Goal, World, check_goals
+from actionable.worlds.driving.network import LEFT_LANE, NETWORKS, PLACES, RIGHT_LANE
+from actionable.worlds.driving.sim import APPROACH, DECEL, EGO, LEVELS, RADIUS, TownSim
+from actionable.worlds.driving.sumo import SumoMissingError, sumo_available
+
+#: skill -> argument kind (None: no argument)
+SKILLS: dict[str, str | None] = {
+    "drive_to_next_junction": None, "turn_left": None, "turn_right": None, "go_straight": None,
+    "drive_to": "place", "stop": None, "pull_over": None, "change_lane": "direction", "wait": None,
+    "slow_down": None, "overtake": None}
+_TEXT_RE = re.compile(r"^\s*([A-Za-z_]+)\s*\(\s*([^()]*?)\s*\)\s*$")
+
+
+class DrivingWorld(World):
+    """A SUMO town with an ego vehicle (see the module docstring).
+
+    Args:
+        scene: road network (``town`` 3x3 default, ``village`` 2x2, ``city`` 4x4).
+        nonstationarity: ``low`` / ``medium`` / ``high`` (traffic density, light cycle,
+            incident rate; :data:`~.sim.LEVELS`).
+
+    Raises:
+        SumoMissingError: Eclipse SUMO is not installed (``pip install -e ".[driving]"``).
+        UnknownSceneError: at ``reset`` for an unknown network.
+    """
+
+    id = "driving"
+
+    def __init__(self, scene: str = "town", nonstationarity: str = "medium"):
+        if not sumo_available():
+            raise SumoMissingError("libsumo/sumolib")
+        if nonstationarity not in LEVELS:
+            from actionable.errors import ConfigError
+            raise ConfigError(f"unknown non-stationarity {nonstationarity!r}; use low, medium or high")
+        self.default_scene, self.level = scene, nonstationarity
+        self.sim: TownSim | None = None
+        self._dir = tempfile.mkdtemp(prefix="actionable-driving-")
+        self._goals: list[Goal] = []
+        self._done = False
+
+    def __del__(self):
+        shutil.rmtree(getattr(self, "_dir", ""), ignore_errors=True)
+
+    # ----------------------------------------------------------------- episode
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[Any, dict]:
+        """Start SUMO. ``options``: ``scene`` (network), ``nonstationarity``, ``focus`` (places or
+        street ids incidents prefer), ``goals`` (task text or ``[Goal]``). ``info``: ``scene``,
+        ``level``, ``time`` (s)."""
+        opts = dict(options or {})
+        scene = opts.get("scene") or self.default_scene
+        level = opts.get("nonstationarity", self.level)
+        if scene not in NETWORKS:
+            from actionable.errors import UnknownSceneError
+            raise UnknownSceneError(f"unknown road network {scene!r}; networks: {', '.join(NETWORKS)}")
+        focus = tuple(opts.get("focus", ()))
+        self.sim = TownSim(scene, level, int(seed or 0), focus)
+        self.sim.start(self._dir)
+        g = opts.get("goals") or []
+        self._goals = self.goals(g) if isinstance(g, str) else list(g)
+        self._done = False
+        return self.observe(), {"scene": scene, "level": level, "time": self.sim.now()}
+
+    def _need(self) -> TownSim:
+        if self.sim is None:
+            raise WorldNotResetError("DrivingWorld used before reset(); call reset() first")
+        if not self.sim.alive:
+            raise WorldNotResetError("another DrivingWorld in this process took over SUMO (libsumo runs one "
+                                     "simulation per process); call reset() again")
+        return self.sim
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
+        """Run one skill; ``info``: ``executed``, ``error``, ``unmet_preconditions``, ``outcome``,
+        ``seconds`` (simulated s), ``time`` (s)."""
+        sim = self._need()
+        act = self.parse(action) if isinstance(action, str) else action
+        if not isinstance(act, Action) or act.name not in SKILLS:
+            raise WorldActionError(f"not a driving skill: {action!r}; skills: {', '.join(SKILLS)}")
+        self._check_args(act)
+        unmet = self.preconditions(act)
+        t0 = sim.now()
+        info = {"executed": not unmet, "error": None, "unmet_preconditions": unmet, "outcome": ""}
+        if unmet:
+            info["error"] = f"{self.format(act)} cannot run: " + "; ".join(unmet)
+        else:
+            info["outcome"] = self._run(act)
+        info["seconds"], info["time"] = sim.now() - t0, sim.now()
+        reward, term = 0.0, False
+        if self._goals and not self._done and self.check(self._goals).success:
+            reward, term, self._done = 1.0, True, True
+        return self.observe(), reward, term, False, info
+
+    # ----------------------------------------------------------------- language
+    def parse(self, text: str) -> Action:
+        if isinstance(text, Action):
+            return text
+        m = _TEXT_RE.match(str(text))
+        if not m or m.group(1) not in SKILLS:
+            raise WorldActionError(f"cannot read {text!r} as a driving skill; write e.g. 'turn_left()', "
+                                   f"'change_lane(left)', 'drive_to(market)'; skills: {', '.join(SKILLS)}")
+        args = tuple(a.strip() for a in m.group(2).split(",") if a.strip())
+        act = Action(m.group(1), args)
+        self._check_args(act)
+        return act
+
+    def _check_args(self, act: Action) -> None:
+        places = set(self.sim.town.place.values()) if self.sim else set(PLACES)
+        for a in act.args:
+            if a not in places and a not in ("left", "right"):
+                raise UnknownObjectError(f"unknown place or direction {a!r} in {act}; places: "
+                                         f"{', '.join(sorted(places))}; directions: left, right")
+        kind = SKILLS[act.name]
+        ok = (kind is None and not act.args) or (kind == "place" and len(act.args) == 1 and act.args[0] in places) \
+            or (kind == "direction" and len(act.args) == 1 and act.args[0] in ("left", "right"))
+        if not ok:
+            want = {None: "no argument", "place": "one place", "direction": "left or right"}[kind]
+            raise WorldActionError(f"{act.name} takes {want} (got {', '.join(act.args) or 'none'})")
+
+    def format(self, action: Action) -> str:
+        return f"{action.name}({', '.join(action.args)})"
+
+    def admissible(self, state: Any = None) -> list[Action]:
+        """Skills whose preconditions hold now; ``"all"``: every grounded skill."""
+        sim = self._need()
+        every = [Action(n) for n, k in SKILLS.items() if k is None]
+        every += [Action("change_lane", (d,)) for d in ("left", "right")]
+        every += [Action("drive_to", (p,)) for p in sorted(sim.town.place.values())]
+        if state == "all":
+            return every
+        return [a for a in every if not self.preconditions(a)]
+
+    # ----------------------------------------------------------------- skills
+    def preconditions(self, act: Action) -> list[str]:
+        """Unmet preconditions of a skill in the current state (readable strings; [] = legal)."""
+        sim = self._need()
+        e = sim.ego()
+        n, place = act.name, sim.town.place[e["junction"]]
+        if e["internal"] and n not in ("wait", "slow_down"):
+            return [f"ego is inside the {place} junction; it can only wait or slow down there"]
+        moving = f"ego is moving ({e['speed']:.1f} m/s); stop or pull over first"
+        if n == "drive_to_next_junction" and e["to_line"] <= APPROACH:
+            return [f"ego is already at the {place} junction ({e['to_line']:.0f} m before the line)"]
+        if n in ("turn_left", "turn_right", "go_straight"):
+            d = {"turn_left": "left", "turn_right": "right", "go_straight": "straight"}[n]
+            if d not in sim.town.out_edges(e["edge"]):
+                return [f"no road {'ahead' if d == 'straight' else 'to the ' + d} at the {place} junction"]
+        if n == "drive_to" and sim.town.junction_of[act.args[0]] == e["junction"]:
+            return [f"ego is already heading into the {place} junction"]
+        brake = e["speed"] ** 2 / (2 * DECEL)
+        if n == "stop":
+            if e["halted"]:
+                return ["ego is already halted"]
+            if e["to_line"] - 1.0 < brake + 0.5:
+                return [f"too close to the line to stop ({e['to_line']:.0f} m at {e['speed']:.1f} m/s)"]
+        if n == "pull_over":
+            if e["stopped"]:
+                return ["ego is already stopped"]
+            if e["pos"] + max(20.0, brake + 5.0) > sim.town.length[e["edge"]] - 5.0:
+                return ["not enough road left before the junction to pull over"]
+        if n == "change_lane":
+            target = LEFT_LANE if act.args[0] == "left" else RIGHT_LANE
+            if e["lane"] == target or target < RIGHT_LANE:
+                return [f"no lane to the {act.args[0]} of the ego"]
+            if e["stopped"]:
+                return ["ego is stopped; drive on before changing lane"]
+        if n == "wait" and not e["halted"]:
+            return [moving]
+        if n == "slow_down" and e["speed"] <= 3.0:
+            return [f"ego is already slow ({e['speed']:.1f} m/s)"]
+        if n == "overtake":
+            ld = sim.leader()
+            if ld is None or sim.ls.vehicle.getSpeed(ld[0]) >= 0.1:
+                return [f"no halted car ahead within {RADIUS:.0f} m"]
+            if e["lane"] != RIGHT_LANE or e["stopped"]:
+                return ["ego must be driving in the right lane to overtake"]
+        return []
+
+    def _run(self, act: Action) -> str:
+        sim = self.sim
+        v, e, n = sim.ls.vehicle, sim.ego(), act.name
+
+        def until(pred, cap: int) -> bool:
+            for _ in range(cap):
+                sim.tick()
+                if pred():
+                    return True
+            return False
+
+        def drive(seq: list[str], cap: int) -> str:
+            if e["stopped"]:
+                v.resume(EGO)
+            v.setSpeed(EGO, -1)
+            v.setRoute(EGO, [e["edge"], *seq, sim.default_next(seq[-1] if seq else e["edge"])])
+            last = seq[-1] if seq else e["edge"]
+            ok = until(lambda: (s := sim.ego())["edge"] == last and s["to_line"] <= APPROACH, cap)
+            s = sim.ego()
+            return f"at the {sim.town.place[s['junction']]} junction" if ok else f"not there after {cap} s"
+
+        if n == "drive_to_next_junction":
+            return drive([], 90)
+        if n in ("turn_left", "turn_right", "go_straight"):
+            d = {"turn_left": "left", "turn_right": "right", "go_straight": "straight"}[n]
+            return drive([sim.town.out_edges(e["edge"])[d]], 120)
+        if n == "drive_to":
+            return drive(sim.town.route(e["edge"], to_junction=sim.town.junction_of[act.args[0]]), 300)
+        if n == "stop":
+            v.setStop(EGO, e["edge"], pos=sim.town.length[e["edge"]] - 1.0, laneIndex=e["lane"], duration=1e6)
+            return "halted before the line" if until(lambda: sim.ego()["halted"], 20) else "still rolling"
+        if n == "pull_over":
+            pos = e["pos"] + max(20.0, e["speed"] ** 2 / (2 * DECEL) + 5.0)
+            v.setStop(EGO, e["edge"], pos=pos, laneIndex=RIGHT_LANE, duration=1e6, flags=1)
+            return "parked at the curb" if until(lambda: v.isStopped(EGO), 30) else "still looking for the curb"
+        if n == "change_lane":
+            target = LEFT_LANE if act.args[0] == "left" else RIGHT_LANE
+            v.changeLane(EGO, target, 5.0)
+            return "changed lane" if until(lambda: sim.ego()["lane"] == target, 5) else "lane change blocked"
+        if n == "wait":
+            until(lambda: False, 5)
+            return "waited 5 s"
+        if n == "slow_down":
+            v.slowDown(EGO, e["speed"] / 2.0, 2.0)
+            until(lambda: False, 2)
+            return f"slowed to {sim.ego()['speed']:.1f} m/s"
+        # overtake
+        leader = sim.leader()[0]
+        v.changeLane(EGO, LEFT_LANE, 25.0)
+
+        def passed() -> bool:
+            s = sim.ego()
+            try:
+                return s["edge"] != v.getRoadID(leader) or s["pos"] > v.getLanePosition(leader) + 8.0
+            except sim.ls.TraCIException:
+                return True
+        return "overtook the halted car" if until(passed, 25) else "could not pass"
+
+    # ----------------------------------------------------------------- views
+    @property
+    def state(self) -> dict:
+        """Full truth: ``time`` (s), ``ego`` (:meth:`TownSim.ego`), ``lights`` / ``left_lanes``
+        per street, ``crossings`` per place, ``car_ahead``."""
+        sim = self._need()
+        return {"time": sim.now(), "ego": sim.ego(),
+                "lights": {e: sim.light(e) for e in sim.town.streets},
+                "left_lanes": {e: sim.left_lane(e) for e in sim.town.streets},
+                "crossings": {sim.town.place[j]: sim.crossing(j) for j in sim.town.junctions},
+                "car_ahead": sim.car_ahead()}
+
+    def observe(self) -> dict:
+        """What the ego sees: ``time`` (s), ``street`` and ``place`` ahead (names), ``lane``
+        (``right``/``left``), ``speed`` (m/s), ``to_line`` (m), ``halted``, ``light``, ``crossing``,
+        ``left_lane``, ``car_ahead``, ``vehicles`` / ``pedestrians`` (ids within 60 m or on the street)."""
+        sim = self._need()
+        e = sim.ego()
+        x, y = sim.ego_position()
+        street = None if e["internal"] else e["edge"]
+        near = [vid for vid in sim.ls.vehicle.getIDList() if vid != EGO and (
+            sim.ls.vehicle.getRoadID(vid) == street or math.dist(sim.ls.vehicle.getPosition(vid), (x, y)) <= RADIUS)]
+        peds = [p for p in sim.ls.person.getIDList() if math.dist(sim.ls.person.getPosition(p), (x, y)) <= RADIUS]
+        return {"time": sim.now(), "street": sim.town.street_name(street) if street else None,
+                "place": sim.town.place[e["junction"]], "lane": "left" if e["lane"] == LEFT_LANE else "right",
+                "speed": round(e["speed"], 2), "to_line": round(e["to_line"], 1), "halted": e["halted"],
+                "light": sim.light(street) if street else None,
+                "crossing": sim.crossing(e["junction"]), "left_lane": sim.left_lane(street) if street else None,
+                "car_ahead": sim.car_ahead(), "vehicles": sorted(near), "pedestrians": sorted(peds)}
+
+    def state_key(self) -> tuple:
+        sim = self._need()
+        e = sim.ego()
+        return (sim.now(), e["edge"], e["lane"], round(e["pos"], 2), round(e["speed"], 2),
+                sim.ls.vehicle.getIDCount(), sim.ls.person.getIDCount())
+
+    def scenes(self) -> list[str]:
+        return list(NETWORKS)
+
+    def goals(self, task: str) -> list[Goal]:
+        """``reach the <place>`` (ego within 40 m before a line of its junction) or ``stop at the
+        <place>`` (also halted). Raises WorldGoalError for other tasks."""
+        m = re.match(r"^\s*(reach|stop at)\s+(?:the\s+)?([a-z]+)\s*$", str(task).lower())
+        places = set(self.sim.town.place.values()) if self.sim else set(PLACES)
+        if not m or m.group(2) not in places:
+            raise WorldGoalError(f"unknown driving task {task!r}; write 'reach the <place>' or 'stop at the "
+                                 f"<place>' with a place in: {', '.join(sorted(places))}")
+        place, stop = m.group(2), m.group(1) == "stop at"
+
+        def test(s: dict) -> bool:
+            ego = s["ego"]
+            here = self.sim.town.place[ego["junction"]] == place and ego["to_line"] <= APPROACH
+            return here and (ego["halted"] or not stop)
+        return [Goal(f"ego {'halted' if stop else 'arrived'} at the {place} junction", test)]
+
+    def close(self) -> None:
+        if self.sim is not None:
+            self.sim.close()
+
+
+__all__ = ["DrivingWorld", "SKILLS", "check_goals"]
