@@ -164,8 +164,12 @@ class HybridJudge:
                            sim_res.goal_conditions)
 
 
-def make_judge(name: str, *, lm: LanguageModel | None = None, sim_config=None) -> Judge:
+def make_judge(name: str, *, lm: LanguageModel | None = None, sim_config=None, world=None) -> Judge:
     """Build a judge by name: ``rule``, ``sim``, ``llm`` or ``hybrid``.
+
+    ``world``: a :class:`~actionable.verify.worldsim.WorldAdapter` (e.g. from
+    :func:`~actionable.verify.worldsim.make_adapter`); the ``sim``/``hybrid`` judges then replay
+    plans in that world (:class:`~actionable.verify.worldsim.WorldJudge`) instead of VirtualHome.
 
     Raises:
         ConfigError: unknown name, or ``llm``/``hybrid`` without an ``lm``.
@@ -179,8 +183,13 @@ def make_judge(name: str, *, lm: LanguageModel | None = None, sim_config=None) -
     if name == "llm":
         return LLMJudge(lm)
     if name in ("sim", "hybrid"):
-        from actionable.verify.grounded import SimulatorJudge
+        if world is not None:
+            from actionable.verify.worldsim import WorldJudge
 
-        sim = SimulatorJudge(sim_config)
+            sim = WorldJudge(world)
+        else:
+            from actionable.verify.grounded import SimulatorJudge
+
+            sim = SimulatorJudge(sim_config)
         return sim if name == "sim" else HybridJudge(LLMJudge(lm), sim)
     raise ConfigError(f"unknown judge {name!r}; choose from {', '.join(JUDGE_NAMES)}")

@@ -39,7 +39,8 @@ from actionable.errors import InputError, ProgramParseError
 TEACH_ACTIONS: dict[str, str] = {
     "pickup": "GRAB", "place": "PUTBACK", "putaonb": "PUTBACK", "put": "PUTBACK", "open": "OPEN",
     "close": "CLOSE", "toggleon": "SWITCHON", "toggleoff": "SWITCHOFF", "slice": "CUT", "pour": "POUR",
-    "navigate": "WALK", "goto": "WALK", "clean": "WIPE", "putin": "PUTIN",
+    "navigate": "WALK", "goto": "WALK", "gotolocation": "WALK", "clean": "WIPE", "putin": "PUTIN",
+    "pourfromaintob": "POUR",
 }
 MOTION = frozenset({"forward", "backward", "turnleft", "turnright", "panleft", "panright", "lookup",
                     "lookdown", "stop", "text", "speech", "navigation", "strafeleft", "straferight"})

@@ -1,0 +1,629 @@
+"""Simulator judging in any :class:`~actionable.worlds.base.World`, through an adapter object.
+
+The VirtualHome simulator judge (:mod:`actionable.verify.grounded`) is written against
+VirtualHome's graph. This module judges plans in *any* world of :mod:`actionable.worlds`:
+:class:`WorldJudge` knows only the plan (the project's :class:`~actionable.env.program.Step`
+vocabulary, as every judge, the loop and the metrics use it) and a :class:`WorldAdapter`, which
+holds what differs between worlds: how a step becomes a world action (and which object it binds),
+what a failed precondition asks to insert, whether a failing step only asks for a state that
+already holds, the world's goal predicates for a task, and a comparable summary of the final state.
+Nothing here branches on a world's name; :func:`make_adapter` picks the adapter from the registry
+of :data:`ADAPTERS`.
+
+:class:`ThorAdapter` runs plans in the THOR kitchen world (``make("thor", scene=...)``), from a
+TEACh episode's own initial state (``teach:<game>``) or an ALFRED floor plan. Steps map to TEACh
+actions: ``GRAB x`` -> ``PickUp``, ``PUTBACK/PUTIN x r`` -> ``Place(r)`` (the held object must be
+an ``x``), ``POUR x r`` -> ``Pour(r)``, ``SWITCHON/SWITCHOFF`` -> ``ToggleOn/ToggleOff``, ``OPEN``,
+``CLOSE``, ``CUT`` -> ``Slice``, ``WIPE`` -> ``Clean``, ``WALK`` -> ``GotoLocation``. TEACh plans
+carry no walks (motion is not modelled), so before an action on an object out of reach the adapter
+steps ``GotoLocation(<object>)``, as the world's own TEACh replay does. Class names bind to object
+ids at replay time: the id a name was bound to before, else the held object, else reachable and
+accessible instances first, then the rest by id, trying each until the action executes (a failed
+``World.step`` leaves the state unchanged); types absent from the scene fall back to aliases
+(``sink`` -> ``SinkBasin``, ``table`` -> ``DiningTable``/``CoffeeTable``/``SideTable``/``Desk``,
+...).
+
+Minimal edits (the cost model of :mod:`actionable.verify.grounded`, same constants):
+
+1. *precondition repair*, at the first failing step, cheapest first: remove the failing step when
+   it only asks for a state that already holds (``ToggleOn`` of what is on; cost 1); insert what
+   the unmet precondition names (``opened(Fridge)`` -> ``OPEN fridge``; not holding the object to
+   place or pour -> ``GRAB x``; cost 1, or 3 when the insertion only undoes an earlier step, e.g.
+   ``GRAB x`` right after ``PUTBACK x``); remove the earlier step it would undo instead (cost 1);
+   remove the failing step (cost 3; 5 when it names an object of the goal text).
+2. *goals*: the world's goal predicates for the task (``ThorWorld.goals``: Make coffee, Boil water,
+   Water the plant; TEACh's "Put all X on one Y" / "Clean all X" descriptions are read too) are
+   checked and reported; a removal never lowers the number met. Unmet goals are reported, not
+   repaired.
+3. *relevance*: groups of steps removed when the plan without them still executes, meets every
+   goal it met, and **ends in the same final state** (agent pose aside): a step repeating the
+   previous one, an undo pair (``ToggleOn..ToggleOff``, ``Open..Close``, either order, no step
+   between naming the object), an object put down and picked up again with nothing between that
+   names it, an object picked up and put back where it was; and, where the final state differs
+   only in the moved object, the pick-up and placement (or a pick-up never used) of an object that
+   the goal text does not name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol, Sequence
+
+from actionable.env.program import Argument, Program, Step
+from actionable.errors import ConfigError, InputError
+from actionable.verify.base import INVERSE_ACTIONS, PUT_ACTIONS, JudgeResult, VerifyTask, mentions, same_object
+from actionable.verify.critique import Critique, CritiqueKind
+from actionable.verify.grounded import INSERT, INSERT_UNDO, REMOVE_CAUSE, REMOVE_FAILING, REMOVE_GOAL
+from actionable.verify.relevance import _named_by_goal
+
+__all__ = ["WorldReplay", "WorldAdapter", "ThorAdapter", "WorldJudge", "make_adapter", "ADAPTERS",
+           "world_undoes"]
+
+
+@dataclass
+class WorldReplay:
+    """Outcome of replaying steps from the scene's initial state.
+
+    Attributes:
+        executable: every step executed. ``failed_index``: the first failing step (else None).
+        error / unmet: the world's report for that step (readable strings).
+        outcome: ``{object id: hashable state}`` of the final state, agent pose excluded
+            (``"held"`` maps to the held object); compared by the relevance phase.
+        goals_met / goals_total: goal predicates that hold at the end, out of how many.
+        bound: per executed step, the world action text it ran (``PickUp(Mug|...)``).
+        held: the class name of the object held after the last executed step (None: empty hand).
+    """
+
+    executable: bool
+    failed_index: int | None
+    error: str | None
+    unmet: list[str]
+    outcome: dict
+    goals_met: int = 0
+    goals_total: int = 0
+    bound: list[str] = field(default_factory=list)
+    held: str | None = None
+    bound_ids: list = field(default_factory=list)
+
+
+class WorldAdapter(Protocol):
+    """What :class:`WorldJudge` needs from a world (one scene). Implementations: :class:`ThorAdapter`."""
+
+    #: the world (``actionable.worlds.make(...)``) and the scene plans replay from
+    world: Any
+    scene: str
+
+    def replay(self, steps: Sequence[Step], goals: Sequence = ()) -> WorldReplay:
+        """Run ``steps`` from the scene's initial state; stop at the first failure."""
+
+    def goals(self, goal_text: str, task: str | None = None) -> tuple[list, str]:
+        """The world's goal predicates for a task (``[]`` when none) and a note saying which."""
+
+    def fixes(self, steps: Sequence[Step], k: int, rep: WorldReplay) -> list[tuple[int, list[Step], str]]:
+        """Insertions ``(position, steps, reason)`` that may let the failing ``steps[k]`` execute."""
+
+    def already(self, step: Step, rep: WorldReplay) -> str | None:
+        """A reason when the failing ``step`` only asks for a state that already holds, else None."""
+
+    def format_step(self, step: Step) -> str:
+        """The step in the world's action language (``PickUp(Mug)``)."""
+
+    def parse_line(self, text: str, held: str | None = None) -> Step | None:
+        """A plan line in the world's language -> Step (None for lines that are not actions,
+        e.g. speech or motion). Raises ``ProgramParseError``."""
+
+
+def world_undoes(later: Step, earlier: Step) -> bool:
+    """``later`` only undoes ``earlier``: an inverse toggle/open pair on one object, a pick-up of
+    what ``earlier`` put down, or a put-down of what ``earlier`` picked up."""
+    inv = INVERSE_ACTIONS.get(earlier.action)
+    if inv is not None and later.action == inv and later.args and same_object(later.args[0], earlier.args[0]):
+        return True
+    if later.action == "GRAB" and earlier.action in PUT_ACTIONS:
+        return same_object(later.args[0], earlier.args[0])
+    if later.action in PUT_ACTIONS and earlier.action == "GRAB":
+        return same_object(later.args[0], earlier.args[0])
+    return False
+
+
+# ---------------------------------------------------------------------------- THOR
+_THOR_ACT = {"GRAB": "PickUp", "PUTBACK": "Place", "PUTIN": "Place", "POUR": "Pour", "SWITCHON": "ToggleOn",
+             "SWITCHOFF": "ToggleOff", "OPEN": "Open", "CLOSE": "Close", "CUT": "Slice", "WIPE": "Clean",
+             "WALK": "GotoLocation", "RUN": "GotoLocation", "FIND": "GotoLocation"}
+#: class names TEACh lines use for types a scene may lack (tried after the exact type)
+TYPE_ALIASES = {"sink": ("sinkbasin",), "bathtub": ("bathtubbasin",), "stove": ("stoveburner",),
+                "table": ("diningtable", "coffeetable", "sidetable", "desk"), "shelf": ("shelvingunit",),
+                "tv": ("television",), "coffeemaker": ("coffeemachine",), "sinkbasin": ("sink",),
+                "counter": ("countertop",), "trash": ("garbagecan",), "trashcan": ("garbagecan",)}
+_UNMET_ID = re.compile(r"^(not )?(\w+)\((?:[^()]*,\s*)?([^,()]+)\)$")
+_PUT_ALL = re.compile(r"put all (?:the )?(\w+?)s? (?:on|in|into) (?:one|any|a|the)? ?(\w+?)s?\.?$", re.I)
+_CLEAN_ALL = re.compile(r"clean all (?:the )?(\w+?)s?\.?$", re.I)
+
+
+def _norm(name: str) -> str:
+    """``coffee_machine`` / ``CoffeeMachine`` / ``Watch2`` -> ``coffeemachine`` / ``watch``."""
+    return re.sub(r"\d+$", "", re.sub(r"[\s_\-]", "", name.lower())) or name.lower()
+
+
+class ThorAdapter:
+    """Plans of the project's steps in the THOR kitchen world (see the module doc).
+
+    Args:
+        scene: ``teach:<game>`` or ``FloorPlan<N>`` (see ``actionable scenes --env thor``).
+        task: a task name whose world goals to check (TEACh's ``Coffee``, ``Water Plant``; else
+            goals come from the goal text).
+
+    Raises:
+        UnknownSceneError: the scene is not a THOR scene.
+    """
+
+    def __init__(self, scene: str, task: str | None = None):
+        from actionable.worlds import make
+
+        self.world = make("thor", scene=scene)
+        self.scene = scene
+        self.task = task
+        self.world.reset(options={"scene": scene})  # raises UnknownSceneError early
+
+    # --- language ---
+    def format_step(self, step: Step) -> str:
+        act = _THOR_ACT.get(step.action, step.action.title())
+        names = [a.name for a in step.args]
+        if act in ("Place", "Pour") and len(names) == 2:
+            names = names[1:]
+        return f"{act}({', '.join(''.join(p.title() for p in n.split('_')) for n in names)})"
+
+    def parse_line(self, text: str, held: str | None = None) -> Step | None:
+        from actionable.verify.teach import parse_teach_action
+        from actionable.verify.teach_bench import MOTION, SEQ_ACTIONS, split_line
+
+        p = split_line(text)
+        if p is not None:  # Driver.PickUp('Mug') / Commander.Say(...)
+            if p[0] != "Driver" or p[1] == "Say" or p[1] in MOTION:
+                return None
+            text = f"{SEQ_ACTIONS.get(p[1], p[1])}({', '.join(p[2])})"
+        return parse_teach_action(text.strip(), held)
+
+    # --- binding ---
+    def _types(self, name: str) -> list[str]:
+        n = _norm(name)
+        return [n, *TYPE_ALIASES.get(n, ())]
+
+    def _candidates(self, name: str, memory: dict, taken: set) -> list[str]:
+        s = self.world.state
+        out: list[str] = []
+        if name in memory and memory[name] in s.objects:
+            out.append(memory[name])
+        for t in self._types(name):
+            ids = sorted(i for i, o in s.objects.items() if o.type.lower() == t)
+            ids.sort(key=lambda i: (i != s.held, i in taken, not s.reachable(i), s.enclosed(i) is not None))
+            out += [i for i in ids if i not in out]
+        return out
+
+    def _try(self, act: str, oid: str):
+        from actionable.worlds.base import Action
+
+        s = self.world.state
+        if act != "GotoLocation" and not s.reachable(oid):
+            self.world.step(Action("GotoLocation", (oid,)))
+        *_, info = self.world.step(Action(act, (oid,)))
+        return info
+
+    def replay(self, steps: Sequence[Step], goals: Sequence = (), tries: int = 4) -> WorldReplay:
+        """Run ``steps`` from the scene's initial state (see the module doc for the binding).
+
+        When a step fails on a precondition about an object (``opened(Cabinet|a)``,
+        ``isFilledWithLiquid(Cup|b)``) that an earlier step bound by class, the replay is re-run
+        with that earlier step bound to the named object (or, when it was already that one, to the
+        next instance), at most ``tries`` times; the run that gets furthest is returned."""
+        force: dict[int, str] = {}
+        skip: dict[int, set] = {}
+        best = self._replay(steps, goals, force, skip)
+        for _ in range(tries):
+            if best.executable:
+                break
+            ids = [m.group(3) for u in best.unmet if (m := _UNMET_ID.match(u.strip()))]
+            ids = [i for i in ids if i in self.world.state.objects]
+            j = x = None
+            for i in ids:
+                typ = self.world.state.objects[i].type
+                j = next((j for j in range(len(best.bound_ids) - 1, -1, -1)
+                          if best.bound_ids[j] and self.world.state.objects.get(best.bound_ids[j]) is not None
+                          and self.world.state.objects[best.bound_ids[j]].type == typ), None)
+                if j is not None:
+                    x = i
+                    break
+            if j is None:
+                break
+            if best.bound_ids[j] == x:
+                skip.setdefault(j, set()).add(x)
+                force.pop(j, None)
+            else:
+                force[j] = x
+            r = self._replay(steps, goals, dict(force), {k: set(v) for k, v in skip.items()})
+            if r.executable or (r.failed_index or 0) > (best.failed_index or 0):
+                best = r
+        return best
+
+    def _replay(self, steps, goals, force, skip) -> WorldReplay:
+        w = self.world
+        w.reset(options={"scene": self.scene})
+        memory: dict[str, str] = {}
+        bound: list[str] = []
+        bound_ids: list[str] = []
+        for k, st in enumerate(steps):
+            act = _THOR_ACT.get(st.action)
+            if act is None:
+                return self._done(False, k, f"{st.to_script()} has no THOR action", [], goals, bound, memory, bound_ids)
+            s = w.state
+            if st.action in ("PUTBACK", "PUTIN", "POUR"):
+                held = s.held
+                if held is None or _norm(s.objects[held].type) not in self._types(st.args[0].name):
+                    return self._done(False, k, f"{self.format_step(st)} needs {st.args[0].name} in hand",
+                                      [f"holds(agent, {st.args[0].name})"], goals, bound, memory, bound_ids)
+                memory[st.args[0].name] = held
+            target = st.args[-1].name if st.action in ("PUTBACK", "PUTIN", "POUR") else st.args[0].name
+            cands = self._candidates(target, memory, set(memory.values()) - {memory.get(target)})
+            if k in force:
+                cands = [force[k]] + [c for c in cands if c != force[k]]
+            if k in skip:
+                cands = [c for c in cands if c not in skip[k]] + [c for c in cands if c in skip[k]]
+            if not cands:
+                return self._done(False, k, f"no {target} in scene {self.scene}", [f"exists({target})"],
+                                  goals, bound, memory, bound_ids)
+            first = None
+            for oid in cands[:12]:
+                info = self._try(act, oid)
+                if info["executed"]:
+                    memory[target] = oid
+                    bound.append(info["action"])
+                    bound_ids.append(oid)
+                    first = None
+                    break
+                first = first or info
+            if first is not None:
+                return self._done(False, k, first["error"], list(first["unmet_preconditions"]), goals, bound,
+                                  memory, bound_ids)
+        return self._done(True, None, None, [], goals, bound, memory, bound_ids)
+
+    def _done(self, ok, k, err, unmet, goals, bound, memory, bound_ids) -> WorldReplay:
+        s = self.world.state
+        outcome = {i: (o.parent, tuple(o.states())) for i, o in s.objects.items()}
+        outcome["held"] = s.held
+        res = self.world.check(list(goals)) if goals else None
+        held = next((n for n, i in memory.items() if i == s.held), None) if s.held else None
+        return WorldReplay(ok, k, err, unmet, outcome, len(res.met) if res else 0,
+                           len(goals), bound, held, list(bound_ids))
+
+    def type_name(self, oid: str) -> str:
+        """Class name (snake case) of a world object id."""
+        from actionable.verify.teach import snake
+
+        o = self.world.state.objects.get(oid)
+        return snake(o.type) if o is not None else oid
+
+    # --- judge hooks ---
+    def fixes(self, steps: Sequence[Step], k: int, rep: WorldReplay) -> list[tuple[int, list[Step], str]]:
+        st, out = steps[k], []
+        for u in rep.unmet:
+            m = _UNMET_ID.match(u.strip())
+            if not m:
+                continue
+            neg, pred, arg = m.group(1), m.group(2), m.group(3)
+            if pred == "opened" and not neg and st.action not in ("OPEN", "CLOSE"):
+                c = self.type_name(arg)
+                out.append((k, [Step("OPEN", (Argument(c),))], f"{c} must be open first"))
+            elif pred in ("holds", "holdsAny") and not neg and st.action in ("PUTBACK", "PUTIN", "POUR"):
+                x = st.args[0]
+                out.append((k, [Step("GRAB", (Argument(x.name),))], f"{x.name} must be in hand"))
+        return out
+
+    def already(self, step: Step, rep: WorldReplay) -> str | None:
+        want = {"SWITCHON": "not isToggled", "SWITCHOFF": "isToggled", "OPEN": "not opened", "CLOSE": "opened"}
+        p = want.get(step.action)
+        if p and any(u.startswith(p + "(") for u in rep.unmet):
+            state = {"SWITCHON": "on", "SWITCHOFF": "off", "OPEN": "open", "CLOSE": "closed"}[step.action]
+            return f"{step.args[0].name} is already {state}"
+        if step.action == "GRAB" and rep.held == step.args[0].name:
+            return f"{step.args[0].name} is already in hand"
+        return None
+
+    def goals(self, goal_text: str, task: str | None = None) -> tuple[list, str]:
+        """World goals for the TEACh task name or the goal text; "Put all X on one Y" and "Clean all X"
+        descriptions become predicates (every X stands on a Y / no X is dirty)."""
+        from actionable.errors import WorldGoalError
+        from actionable.worlds.base import Goal
+
+        for t in (task or self.task, goal_text):
+            if not t:
+                continue
+            try:
+                gs = self.world.goals(t)
+                return gs, f"goal conditions checked ({len(gs)}, world goals of {t!r}): " + "; ".join(g.text for g in gs)
+            except WorldGoalError:
+                pass
+        m = _PUT_ALL.search(goal_text.strip())
+        if m:
+            x, y = _norm(m.group(1)), self._types(m.group(2))
+
+            def test(s, x=x, y=y):
+                objs = [o for o in s.objects.values() if o.type.lower() == x]
+                return bool(objs) and all(o.parent and s.objects[o.parent].type.lower() in y for o in objs)
+            g = Goal(f"every {m.group(1)} stands on a {m.group(2)}", test)
+            return [g], f"goal conditions checked (1, from the goal text): {g.text}"
+        m = _CLEAN_ALL.search(goal_text.strip())
+        if m:
+            x = _norm(m.group(1))
+
+            def test(s, x=x):
+                return not any(o.type.lower() == x and o.dirty for o in s.objects.values())
+            g = Goal(f"no {m.group(1)} is dirty", test)
+            return [g], f"goal conditions checked (1, from the goal text): {g.text}"
+        return [], "goal conditions: none could be derived from the goal; only executability and the final state are checked"
+
+
+#: adapter factories by world id (``make_adapter`` looks the id up here; no per-world branches)
+ADAPTERS: dict[str, Callable[..., WorldAdapter]] = {"thor": ThorAdapter}
+
+
+def make_adapter(env: str, scene: str, task: str | None = None) -> WorldAdapter:
+    """The adapter of world ``env`` on ``scene``.
+
+    Raises:
+        ConfigError: no adapter for ``env`` (the message lists the worlds that have one).
+        UnknownSceneError: the world does not know ``scene``.
+    """
+    if env not in ADAPTERS:
+        raise ConfigError(f"no plan-verification adapter for world {env!r}; choose one of "
+                          f"{', '.join(sorted(ADAPTERS))} (or the default VirtualHome simulator)")
+    return ADAPTERS[env](scene, task)
+
+
+# ---------------------------------------------------------------------------- judge
+def _changed(a: dict, b: dict) -> set:
+    return {k for k in a.keys() | b.keys() if a.get(k) != b.get(k)}
+
+
+class WorldJudge:
+    """Minimal-edit simulator judge over a :class:`WorldAdapter` (see the module doc).
+
+    ``judge(plan, task) -> JudgeResult``; ``confirms_remove`` / ``confirms_missing`` let
+    :class:`~actionable.verify.judge.HybridJudge` filter an LLM's critiques with it. ``task.goal``
+    (and ``task.program_id``, read as the task name when given) select the goal predicates.
+    Cost: O(groups + repairs) replays of the plan, about 4 ms each in a TEACh kitchen.
+    """
+
+    name = "sim"
+
+    def __init__(self, adapter: WorldAdapter, max_repairs: int = 10):
+        self.adapter = adapter
+        self.max_repairs = max_repairs
+        self._goal_cache: dict = {}
+
+    def _goals(self, task: VerifyTask):
+        key = (task.goal, task.program_id)
+        if key not in self._goal_cache:
+            self._goal_cache[key] = self.adapter.goals(task.goal, task.program_id)
+        return self._goal_cache[key]
+
+    def _run(self, steps, task) -> WorldReplay:
+        return self.adapter.replay(list(steps), self._goals(task)[0])
+
+    def _names_goal(self, step: Step, task) -> bool:
+        """An argument's class is named by the goal text (plural ``s`` ignored: "Cloths")."""
+        words = " ".join(re.sub(r"(?<=[a-z])e?s\b", "", w) for w in task.goal.lower().split())
+        return any(_named_by_goal(a.name, task.goal) or _named_by_goal(a.name, words) for a in step.args)
+
+    def _serves_goal(self, steps: list[Step], k: int, task) -> bool:
+        """``steps[k]`` names an object of the goal text and no later step repeats its action on
+        its object (then the later one is what serves)."""
+        st = steps[k]
+        return self._names_goal(st, task) and not any(
+            t.action == st.action and t.args[:1] == st.args[:1] for t in steps[k + 1:])
+
+    # --- phase 1
+    def _repair(self, entries, task, crits, notes) -> None:
+        n_plan = sum(o is not None for o, _ in entries)
+        for _ in range(self.max_repairs):
+            steps = [s for _, s in entries]
+            rep = self._run(steps, task)
+            if rep.executable:
+                return
+            k = rep.failed_index
+            cands: list = []
+            red = self.adapter.already(steps[k], rep)
+            if red and entries[k][0] is not None:
+                cands.append((REMOVE_CAUSE, 0, "remove", k, f"redundant: {red}"))
+            for pos, new, why in self.adapter.fixes(steps, k, rep):
+                prefix = steps[:pos]
+                undo = next((j for j in range(len(prefix) - 1, -1, -1) if world_undoes(new[0], prefix[j])), None)
+                cands.append((INSERT_UNDO if undo is not None else INSERT * len(new), len(cands), "insert",
+                              (pos, new), why))
+                if undo is not None and entries[undo][0] is not None:
+                    cands.append((REMOVE_CAUSE, len(cands), "remove", undo,
+                                  f"contradictory: step {entries[k][0] + 1} needs what it undoes ({why})"
+                                  if entries[k][0] is not None else f"contradictory: undone by a needed step ({why})"))
+            if rep.held is not None:  # an object picked up and never used, filling the hand
+                j = next((j for j in range(k - 1, -1, -1) if steps[j].action == "GRAB"
+                          and steps[j].args[0].name == rep.held), None)
+                if j is not None and entries[j][0] is not None and not any(
+                        mentions(t, steps[j].args[0]) for t in steps[j + 1:]):
+                    cands.append((REMOVE_CAUSE, len(cands), "remove", j,
+                                  f"redundant: {rep.held} is picked up and never used (and step "
+                                  f"{(entries[k][0] or 0) + 1} fails while it is held)"))
+            if entries[k][0] is not None and not self._serves_goal(steps, k, task):
+                cands.append((REMOVE_FAILING, 1000, "remove", k, f"cannot execute ({rep.error or 'precondition fails'})"))
+            done = False
+            for cost, _, kind, payload, why in sorted(cands, key=lambda c: (c[0], c[1])):
+                if kind == "insert":
+                    pos, new = payload
+                    r2 = self._run(steps[:pos] + new + steps[pos:], task)
+                    if not (r2.executable or r2.failed_index > k + len(new)):
+                        continue
+                    anchor = next((o for o, _ in entries[pos:] if o is not None), n_plan)
+                    for st in new:
+                        crits.append(Critique(CritiqueKind.MISSING, anchor, st.to_script(),
+                                              f"precondition: {why}", st, self.name))
+                    entries[pos:pos] = [(None, st) for st in new]
+                    done = True
+                    break
+                j = payload
+                if j != k:
+                    r2 = self._run(steps[:j] + steps[j + 1:], task)
+                    if not (r2.executable or r2.failed_index >= k):
+                        continue
+                o, st = entries.pop(j)
+                crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), why, st, self.name))
+                done = True
+                break
+            if not done:
+                if entries[k][0] is not None:  # a goal step with no repair: kept, reported
+                    notes.append(f"step {entries[k][0] + 1} ({steps[k].to_script()}) serves the goal but cannot "
+                                 f"execute ({rep.error}); no edit repairs it, so it is kept")
+                    return
+                entries.pop(k)
+                notes.append(f"dropped an inserted step that does not execute: {steps[k].to_script()}")
+        notes.append(f"plan still fails after {self.max_repairs} repairs")
+
+    # --- phase 3
+    def groups(self, steps: list[Step], task, strict: bool = True) -> list[tuple[set[int], str, bool]]:
+        """Candidate groups ``(indices, reason, loose)``; ``loose`` groups may change the final
+        state of the moved object itself (an object the goal text does not name)."""
+        out: list[tuple[set[int], str, bool]] = []
+        n = len(steps)
+        for i in range(1, n):
+            if steps[i] == steps[i - 1]:
+                out.append(({i}, "repeats the previous action", False))
+            elif not strict and steps[i] in steps[:i - 1]:
+                out.append(({i}, "repeats an earlier action", False))
+        for i, s in enumerate(steps):
+            for j in range(i + 1, n):
+                t = steps[j]
+                if s.args and mentions(t, s.args[0]):
+                    if world_undoes(t, s) and s.action in INVERSE_ACTIONS:
+                        out.append(({i, j}, f"{s.to_text()} is undone by step {j + 1}", False))
+                    elif s.action in PUT_ACTIONS and t.action == "GRAB":
+                        out.append(({i, j}, f"{s.args[0].name} is put down and picked up again by step {j + 1}",
+                                    False))
+                    elif s.action == "GRAB" and t.action in PUT_ACTIONS and t.args[0] == s.args[0]:
+                        loose = not self._names_goal(s, task)
+                        out.append(({i, j}, f"{s.args[0].name} is picked up and put down (step {j + 1}) "
+                                    + ("for nothing" if not loose else "but the task does not need it"), loose))
+                    break
+            else:
+                if s.action == "GRAB":
+                    out.append(({i}, f"{s.args[0].name} is picked up and never used",
+                                not self._names_goal(s, task)))
+        for i in range(n):
+            out.append(({i}, f"{steps[i].to_text()} changes nothing the plan or the goal needs", False))
+        return out
+
+    def _accept(self, steps, drop, group, loose, task, base: WorldReplay) -> bool:
+        gone = drop | group
+        rep = self._run([s for k, s in enumerate(steps) if k not in gone], task)
+        if base.executable:
+            if not rep.executable or rep.goals_met < base.goals_met:
+                return False
+        else:  # judged up to the failing step, which must still be where the plan stops
+            fk = base.failed_index
+            if max(gone) >= fk or rep.executable or rep.failed_index != fk - len(gone):
+                return False
+        diff = _changed(rep.outcome, base.outcome)
+        if not diff:
+            return True
+        if not loose:
+            return False
+        names = {steps[k].args[0].name for k in group if steps[k].args}
+        diff.discard("held")
+        return all(self.adapter.type_name(i) == "floor" or _norm(self.adapter.type_name(i)) in
+                   {_norm(n) for n in names} for i in diff)
+
+    def _relevance(self, entries, task, crits) -> None:
+        steps = [s for _, s in entries]
+        base = self._run(steps, task)
+        drop: set[int] = set()
+        for group, why, loose in self.groups(steps, task):
+            if group & drop or any(entries[k][0] is None for k in group):
+                continue
+            if self._accept(steps, drop, group, loose, task, base):
+                drop |= group
+                for k in sorted(group):
+                    o, st = entries[k]
+                    crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), f"redundant: {why}", st,
+                                          self.name))
+
+    # --- API
+    def judge(self, plan: Program, task: VerifyTask) -> JudgeResult:
+        """Critiques of ``plan`` (0-based indices); warnings say which goal conditions were checked
+        and how many hold after the edits."""
+        if not len(plan):
+            return JudgeResult((), ("empty plan: nothing to judge",))
+        goals, note = self._goals(task)
+        entries: list[tuple[int | None, Step]] = list(enumerate(plan.steps))
+        crits: list[Critique] = []
+        notes = [f"{note} (world {getattr(self.adapter.world, 'id', '?')}, scene {self.adapter.scene})"]
+        self._repair(entries, task, crits, notes)
+        self._relevance(entries, task, crits)
+        if goals:
+            rep = self._run([s for _, s in entries], task)
+            notes.append(f"goals met after the edits: {rep.goals_met} of {rep.goals_total}")
+        crits.sort(key=lambda c: (c.index if c.index is not None else len(plan), c.kind.value))
+        return JudgeResult(tuple(crits), tuple(notes), goal_conditions=tuple(g.text for g in goals))
+
+    def confirms_remove(self, plan: Program, task: VerifyTask, index: int | None) -> bool:
+        """Removing ``plan[index]`` (with its group) keeps the plan executable, its goals and its
+        final state (see :meth:`groups`, weak signals included)."""
+        if index is None or not 0 <= index < len(plan):
+            return False
+        steps = list(plan.steps)
+        base = self._run(steps, task)
+        return any(self._accept(steps, set(), g, loose, task, base)
+                   for g, _, loose in self.groups(steps, task, strict=False) if index in g)
+
+    def confirms_missing(self, plan: Program, task: VerifyTask, critique: Critique) -> bool:
+        """Inserting the critique's step lets a failing plan run further, or meets more goals."""
+        if critique.step is None:
+            return False
+        steps = list(plan.steps)
+        pos = len(steps) if critique.index is None else max(0, min(len(steps), critique.index))
+        if any(world_undoes(critique.step, p) for p in steps[max(0, pos - 1):pos]):
+            return False
+        base = self._run(steps, task)
+        r2 = self._run(steps[:pos] + [critique.step.unresolved()] + steps[pos:], task)
+        if not base.executable:
+            return r2.executable or (r2.failed_index or 0) > (base.failed_index or 0) + 1
+        return r2.executable and r2.goals_met > base.goals_met
+
+
+def read_world_plan(adapter: WorldAdapter, text: str) -> tuple[Program, list[str]]:
+    """A plan file in the world's language (one action a line; ``#`` comments, speech and motion
+    lines are skipped with a note) -> ``(Program, notes)``.
+
+    Raises:
+        InputError: a line that is not an action (names the line), or no action at all.
+    """
+    from actionable.errors import ProgramParseError
+
+    steps, notes, held = [], [], None
+    for n, ln in enumerate(text.splitlines(), 1):
+        raw = ln.strip().rstrip(",")
+        if not raw or raw.startswith("#"):
+            continue
+        raw = re.sub(r"^\s*\d+\s*[.):]\s*", "", raw).strip().strip('"')
+        try:
+            st = adapter.parse_line(raw, held)
+        except ProgramParseError as exc:
+            raise InputError(f"line {n}: cannot read {raw[:80]!r} as an action ({exc}); write e.g. "
+                             "'PickUp(Mug)', 'Place(CounterTop)', 'ToggleOn(Faucet)', 'Pour(Sink)'") from None
+        if st is None:
+            notes.append(f"line {n} ({raw[:40]}) is speech or motion; skipped")
+            continue
+        if st.action == "GRAB":
+            held = st.args[0].name
+        elif st.action in PUT_ACTIONS:
+            held = None
+        steps.append(st)
+    if not steps:
+        raise InputError("the plan holds no action; write one action a line, e.g. 'PickUp(Mug)'")
+    return Program(tuple(steps)), notes
