@@ -35,10 +35,16 @@ def scenes_command(
     admissible: bool = typer.Option(False, "--admissible", help="With a scene: also print the size of its "
                                                                 "admissible action space."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    env: str = typer.Option("virtualhome", "--env", "-e",
+                            help="World whose scenes to list: virtualhome (default) or thor (AI2-THOR floor "
+                                 "plans and TEACh episodes, for `actionable verify --env thor --scene`)."),
 ) -> None:
     """List the scenes: the default house (the house plus every packaged program's
     objects, duplicates merged) and the 518 packaged program scenes, with counts.
     Give a scene name to see its rooms, node counts and (with --classes) classes."""
+    if env != "virtualhome":
+        _world_scenes(env, task, as_json)
+        return
     from actionable.env.scene import list_program_ids, load_program, load_scene
     from actionable.errors import InputError
 
@@ -94,6 +100,34 @@ def scenes_command(
     for r in rows:
         table.add_row(r["id"], r["task"], str(r["steps"]))
     con.print(table)
+
+
+def _world_scenes(env: str, task: Optional[str], as_json: bool) -> None:
+    """Scenes of a world of :mod:`actionable.worlds`; TEACh scenes with their episode's task and
+    description (from the verification benchmark data, :mod:`actionable.verify.teach_bench`)."""
+    from actionable.errors import ConfigError
+    from actionable.worlds import list_worlds, make
+
+    if env not in list_worlds():
+        raise ConfigError(f"--env: unknown world {env!r}; choose one of {', '.join(list_worlds())}")
+    from actionable.verify.teach_bench import load_demos
+
+    demos = {f"teach:{d.id}": d for d in load_demos()}
+    rows = []
+    for sc in make(env).scenes():
+        d = demos.get(sc)
+        row = {"scene": sc, "task": d.task if d else None, "desc": d.desc if d else None}
+        if task and task.lower() not in f"{row['task'] or ''} {row['desc'] or ''} {sc}".lower():
+            continue
+        rows.append(row)
+    if as_json:
+        typer.echo(json.dumps({"env": env, "scenes": rows, "count": len(rows)}, indent=2))
+        return
+    for r in rows:
+        extra = f"  {r['task']}: {r['desc']}" if r["task"] else ""
+        typer.echo(f"{r['scene']}{extra}")
+    typer.echo(f"{len(rows)} scene(s) of world {env}; use with `actionable verify PLAN --env {env} --scene NAME` "
+               "(TEACh scenes also without the 'teach:' prefix)")
 
 
 def _print_scene(info: dict) -> None:

@@ -76,11 +76,21 @@ def verify_command(
     max_rounds: int = typer.Option(5, "--max-rounds", help="Most judge rounds (1..20, paper: 5)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object with every round."),
+    env: str = typer.Option("virtualhome", "--env", "-e",
+                            help="World the sim/hybrid judge replays the plan in: virtualhome (default) or thor "
+                                 "(the AI2-THOR kitchen world; --scene is a TEACh episode id or FloorPlan<N>, and the "
+                                 "plan is TEACh-style: PickUp(Mug), Place(CounterTop), ToggleOn(Faucet), Pour(Sink))."),
+    verbose: bool = typer.Option(False, "--verbose", "-v",
+                                 help="Also print each round's model notes: what the LLM judge/planner wrote "
+                                      "that could not be used (the model's failure, not your input's)."),
 ) -> None:
     """Critique a plan and print the critiques of every round and the revised plan.
 
-    Exit code 0 when the loop ran (whatever it found), 2 on bad input.
+    Exit code 0 when the loop ran (whatever it found), 2 on bad input (one ``error:`` line).
     """
+    if env != "virtualhome":
+        return _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env,
+                             verbose)
     from actionable.config import LMConfig, make_config
     from actionable.errors import ConfigError
     from actionable.verify.judge import JUDGE_NAMES, VerifyTask, make_judge
@@ -123,10 +133,115 @@ def verify_command(
             typer.echo(f"  {c.describe()}")
         for w in r.warnings[:5]:
             typer.echo(f"  note: {w}")
+        if verbose:
+            for w in r.model_notes:
+                typer.echo(f"  model note (the LLM's output, not your input): {w}")
     status = "converged" if result.converged else f"stopped after {max_rounds} rounds"
     typer.echo(f"\nrevised plan ({len(result.final)} steps, was {len(result.initial)}; {status}):")
     for i, s in enumerate(result.final.steps, 1):
         typer.echo(f"{i:3d}. {s.to_script()}")
+
+
+def _thor_scene(scene: str) -> str:
+    """``--scene`` for the THOR world: a TEACh episode id (``teach:`` optional) or ``FloorPlan<N>``."""
+    from actionable.errors import ConfigError
+    from actionable.worlds import make
+
+    scenes = set(make("thor").scenes())
+    if scene in ("", "default"):
+        raise ConfigError("--env thor needs --scene: a TEACh episode id (e.g. 17dfd631e1080392_3a62) or a "
+                          "floor plan (FloorPlan1); `actionable scenes --env thor` lists them")
+    for cand in (scene, f"teach:{scene}"):
+        if cand in scenes:
+            return cand
+    raise ConfigError(f"unknown THOR scene {scene!r}; `actionable scenes --env thor` lists the "
+                      f"{len(scenes)} scenes (TEACh episode ids and FloorPlan<N>)")
+
+
+def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env, verbose):
+    """``actionable verify --env <world>``: the plan in the world's language, judged in that world
+    through :mod:`actionable.verify.worldsim` (no world-specific code here)."""
+    from actionable.config import LMConfig, make_config
+    from actionable.errors import ConfigError, InputError
+    from actionable.verify.judge import JUDGE_NAMES, VerifyTask, make_judge
+    from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
+    from actionable.verify.worldsim import ADAPTERS, make_adapter, read_world_plan
+    from actionable.worlds import list_worlds
+
+    if env not in list_worlds():
+        raise ConfigError(f"--env: unknown world {env!r}; choose one of {', '.join(list_worlds())}")
+    if env not in ADAPTERS:
+        raise ConfigError(f"--env {env}: no plan-verification adapter; choose virtualhome or "
+                          f"{', '.join(sorted(ADAPTERS))}")
+    _split(judge, JUDGE_NAMES, "judge")
+    _split(planner, ("apply", "llm"), "planner")
+    sc = _thor_scene(scene) if env == "thor" else scene  # scene names are the world's own
+    if not plan_file.is_file():
+        raise InputError(f"plan file {str(plan_file)!r} does not exist; give a text file with one action a line")
+    try:
+        text = plan_file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{plan_file} is not UTF-8 text") from None
+    task_name = None
+    adapter = make_adapter(env, sc)
+    if plan_file.suffix.lower() in (".json", ".jsonl"):
+        from actionable.verify.teach import parse_teach
+
+        eps = parse_teach(text, plan_file.stem)
+        if len(eps) != 1:
+            raise InputError(f"{plan_file} holds {len(eps)} episodes; `verify` takes one plan")
+        plan, notes, goal = eps[0].plan, list(eps[0].warnings), goal or eps[0].goal
+    else:
+        plan, notes = read_world_plan(adapter, text)
+    from actionable.verify.teach_bench import load_demos
+
+    demo = next((d for d in load_demos() if f"teach:{d.id}" == sc), None)
+    if demo is not None:  # a TEACh episode: its task name selects the world's goals
+        task_name = demo.task
+        goal = goal or demo.goal
+        adapter = make_adapter(env, sc, task_name)
+    goal = (goal or "").strip()
+    if not goal:
+        raise ConfigError("--goal is required for this scene, e.g. --goal \"Make coffee\"")
+    lm = None
+    if judge in ("llm", "hybrid") or planner == "llm":
+        from actionable.lm.registry import load_lm
+
+        lm = load_lm(model, make_config(LMConfig, model=model, cache=not no_cache))
+    loop = VerificationLoop(make_judge(judge, lm=lm, world=adapter),
+                            LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(), max_rounds)
+    result = loop.run(plan, VerifyTask(goal=goal))
+    goals, _ = adapter.goals(goal)
+    before, after = adapter.replay(plan.steps, goals), adapter.replay(result.final.steps, goals)
+    if as_json:
+        typer.echo(json.dumps({"goal": goal, "env": env, "scene": sc, "judge": judge, "planner": planner,
+                               "model": getattr(lm, "model_id", None), "notes": notes,
+                               "executable_before": before.executable, "executable_after": after.executable,
+                               "goals_met_before": before.goals_met, "goals_met_after": after.goals_met,
+                               "goals_total": after.goals_total, **result.to_dict()}))
+        return
+    typer.echo(f"world {env}, scene {sc}, goal: {goal}")
+    for n in notes[:5]:
+        typer.echo(f"  note: {n}")
+    for r in result.rounds:
+        typer.echo(f"round {r.index}: {len(r.critiques)} critique(s), {len(r.new_critiques)} new"
+                   + (" - converged" if r.converged else ""))
+        for c in r.critiques:
+            typer.echo(f"  {c.describe()}")
+        for w in r.warnings[:5]:
+            typer.echo(f"  note: {w}")
+        if verbose:
+            for w in r.model_notes:
+                typer.echo(f"  model note (the LLM's output, not your input): {w}")
+    status = "converged" if result.converged else f"stopped after {max_rounds} rounds"
+    typer.echo(f"\nrevised plan ({len(result.final)} steps, was {len(result.initial)}; {status}):")
+    for i, s in enumerate(result.final.steps, 1):
+        typer.echo(f"{i:3d}. {adapter.format_step(s)}")
+    g = f"; goals met {before.goals_met}/{before.goals_total} -> {after.goals_met}/{after.goals_total}" \
+        if after.goals_total else ""
+    typer.echo(f"executes in {env}: before {'yes' if before.executable else 'no'}, after "
+               f"{'yes' if after.executable else 'no'}" + g
+               + ("" if after.executable else f" (fails at step {after.failed_index + 1}: {after.error})"))
 
 
 def eval_verify_command(

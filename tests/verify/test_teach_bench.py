@@ -1,0 +1,59 @@
+"""TEACh benchmark data (issue 14 item 3): conversion counts, alignment, plans, THOR replay, judges."""
+
+import pytest
+
+from actionable.verify.teach_bench import (align, is_driver_action, label_counts, load_demos, run_demo,
+                                           summarize, teach_text, thor_scene_of)
+
+
+def test_label_counts_of_the_converted_data():
+    c = label_counts()
+    assert c["episodes"] == 100 and c["with_game"] == 79
+    assert c["shortest_lines"] == 1043 and c["noised_lines"] == 1450
+    assert c["shortest_driver"] == 642 and c["noised_driver"] == 824
+    assert c["inserted"] == 199 and c["inserted_object"] == 171 and c["inserted_motion"] == 28
+    assert c["deleted"] == 17 and c["shortest_object"] == 288 and c["noised_object"] == 454
+    # the alignment accounts for every driver action
+    assert c["noised_driver"] - c["inserted"] == c["shortest_driver"] - c["deleted"]
+
+
+def test_alignment_prefers_earliest_match():
+    s = ["P(N)", "Put(N,T)"]
+    n = ["P(M)", "Put(M,S)", "P(N)", "Put(N,B)", "P(N)", "Put(N,T)"]
+    assert align(s, n) == [(0, 2), (1, 5)]
+    assert align([], n) == [] and align(s, s) == [(0, 0), (1, 1)]
+
+
+def test_lines_and_plans():
+    assert teach_text("Driver.PourFromAIntoB('Mug', 'Sink')") == "Pour(Mug, Sink)"
+    assert is_driver_action("Driver.Move(0.25)") and not is_driver_action("Driver.Say('hi')")
+    d = next(d for d in load_demos() if d.id == "7d2a79f43e605c36_1657")
+    plan, idx, lab = d.plan("noised")
+    assert [s.to_script() for s in plan.steps][:2] == ["[GRAB] <magazine>", "[PUTBACK] <magazine> <shelf>"]
+    assert lab == [True, True, False, True, True, False] and d.goal == "Put all Newspaper on one Tables."
+    assert sum(thor_scene_of(x) is not None for x in load_demos()) == 79
+
+
+def test_no_shared_path_at_run_time():
+    import actionable.verify.teach_bench as tb
+
+    assert "shared" not in str(tb.DATA_FILE)
+
+
+def test_sim_judge_cleans_a_real_noised_episode_in_thor():
+    d = next(d for d in load_demos() if d.id == "a53339c1decca356_4b31")
+    rec = run_demo(d, "sim")
+    assert rec["r1"]["tp"] == 2 and rec["r1"]["fp"] == 0
+    assert rec["exec_before"] is False and rec["exec_after"] is True
+    assert rec["goals_after"] == [1, 1]
+
+
+@pytest.mark.parametrize("judge", ["rule", "sim"])
+def test_shortest_demos_keep_success(judge):
+    """Cleaning real demonstrations never lowers how many meet their goals (first 30 replayable)."""
+    demos = [d for d in load_demos() if thor_scene_of(d)][:30]
+    recs = [run_demo(d, judge, which="shortest") for d in demos]
+    row = summarize(recs)[0]
+    if judge == "sim":
+        assert row["success_after"] >= row["success_before"] and row["exec_after"] >= row["exec_before"]
+    assert row["episodes"] == 30
