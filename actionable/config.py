@@ -77,6 +77,9 @@ class GroundedConfig(_Frozen):
     max_prompt_chars: int = Field(3000, ge=200, le=200_000, description="examples are added while they fit")
     min_task_similarity: float = Field(0.3, ge=-1.0, le=1.0,
                                        description="below this (and no task-word class) the task is refused")
+    missing_object_similarity: float = Field(
+        0.7, ge=-1.0, le=1.01,
+        description="a task naming an object the scene lacks is refused unless a program this similar exists")
     samples: int = Field(0, ge=0, le=64, description="free-text samples per step for the translation score")
     temperature: float = Field(0.6, ge=0.0, le=2.0)
     top_p: float = Field(0.9, gt=0.0, le=1.0)

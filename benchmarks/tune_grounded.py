@@ -19,7 +19,7 @@ import json
 import time
 
 GRIDS = {
-    "nolm": {"w_task": [0.25, 0.5, 1.0], "done_bias": [-0.2, 0.0, 0.2, 0.4], "use_lm": [False]},
+    "nolm": {"w_object": [0.25, 0.5, 1.0], "done_bias": [-0.2, 0.0, 0.2], "use_lm": [False]},
     "lm": {"w_lm": [0.25, 0.5, 1.0], "done_bias": [0.0, 0.2], "samples": [0]},
     "samples": {"samples": [0, 4], "w_translation": [0.5, 1.0]},
 }

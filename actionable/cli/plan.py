@@ -236,6 +236,13 @@ def _print_human(result, session) -> None:
                                                          if gc.get("unmet") else ""))
     else:
         con.print(f"Goal: not checked ({gc.get('reason', 'no goal annotation for this task')}).")
+    objs = (result.objects or {}).get("matched") or []
+    if objs:
+        con.print("Objects the task names: " + ", ".join(
+            f"'{m['words']}' -> {m['class']}" + ("" if m["how"] == "name" else f" (translation LM, cos {m['score']:.2f})")
+            for m in objs))
+    for w in result.warnings:
+        con.print(f"[yellow]Warning:[/yellow] {w}")
     if result.retrieved:
         con.print("[dim]Nearest example programs: " + ", ".join(
             f"{r['task']} ({r['source']}, {r['similarity']:.2f})" for r in result.retrieved[:3]) + "[/dim]")

@@ -248,7 +248,7 @@ def _graph_index(graph: Mapping):
 
 
 def check_goals(spec: GoalSpec, final_graph: Mapping, executed_actions: Iterable,
-                match: MatchMode = "id") -> GoalResult:
+                match: MatchMode = "id", classes: Mapping[int, str] | None = None) -> GoalResult:
     """Check ``spec`` against a final graph and the actions that were executed.
 
     Args:
@@ -257,7 +257,11 @@ def check_goals(spec: GoalSpec, final_graph: Mapping, executed_actions: Iterable
         executed_actions: the steps (or action names) that the simulator accepted,
             in order; a failed step and those after it must not be included.
         match: ``"id"`` (the annotated node ids, strict) or ``"class"`` (any node of
-            the annotated node's class; ids are mapped to classes via ``final_graph``).
+            the annotated node's class; ids are mapped to classes via ``classes``
+            when given, else via ``final_graph``).
+        classes: node id -> class name in the annotated program's own scene; give
+            it when ``final_graph`` is another scene (a free-form task checked
+            against the goals of a packaged program), whose ids mean other objects.
 
     Returns:
         A :class:`GoalResult`. Cost: O(nodes + edges + goals).
@@ -271,19 +275,20 @@ def check_goals(spec: GoalSpec, final_graph: Mapping, executed_actions: Iterable
     done = _action_names(executed_actions)
     unmet: list[str] = []
     cls_of = {i: str(n.get("class_name", "")).lower() for i, n in nodes.items()}
+    goal_cls = dict(cls_of) if classes is None else {int(i): str(c).lower() for i, c in classes.items()}
 
     def state_ok(g: StateGoal) -> bool:
         if match == "id":
             n = nodes.get(g.node_id)
             return n is not None and g.state in {str(s).upper() for s in n.get("states", [])}
-        cname = g.class_name or cls_of.get(g.node_id, "")
+        cname = g.class_name or goal_cls.get(g.node_id, "")
         return any(cls_of[i] == cname and g.state in {str(s).upper() for s in n.get("states", [])}
                    for i, n in nodes.items())
 
     def rel_ok(g: RelationGoal) -> bool:
         if match == "id":
             return (g.from_id, g.relation, g.to_id) in edges
-        fc, tc = cls_of.get(g.from_id), cls_of.get(g.to_id)
+        fc, tc = goal_cls.get(g.from_id), goal_cls.get(g.to_id)
         if fc is None or tc is None:
             return False
         return any(r == g.relation and cls_of.get(f) == fc and cls_of.get(t) == tc for f, r, t in edges)

@@ -198,13 +198,15 @@ class GroundedPlanner:
         classes = self.relevant_classes(graph, task, description, retrieved)
         res.relevant_classes = dict(sorted(classes.items()))
         res.objects = self.last_match.to_dict()
-        if self.last_match.missing:
+        best_sim = max((r.similarity for r in retrieved), default=0.0)
+        for word, closest in self.last_match.missing:
+            res.warnings.append(f"the task names {word!r}; this scene has none (closest: {', '.join(closest)})")
+        if self.last_match.missing and best_sim < cfg.missing_object_similarity:
             word, closest = self.last_match.missing[0]
             raise PlanningError(
                 f"the task names {word!r}, and scene {getattr(graph, 'name', '')!r} has no such object; closest "
                 f"objects here: {', '.join(closest) or 'none'}. Rephrase the task with an object of the scene "
                 "(run 'actionable scenes --classes'), or plan in another scene (--scene)")
-        best_sim = max((r.similarity for r in retrieved), default=0.0)
         if not self.last_match.matched and best_sim < cfg.min_task_similarity:
             raise PlanningError(
                 f"nothing in the example bank or the scene matches {task!r} (best program similarity "
@@ -281,6 +283,11 @@ class GroundedPlanner:
         else:
             res.stop_reason = "max_steps"
         res.prompt = prompt
+        named = set(self.last_match.classes)
+        acted = {a.name for s in res.steps for a in s.step.args}
+        if named and not named & acted and best_sim < cfg.missing_object_similarity:
+            res.warnings.append("the plan does not act on the objects the task names ("
+                                + ", ".join(sorted(named)) + "); it may not do the task")
         resolved = [s.resolved for s in res.steps]
         res.program = Program(tuple(s.step for s in res.steps), task=task, description=description or "")
         res.resolved_program = Program(tuple(resolved), task=task, description=description or "")

@@ -119,6 +119,7 @@ class PlanResult:
     retrieved: list = field(default_factory=list)
     relevant_classes: dict = field(default_factory=dict)
     objects: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)
     goal_check: dict | None = None
     repaired_flags: list = field(default_factory=list)
     final_state: object = field(default=None, repr=False, compare=False)
@@ -156,7 +157,7 @@ class PlanResult:
             "timings": {k: round(float(v), 4) for k, v in self.timings.items()},
             "lm_calls": self.lm_calls, "repairs": self.repairs,
             "retrieved": self.retrieved, "relevant_classes": self.relevant_classes,
-            "objects": self.objects,
+            "objects": self.objects, "warnings": list(self.warnings),
             "goal_check": self.goal_check,
         }
 

@@ -179,7 +179,11 @@ def implied_goal_check(session: PlanningSession, result: PlanResult, description
             executed = list(result.resolved_program.steps)
             if not ex.get("executable") and ex.get("steps_executed") is not None:
                 executed = executed[: ex["steps_executed"]]
-            gr = check_goals(ann[src], state.to_dict(), executed, match="class")
+            from actionable.env.scene import load_scene
+
+            own = load_scene(src)  # the annotation's ids name objects of the program's own scene
+            classes = {i: own.class_of(i) for i in own.node_ids}
+            gr = check_goals(ann[src], state.to_dict(), executed, match="class", classes=classes)
             return {"checked": True, "program_id": src, "task": r.example.task, "met": gr.met,
                     "total": gr.total, "task_success": bool(gr.task_success and ex.get("executable")),
                     "unmet": list(gr.unmet)}
