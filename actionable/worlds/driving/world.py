@@ -226,14 +226,7 @@ class DrivingWorld(World):
             return False
 
         def drive(seq: list[str], cap: int) -> str:
-            if e["stopped"]:
-                v.resume(EGO)
-            v.setSpeed(EGO, -1)
-            v.setRoute(EGO, [e["edge"], *seq, sim.default_next(seq[-1] if seq else e["edge"])])
-            last = seq[-1] if seq else e["edge"]
-            ok = until(lambda: (s := sim.ego())["edge"] == last and s["to_line"] <= APPROACH, cap)
-            s = sim.ego()
-            return f"at the {sim.town.place[s['junction']]} junction" if ok else f"not there after {cap} s"
+            return self.drive_along(seq, cap)
 
         if n == "drive_to_next_junction":
             return drive([], 90)
@@ -271,6 +264,23 @@ class DrivingWorld(World):
             except sim.ls.TraCIException:
                 return True
         return "overtook the halted car" if until(passed, 25) else "could not pass"
+
+    def drive_along(self, seq: list[str], cap: int) -> str:
+        """Drive the ego through the streets ``seq`` (after its current one) to 40 m before the
+        last one's stop line, at most ``cap`` simulated s; returns the outcome text."""
+        sim = self._need()
+        v, e = sim.ls.vehicle, sim.ego()
+        if e["stopped"]:
+            v.resume(EGO)
+        v.setSpeed(EGO, -1)
+        last = seq[-1] if seq else e["edge"]
+        v.setRoute(EGO, [e["edge"], *seq, sim.default_next(last)])
+        for _ in range(cap):
+            sim.tick()
+            s = sim.ego()
+            if s["edge"] == last and s["to_line"] <= APPROACH:
+                return f"at the {sim.town.place[s['junction']]} junction"
+        return f"not there after {cap} s"
 
     # ----------------------------------------------------------------- views
     @property

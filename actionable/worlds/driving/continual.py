@@ -1,0 +1,383 @@
+"""Continual instructions on the road: the driving world as an ExRAP house (arXiv 2509.08222).
+
+:class:`DrivingHouse` offers what the agents of :mod:`actionable.continual` read from
+``NonStationaryHouse`` - ``rooms`` (one per junction, named by its place), ``room_hops``
+(Manhattan blocks), ``static_room``, ``entity()``, ``navigation_skills()``, ``distance()``,
+``states_of()``, ``reset(seed, focus) -> Observation`` and ``step(skill, after_skill) ->
+StepResult`` - so ExRAP, the baselines and the oracle run on SUMO unchanged. Objects (int ids):
+
+=============  ======================  ==========================  =======================
+id             entity                  states (``is``)             room
+=============  ======================  ==========================  =======================
+100 + k        ``light_<street>_<id>`` ``red`` / ``green``         junction street k enters
+200 + k        ``left_lane_<st>_<id>`` ``blocked`` / ``free``      junction street k enters
+300 + i        ``crossing_<pl>_<id>``  ``waiting`` / ``clear``     junction i
+400            ``car_ahead_400``       ``stalled`` / ``moving``    wherever the ego is
+65             ``agent`` (the ego)     goal states, see below      junction ahead
+=============  ======================  ==========================  =======================
+
+Observations are TEKG triples of what the ego sees (its street's left lane, its street's light
+- every approach's light once within 40 m of the junction -, the crossing ahead, the car ahead, its own place / lane / motion). Skills: ``go`` (drive to a
+place), ``stop_on`` (drive onto a street, halt before its line), ``yield_at`` (drive to a place,
+halt, wait <= 20 s for the crossing to clear), ``keep_right`` (drive onto a street, take its
+right lane), ``overtake``, ``wait``. Goals are ego states: ``halted_on:<k>``, ``halted_at:<i>``,
+``right_lane:<k>``, ``overtook``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from actionable.continual.agent import Task
+from actionable.continual.instructions import Instruction, Predicate
+from actionable.env.nonstationary import Observation, Skill, StepResult
+from actionable.errors import InputError, SimulatorError
+from actionable.worlds.base import Action
+from actionable.worlds.driving.network import RIGHT_LANE
+from actionable.worlds.driving.sim import APPROACH, EGO
+
+AGENT, EGO_ID, CAR = "agent", 65, 400
+#: mutually exclusive states, registered into the TEKG's contradiction rule (see register_states)
+EXCLUSIVE = {"red": "green", "green": "red", "waiting": "clear", "clear": "waiting",
+             "blocked": "free", "free": "blocked", "stalled": "moving", "moving": "stalled"}
+ALTERNATIVES = {"light": ("red", "green"), "left_lane": ("blocked", "free"),
+                "crossing": ("waiting", "clear"), "car_ahead": ("stalled", "moving")}
+
+
+def register_states() -> None:
+    """Add the driving states to :data:`actionable.continual.tekg.EXCLUSIVE` (a new ``red``
+    replaces a remembered ``green``). The continual package has no hook for this yet."""
+    from actionable.continual import tekg
+
+    tekg.EXCLUSIVE.update(EXCLUSIVE)
+
+
+class DrivingHouse:
+    """The driving world seen as a non-stationary house (see the module docstring).
+
+    Args:
+        world: a :class:`~actionable.worlds.driving.world.DrivingWorld`.
+        level: non-stationarity ``low`` / ``medium`` / ``high``.
+    """
+
+    def __init__(self, world, level: str = "medium", network: str = "town"):
+        self.world, self.level, self.network = world, level, network
+        self.t, self._overtook, self.focus = 0, False, set()
+        world.reset(seed=0, options={"nonstationarity": level, "scene": network})
+        self._index(world.sim.town)
+
+    def _index(self, town) -> None:
+        self.town = town
+        self.rooms = {1000 + i: town.place[j] for i, j in enumerate(town.junctions)}
+        self._room_of_j = {j: 1000 + i for i, j in enumerate(town.junctions)}
+        h = town.hops()
+        self.room_hops = {self._room_of_j[a]: {self._room_of_j[b]: d for b, d in row.items()} for a, row in h.items()}
+        self.class_of, self.static_room, self.street_of_node = {EGO_ID: "character", CAR: "car_ahead"}, {}, {}
+        for k, e in enumerate(town.streets):
+            for base, cls in ((100, "light"), (200, "left_lane")):
+                self.class_of[base + k] = cls
+                self.static_room[base + k] = self._room_of_j[town.ends[e][1]]
+                self.street_of_node[base + k] = e
+        for i, j in enumerate(town.junctions):
+            self.class_of[300 + i] = "crossing"
+            self.static_room[300 + i] = 1000 + i
+        self.dynamic = sorted(n for n in self.class_of if n not in (EGO_ID,))
+        self.switchables = self.openables = self.movables = self.surfaces = []
+
+    # ----------------------------------------------------------------- names
+    def entity(self, node: int) -> str:
+        if node in self.rooms:
+            return self.rooms[node]
+        if node == EGO_ID:
+            return AGENT
+        cls = self.class_of[node]
+        if node in self.street_of_node:  # the street in the name, so BM25 retrieval finds it
+            return f"{cls}_{self.street_token(self.street_of_node[node])}_{node}"
+        if cls == "crossing":
+            return f"crossing_{self.rooms[self.static_room[node]]}_{node}"
+        return f"{cls}_{node}"
+
+    def street_token(self, e: str) -> str:
+        return self.town.street_name(e).lower().replace(" the ", " ").replace(" ", "_")
+
+    def name(self, node: int) -> str:
+        """Text name: ``High Street towards the market`` / ``market`` / ``car ahead``."""
+        if node in self.rooms:
+            return self.rooms[node]
+        if node in self.street_of_node:
+            return self.town.street_name(self.street_of_node[node])
+        if self.class_of.get(node) == "crossing":
+            return self.rooms[self.static_room[node]]
+        return "car ahead"
+
+    def room_id(self, name: str) -> int:
+        for r, n in self.rooms.items():
+            if n == name:
+                return r
+        raise InputError(f"no place named {name!r}; places: {', '.join(sorted(self.rooms.values()))}")
+
+    def navigation_skills(self) -> list[Skill]:
+        return [Skill("go", (r,), f"drive to the {n}") for r, n in sorted(self.rooms.items())]
+
+    # ----------------------------------------------------------------- truth
+    def _ego_room(self) -> int:
+        return self._room_of_j[self.world.sim.ego()["junction"]]
+
+    def room_of(self, node: int) -> int:
+        if node in self.rooms:
+            return node
+        return self.static_room.get(node, self._ego_room()) if node != EGO_ID else self._ego_room()
+
+    def distance(self, a: int, b: int) -> int:
+        return self.room_hops[self.room_of(a)][self.room_of(b)]
+
+    def states_of(self, node: int) -> set[str]:
+        """True states of an object from SUMO (see the module docstring for the vocabulary)."""
+        sim = self.world.sim
+        cls = self.class_of[node]
+        if cls == "light":
+            return {sim.light(self.street_of_node[node])}
+        if cls == "left_lane":
+            return {sim.left_lane(self.street_of_node[node])}
+        if cls == "crossing":
+            return {sim.crossing(self.town.junctions[node - 300])}
+        if cls == "car_ahead":
+            return {sim.car_ahead()}
+        e = sim.ego()
+        out = {"overtook"} if self._overtook else set()
+        if not e["internal"]:
+            k = self.town.streets.index(e["edge"])
+            if e["halted"] and e["to_line"] <= APPROACH:
+                out |= {f"halted_on:{k}", f"halted_at:{self.town.junctions.index(e['junction'])}"}
+            if e["lane"] == RIGHT_LANE:
+                out.add(f"right_lane:{k}")
+        return out
+
+    def placement(self, node):  # no movable objects on the road
+        return None
+
+    def holder_of(self, node):
+        return None
+
+    # ----------------------------------------------------------------- episode
+    def reset(self, seed: int = 0, focus: set[int] | None = None) -> Observation:
+        """Restart SUMO with ``seed``; incidents prefer the streets / places of ``focus`` nodes."""
+        places = set()
+        for n in focus or ():
+            if n in self.street_of_node:
+                places.add(self.street_of_node[n])
+            elif self.class_of.get(n) == "crossing":
+                places.add(self.town.junctions[n - 300])
+        self.world.reset(seed=seed, options={"nonstationarity": self.level, "scene": self.network,
+                                             "focus": sorted(places)})
+        self.t, self._overtook, self.seed = 0, False, seed
+        return self.observe()
+
+    def observe(self) -> Observation:
+        """TEKG triples of what the ego sees now (partial observation)."""
+        sim = self.world.sim
+        e = sim.ego()
+        room = self.rooms[self._ego_room()]
+        facts = [(AGENT, "in_room", room), (AGENT, "is", "halted" if e["halted"] else "driving"),
+                 (AGENT, "in_lane", "right" if e["lane"] == RIGHT_LANE else "left")]
+        if not e["internal"]:
+            k = self.town.streets.index(e["edge"])
+            tok = self.street_token(e["edge"])
+            facts.append((AGENT, "on_street", tok))
+            seen = [(200 + k, sim.left_lane(e["edge"]))]
+            # at the junction (<= 40 m) the ego sees the signals of every approach, else its own
+            into = [x for x in self.town.streets if self.town.ends[x][1] == e["junction"]] \
+                if e["to_line"] <= APPROACH else [e["edge"]]
+            seen += [(100 + self.town.streets.index(x), sim.light(x)) for x in into]
+            for node, value in seen:
+                ent = self.entity(node)
+                facts += [(ent, "is", value), (ent, "in_room", room)]
+        i = self.town.junctions.index(e["junction"])
+        facts += [(self.entity(300 + i), "is", sim.crossing(e["junction"])), (self.entity(300 + i), "in_room", room),
+                  (self.entity(CAR), "is", sim.car_ahead())]
+        return Observation(self.t, room, facts)
+
+    def _do(self, name: str, *args: str) -> tuple[bool, str | None]:
+        _, _, _, _, info = self.world.step(Action(name, tuple(args)))
+        return info["executed"], info["error"]
+
+    def _hold(self) -> tuple[bool, str | None]:
+        """Wait in place: halt first when moving (or roll on when that is impossible)."""
+        for name in ("wait", "stop", "slow_down", "drive_to_next_junction", "go_straight", "turn_right", "turn_left"):
+            if not self.world.preconditions(Action(name)):
+                return self._do(name)
+        return False, "no way to wait here"
+
+    def _onto(self, street: str) -> str | None:
+        e = self.world.sim.ego()
+        if e["internal"]:
+            self.world.sim.tick()
+            e = self.world.sim.ego()
+        if e["edge"] != street:
+            self.world.drive_along(self.town.route(e["edge"], to_edge=street), 300)
+            if self.world.sim.ego()["edge"] != street:
+                return f"could not reach {self.town.street_name(street)} in time"
+        return None
+
+    def step(self, skill: Skill, after_skill=None) -> StepResult:
+        """Run one skill (see the module docstring); ``after_skill()`` is called right after it."""
+        if self.world.sim is None:
+            raise SimulatorError("DrivingHouse.step called before reset(); call reset(seed=...) first")
+        sim = self.world.sim
+        before = {i.actor for i in sim.incidents if i.state != "scheduled"}
+        self._overtook = False
+        ok, err, k = True, None, skill.kind
+        if k == "go":
+            place = self.rooms[skill.args[0]]
+            ok, err = self._do("drive_to", place) if self.rooms[self._ego_room()] != place else self._hold()
+        elif k in ("stop_on", "keep_right"):
+            street = self.street_of_node[skill.args[0]]
+            err = self._onto(street)
+            if err is None and k == "stop_on":
+                ok, err = self._do("stop") if not sim.ego()["halted"] else (True, None)
+            elif err is None and sim.ego()["lane"] != RIGHT_LANE:
+                ok, err = self._do("change_lane", "right")
+            ok = ok and err is None
+        elif k == "yield_at":
+            place = self.rooms[self.static_room[skill.args[0]]]
+            if self.rooms[self._ego_room()] != place:
+                ok, err = self._do("drive_to", place)
+            if ok and not sim.ego()["halted"]:
+                ok, err = self._do("stop")
+            j = self.town.junction_of[place]
+            for _ in range(20):
+                if not ok or sim.crossing(j) == "clear":
+                    break
+                sim.tick()
+        elif k == "overtake":
+            ok, err = self._do("overtake")
+            self._overtook = ok
+        elif k == "wait":
+            ok, err = self._hold()
+        else:
+            raise SimulatorError(f"unknown driving skill {k!r}; use go, stop_on, yield_at, keep_right, overtake, wait")
+        if after_skill is not None:
+            after_skill()
+        self.t += 1
+        changed = [f"{i.kind} at {self.town.street_name(i.where) if i.where in self.town.ends else self.town.place[i.where]}"
+                   for i in sim.incidents if i.state != "scheduled" and i.actor not in before]
+        return StepResult(self.observe(), ok, err, [skill.text], changed)
+
+
+# ----------------------------------------------------------------------------- instructions
+#: (id, surface form, canonical query, canonical execution, slot: E street | P place | - none)
+TEMPLATES = [
+    ("red_stop", "If the light on {E} is red, stop before the line.", "light on {E} is red", "stop on {E}", "E"),
+    ("red_stop_when", "When the light on {E} turns red, stop before the line.", "light on {E} is red", "stop on {E}", "E"),
+    ("ped_yield", "If a pedestrian is waiting at the crossing at the {P}, yield.",
+     "pedestrian is waiting at the crossing at the {P}", "yield at the {P}", "P"),
+    ("ped_yield_any", "Whenever someone waits at the crossing at the {P}, yield to them.",
+     "pedestrian is waiting at the crossing at the {P}", "yield at the {P}", "P"),
+    ("blocked_right", "If the left lane of {E} is blocked, change to the right lane.",
+     "left lane of {E} is blocked", "keep right on {E}", "E"),
+    ("blocked_keep_right", "When the left lane of {E} is blocked, keep to the right lane there.",
+     "left lane of {E} is blocked", "keep right on {E}", "E"),
+    ("stalled_overtake", "If the car ahead stops for more than 10 s, overtake it.", "car ahead is stalled",
+     "overtake the car ahead", "-"),
+]
+
+_Q = [(re.compile(r"^(?:the )?light on (?P<x>.+?) (?:is|turns) red$"), "light"),
+      (re.compile(r"^(?:a )?(?:pedestrian|someone) (?:is waiting|waits) at the crossing at (?:the )?(?P<x>[a-z]+)$"), "crossing"),
+      (re.compile(r"^(?:the )?left lane of (?P<x>.+?) is blocked$"), "left_lane"),
+      (re.compile(r"^the car ahead (?:is stalled|stops for more than 10 s)$"), "car")]
+
+
+def parse_driving(text: str, house: DrivingHouse) -> Instruction:
+    """Rule reading of a driving instruction (the template phrasings and the canonical clauses).
+
+    Raises:
+        InputError: unknown phrasing, street or place (the message lists what exists).
+    """
+    m = re.match(r"^(?:if|when|whenever)\s+(?P<q>.+?),\s*(?P<e>.+?)\.?$", text.strip().lower())
+    if not m:
+        raise InputError(f"cannot read {text!r}; write e.g. 'If the light on High Street towards the market is red, "
+                         "stop before the line.'")
+    q = m["q"].replace("someone waits", "a pedestrian is waiting").replace("car ahead stops", "car ahead is stalled")
+    q = re.sub(r"for more than 10 s$", "", q).strip()
+    for rx, kind in _Q:
+        mm = rx.match(q if kind != "car" else "the " + q.removeprefix("the "))
+        if not mm and kind == "car" and "car ahead" in q:
+            mm = True
+        if not mm:
+            continue
+        if kind == "car":
+            return Instruction(text, (Predicate("state", CAR, "stalled"),), (Predicate("state", EGO_ID, "overtook"),),
+                               (Skill("overtake", (CAR,), "overtake the car ahead"),), "car ahead is stalled",
+                               "overtake the car ahead")
+        x = mm["x"]
+        if kind == "crossing":
+            room = house.room_id(x)
+            node = 300 + (room - 1000)
+            return Instruction(text, (Predicate("state", node, "waiting"),),
+                               (Predicate("state", EGO_ID, f"halted_at:{room - 1000}"),),
+                               (Skill("yield_at", (node,), f"yield at the crossing at the {x}"),),
+                               f"pedestrian is waiting at the crossing at the {x}", f"yield at the {x}")
+        try:
+            e = house.town.street_of(x)
+        except KeyError:
+            raise InputError(f"no street {x!r}; streets look like "
+                             f"{house.town.street_name(house.town.streets[0])!r}") from None
+        k, name = house.town.streets.index(e), house.town.street_name(e)
+        if kind == "light":
+            return Instruction(text, (Predicate("state", 100 + k, "red"),), (Predicate("state", EGO_ID, f"halted_on:{k}"),),
+                               (Skill("stop_on", (100 + k,), f"stop before the line on {name}"),),
+                               f"light on {name} is red", f"stop on {name}")
+        return Instruction(text, (Predicate("state", 200 + k, "blocked"),), (Predicate("state", EGO_ID, f"right_lane:{k}"),),
+                           (Skill("keep_right", (200 + k,), f"drive in the right lane of {name}"),),
+                           f"left lane of {name} is blocked", f"keep right on {name}")
+    raise InputError(f"cannot read the condition {m['q']!r}; conditions: a light is red, a pedestrian is waiting at a "
+                     "crossing, a left lane is blocked, the car ahead stops for more than 10 s")
+
+
+def sample_driving_instructions(house: DrivingHouse, n: int, seed: int) -> list[Instruction]:
+    """Draw ``n`` (1..12) instructions from :data:`TEMPLATES` with distinct streets / places;
+    the car-ahead template at most once. Raises InputError for another ``n``."""
+    if not 1 <= n <= 12:
+        raise InputError(f"instruction set size must be 1..12 (got {n})")
+    rng = np.random.default_rng([seed, 7841])
+    out, used, car = [], set(), False
+    while len(out) < n:
+        tid, surface, _, _, slot = TEMPLATES[int(rng.integers(len(TEMPLATES)))]
+        if slot == "-":
+            if car:
+                continue
+            car = True
+            out.append(parse_driving(surface, house))
+            continue
+        pool = house.town.streets if slot == "E" else house.town.junctions
+        x = pool[int(rng.integers(len(pool)))]
+        if x in used:
+            continue
+        used.add(x)
+        name = house.town.street_name(x) if slot == "E" else house.town.place[x]
+        ins = parse_driving(surface.format(E=name, P=name), house)
+        ins.template = tid
+        out.append(ins)
+    return out
+
+
+def cloze_facts(ins: Instruction, house: DrivingHouse) -> tuple:
+    """The query as ``(entity, "is", value, alternatives)`` for ExRAP's cloze answers."""
+    return tuple((house.entity(p.node), "is", p.value, ALTERNATIVES[house.class_of[p.node]]) for p in ins.query)
+
+
+def interpret_driving(instructions: list[Instruction], house: DrivingHouse) -> tuple[list[Task], list[dict]]:
+    """Tasks the agents hold (rule reading; ExRAP Eq. 4's LM reading is not wired for driving yet)."""
+    tasks, log = [], []
+    for ins in instructions:
+        rec = {"text": ins.text, "lm_output": None, "source": "rule", "error": None}
+        try:
+            parsed = parse_driving(ins.text, house)
+            tasks.append(Task(ins.text, parsed.query_text, parsed.execution, cloze_facts(parsed, house)))
+            rec["query"], rec["execution"] = parsed.query_text, [z.text for z in parsed.execution]
+        except InputError as exc:
+            rec["source"], rec["error"] = "none", str(exc)
+        log.append(rec)
+    return tasks, log
