@@ -2,11 +2,12 @@
 
 One entry per *sample* (as in DSPy's cache): a request for ``n`` samples is
 ``n`` entries keyed by ``sha256(model_id, prompt, sampling parameters except n,
-sample index, rollout id)``. Asking later for more samples reuses the first ones
-and only computes the rest; asking for fewer is a pure hit. Scores are cached per
-(prompt, continuation). Hits return exactly the stored completion (text,
-token log-probs, finish reason), so rerunning an evaluation is free and
-deterministic.
+sample index, rollout id, backend numerics_id)`` (the last only for backends
+that define it: the runtime, compute path and CPU of a local model). Asking
+later for more samples reuses the first ones and only computes the rest; asking
+for fewer is a pure hit. Scores are cached per (prompt, continuation). Hits
+return exactly the stored completion (text, token log-probs, finish reason), so
+rerunning an evaluation is free and deterministic.
 
 The key never contains an API key or any other secret: only the backend's
 ``model_id`` (which by contract carries none), the prompt and the parameters.
@@ -39,19 +40,27 @@ CREATE TABLE IF NOT EXISTS scores (
 
 
 def request_key(model_id: str, prompt: str, params: GenerationParams, sample_index: int,
-                rollout_id: int | str = 0) -> str:
+                rollout_id: int | str = 0, numerics_id: str | None = None) -> str:
     """Cache key (hex sha256) of one sample of one request. ``params.n`` is
-    excluded: sample ``i`` of an ``n=5`` request is sample ``i`` of ``n=10``."""
+    excluded: sample ``i`` of an ``n=5`` request is sample ``i`` of ``n=10``
+    (backends must make it so; the embedded one does, see
+    :mod:`actionable.lm.llama_engine`). ``numerics_id`` (a backend's
+    ``numerics_id`` attribute, when it has one) names the runtime and compute
+    path, so entries written by another version or CPU are not reused."""
     p = params.to_dict()
     p.pop("n", None)
-    blob = json.dumps({"model": model_id, "prompt": prompt, "params": p, "i": sample_index,
-                       "rollout": rollout_id}, sort_keys=True, ensure_ascii=True)
+    d = {"model": model_id, "prompt": prompt, "params": p, "i": sample_index, "rollout": rollout_id}
+    if numerics_id is not None:
+        d["numerics"] = numerics_id
+    blob = json.dumps(d, sort_keys=True, ensure_ascii=True)
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _score_key(model_id: str, prompt: str, continuation: str) -> str:
-    blob = json.dumps({"model": model_id, "prompt": prompt, "cont": continuation, "kind": "score"},
-                      sort_keys=True, ensure_ascii=True)
+def _score_key(model_id: str, prompt: str, continuation: str, numerics_id: str | None = None) -> str:
+    d = {"model": model_id, "prompt": prompt, "cont": continuation, "kind": "score"}
+    if numerics_id is not None:
+        d["numerics"] = numerics_id
+    blob = json.dumps(d, sort_keys=True, ensure_ascii=True)
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -65,6 +74,10 @@ class CachedLM:
             independent repetition of an experiment.
 
     Attributes:
+        numerics_id: ``inner.numerics_id`` (runtime version, compute path and
+            CPU features of a local backend) or ``None``; part of every key, so
+            a cache written by another llama.cpp build, engine version or CPU
+            is not mixed with fresh results.
         hits, misses: sample-level counters since construction (scores included).
         stats: :class:`LMStats` with ``cache_hits`` mirrored.
 
@@ -80,6 +93,8 @@ class CachedLM:
         self.supports_batch = inner.supports_batch
         self.supports_score = inner.supports_score
         self.rollout_id = rollout_id
+        nid = getattr(inner, "numerics_id", None)
+        self.numerics_id = nid if isinstance(nid, str) else None
         p = Path(path).expanduser()
         if p.is_dir() or (not p.suffix and not p.exists()):
             p = p / CACHE_FILENAME
@@ -149,7 +164,8 @@ class CachedLM:
         returned as stored (so earlier samples never change)."""
         params = params or GenerationParams()
         t0 = time.perf_counter()
-        keys = [request_key(self.model_id, prompt, params, i, self.rollout_id) for i in range(params.n)]
+        keys = [request_key(self.model_id, prompt, params, i, self.rollout_id, self.numerics_id)
+                for i in range(params.n)]
         found = self._get_many("completions", keys)
         n_hit = sum(1 for k in keys if k in found)
         if n_hit < len(keys):
@@ -175,7 +191,7 @@ class CachedLM:
 
     def score(self, prompt: str, continuations: Sequence[str]) -> list[float]:
         """Cached :meth:`LanguageModel.score`, one entry per continuation."""
-        keys = [_score_key(self.model_id, prompt, c) for c in continuations]
+        keys = [_score_key(self.model_id, prompt, c, self.numerics_id) for c in continuations]
         found = self._get_many("scores", list(dict.fromkeys(keys)))
         missing = [i for i, k in enumerate(keys) if k not in found]
         if missing:
@@ -200,7 +216,7 @@ class CachedLM:
             self._db.close()
 
     def __getattr__(self, name: str):  # expose inner extras (load_seconds, chat, ...)
-        if name in {"inner", "_db", "_lock"}:
+        if name in {"inner", "_db", "_lock", "numerics_id"}:
             raise AttributeError(name)
         return getattr(self.inner, name)
 

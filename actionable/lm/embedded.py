@@ -13,9 +13,12 @@ log-softmax and samples itself (:mod:`actionable.lm.sampling`).
 KV reuse (the main speed lever for the k samples of Huang et al. 2022,
 Sec. 3.3): the prompt is evaluated once and the ``n`` samples are decoded in
 parallel from its KV cache, one batched decode per step
-(:class:`~actionable.lm.llama_engine.LlamaSeqEngine`). Across calls, the longest
-common token prefix with the previous prompt is kept, so trajectory correction
-(which only appends to the prompt) evaluates just the new tokens.
+(:class:`~actionable.lm.llama_engine.LlamaSeqEngine`). Across calls, the
+whole 16-token chunks of the common token prefix with the previous prompt are
+kept, so trajectory correction (which only appends to the prompt) evaluates
+just the last chunk and the new tokens -- and the numbers never depend on what
+ran before (the engine evaluates every prompt in the same position-aligned
+chunks; issue 12).
 
 Prompting: planning uses raw completion prompts (the paper's format). With
 ``chat=True`` (model spec ``embedded:chat``) the prompt is wrapped in the
@@ -27,6 +30,7 @@ parsed as special tokens.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import threading
@@ -38,11 +42,15 @@ import numpy as np
 
 from actionable.errors import BackendUnavailableError, ConfigError, InputError, ModelNotFoundError
 from actionable.lm.base import Completion, GenerationParams, LMStats
+from actionable.lm.llama_engine import CHUNK
 from actionable.lm.sampling import (StopScanner, logsumexp_rows, penalize_rows, sample_rng, sample_tokens,
                                     truncate_at_stop)
 
 EMBEDDED_NAME = "SmolLM2-135M-Instruct-Q4_1"
 EMBEDDED_MODEL_ID = f"embedded:{EMBEDDED_NAME}"
+#: Version of the engine's compute path (bump when the way logits are computed
+#: changes, so cached results of the old path are not mixed with new ones).
+ENGINE_NUMERICS = f"seq-engine 2: chunk {CHUNK}, flash-attn, padded single rows"
 DEFAULT_SYSTEM = "You are a helpful AI assistant named SmolLM, trained by Hugging Face"
 
 
@@ -106,6 +114,19 @@ def chat_prompt(user: str, system: str | None = DEFAULT_SYSTEM) -> str:
     return "".join(parts)
 
 
+def numerics_id(llama_cpp) -> str:
+    """What, besides model, prompt and parameters, the embedded LM's numbers
+    depend on: the llama-cpp-python version, :data:`ENGINE_NUMERICS` and
+    llama.cpp's CPU feature line (quantised kernels differ between CPUs)."""
+    try:
+        info = llama_cpp.llama_print_system_info()
+        info = info.decode("utf-8", "replace") if isinstance(info, bytes) else str(info)
+    except Exception:  # noqa: BLE001 - an old binding without it: the version still counts
+        info = ""
+    cpu = hashlib.sha256(info.encode()).hexdigest()[:12]
+    return f"llama-cpp-python {getattr(llama_cpp, '__version__', '?')}; {ENGINE_NUMERICS}; cpu {cpu}"
+
+
 class EmbeddedLM:
     """SmolLM2-135M-Instruct on llama.cpp, with exact per-token log-probs.
 
@@ -123,6 +144,9 @@ class EmbeddedLM:
         model_id: ``"embedded:SmolLM2-135M-Instruct-Q4_1"`` (``+chat`` when
             ``chat=True``; a custom ``model_path`` gives ``"gguf:<file name>"``).
         load_seconds: wall time of loading the weights and creating the context.
+        numerics_id: the llama-cpp-python version, engine compute-path version
+            and a hash of llama.cpp's CPU feature line; the response cache keys
+            on it (a cache filled by another build or CPU is not reused).
         stats: :class:`LMStats`; ``extra`` counts ``tokens_evaluated`` (prompt +
             decoded tokens run through the model) and ``generated_tokens``.
 
@@ -171,6 +195,7 @@ class EmbeddedLM:
         self._engine = LlamaSeqEngine(self._llm._model, n_ctx=n_ctx, n_batch=512, n_seq_max=n_seq_max,
                                       n_threads=n_threads)
         self.load_seconds = time.perf_counter() - t0
+        self.numerics_id = numerics_id(llama_cpp)
         self.n_ctx = n_ctx
         self.n_threads = n_threads
         vocab = self._llm._model.vocab
@@ -261,8 +286,9 @@ class EmbeddedLM:
         The prompt is evaluated once (or only its new suffix) and the samples are
         decoded in parallel from its KV cache. Log-probs are of the unmodified
         model distribution (see :mod:`actionable.lm.sampling`). Deterministic
-        given ``params.seed`` (and ``n``: batched kernels may round differently
-        for other batch sizes).
+        given ``params.seed``, bit for bit, whatever ran before in the process
+        and whatever ``n`` is (sample ``i`` of ``n=5`` is sample ``i`` of
+        ``n=10``; see :mod:`actionable.lm.llama_engine` for how).
 
         Raises:
             InputError: prompt not a str, too long, or over the context window.
@@ -299,15 +325,24 @@ class EmbeddedLM:
 
         The continuation is tokenised together with the prompt (merges across the
         boundary are the model's own); the tokens after the longest shared prefix
-        with the prompt's own tokens are scored, in one batched pass per
-        continuation. An empty continuation scores 0.
+        with the prompt's own tokens are scored. An empty continuation scores 0.
+
+        Same compute path as sampling (issue 16): the shared prefix is evaluated
+        like a :meth:`generate` prompt and the continuation is then decoded one
+        token at a time through the engine's ``step``, so when the continuation
+        tokenises as generated, ``score(prompt, [c.text])`` equals
+        ``sum(c.token_logprobs)`` bit for bit (the rows are independent of the
+        number of parallel samples; see :mod:`actionable.lm.llama_engine`).
 
         Raises:
             InputError: bad prompt / over the context window.
         """
         ptoks = self.tokenize(prompt)
         out: list[float] = []
+        t0 = time.perf_counter()
         with self._lock:
+            eng = self._engine
+            before = eng.tokens_evaluated
             for cont in continuations:
                 if not isinstance(cont, str):
                     raise InputError(f"continuations must be str (got {type(cont).__name__})")
@@ -315,13 +350,28 @@ class EmbeddedLM:
                     out.append(0.0)
                     continue
                 full = self.tokenize(prompt + cont)
+                if len(full) >= self.n_ctx:
+                    raise InputError(f"prompt + continuation is {len(full)} tokens, more than the context "
+                                     f"window of {self.n_ctx}; shorten it or raise n_ctx")
                 k = 0
                 while k < min(len(ptoks), len(full)) and ptoks[k] == full[k]:
                     k += 1
                 k = max(1, min(k, len(full) - 1))
-                rows = self._engine.prefill(full, logits_from=k - 1)[:-1]
-                lse = logsumexp_rows(rows)
-                out.append(float(sum(float(rows[i, full[k + i]]) - lse[i] for i in range(len(full) - k))))
+                logits = eng.prefill(full[:k])
+                total = 0.0
+                try:
+                    for i in range(k, len(full)):
+                        lse = logsumexp_rows(logits)
+                        total += float(logits[0, full[i]]) - float(lse[0])
+                        if i + 1 < len(full):
+                            logits = eng.step([(0, full[i])], i)
+                finally:
+                    eng.join(1)
+                out.append(total)
+            self.stats.extra["tokens_evaluated"] = (self.stats.extra.get("tokens_evaluated", 0)
+                                                    + eng.tokens_evaluated - before)
+        self.stats.extra["score_seconds"] = (self.stats.extra.get("score_seconds", 0.0)
+                                             + time.perf_counter() - t0)
         return out
 
     def close(self) -> None:

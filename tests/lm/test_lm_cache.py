@@ -126,3 +126,18 @@ def test_two_processes_share_one_cache(tmp_path):
             assert dict(got)[f"shared-{i}"] == stored
     for row in db.execute("SELECT value FROM completions"):
         json.loads(row[0])
+
+
+def test_backend_numerics_id_is_part_of_the_key(tmp_path):
+    """A cache written by another runtime build / engine version / CPU is not reused (issue 12)."""
+    p = GenerationParams(n=1, seed=0)
+    assert request_key("m", "x", p, 0, numerics_id=None) == request_key("m", "x", p, 0)
+    assert request_key("m", "x", p, 0, numerics_id="a") != request_key("m", "x", p, 0, numerics_id="b")
+    old = ScriptedLM([["old"]])
+    old.numerics_id = "engine 1"
+    assert CachedLM(old, tmp_path).generate("p", p)[0].text == "old"
+    new = ScriptedLM([["new"]])
+    new.numerics_id = "engine 2"
+    lm = CachedLM(new, tmp_path)
+    assert lm.numerics_id == "engine 2"
+    assert lm.generate("p", p)[0].text == "new" and lm.misses == 1
