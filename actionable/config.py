@@ -90,7 +90,7 @@ class GroundedConfig(_Frozen):
     w_translation: float = Field(0.5, ge=0.0, le=100.0)
     w_retrieval: float = Field(2.0, ge=0.0, le=100.0)
     w_task: float = Field(0.5, ge=0.0, le=100.0)
-    w_object: float = Field(0.5, ge=0.0, le=100.0, description="bonus for acting on objects the task names")
+    w_object: float = Field(0.25, ge=0.0, le=100.0, description="bonus for acting on objects the task names")
     done_bias: float = Field(0.0, ge=-100.0, le=100.0, description="subtracted from Done's score")
     retrieval_temperature: float = Field(0.05, gt=0.0, le=10.0,
                                          description="softmax temperature over retrieved similarities")

@@ -162,6 +162,20 @@ class SequencingWorker:
             self._lm = load_lm(self.s.model, self.lm_config)
         return self._lm
 
+    def scene_index(self, scene):
+        """The admissible-action index of ``scene``: the default house's index
+        (embedded once, cached on disk) restricted to the actions whose objects
+        ``scene`` has, so translation only offers what exists where the plan runs."""
+        if getattr(self, "_default_index", None) is None:
+            from actionable.env.scene import load_scene
+            from actionable.planning.zero_shot import build_action_index
+
+            self._default_index = build_action_index(load_scene("default", cache_dir=self.cache_dir),
+                                                     self.embedder, self.cache_dir)
+        present = set(scene.class_names())
+        keep = [i for i, st in enumerate(self._default_index.items) if all(a.name in present for a in st.args)]
+        return self._default_index.restrict(keep)
+
     def exclusions(self, pid: str, task: str, split: str) -> tuple[set[str], set[str]]:
         """``(excluded program ids, excluded task names)`` for a query."""
         from actionable.planning.examples import normalize_task
@@ -217,13 +231,13 @@ class SequencingWorker:
     def _paper(self, row: str, prog, scene, ex_tasks) -> dict:
         from actionable.config import PlannerConfig, make_config
         from actionable.planning.affordance import ground_program
-        from actionable.planning.zero_shot import ZeroShotPlanner, build_action_index, default_cutoff
+        from actionable.planning.zero_shot import ZeroShotPlanner, default_cutoff
 
         variant, repair = row.split("+")[0], row.endswith("+repair")
         if variant not in PAPER_ROWS:
             raise ConfigError(f"--rows: unknown row {row!r}; choose from {', '.join(ROWS)}")
         cfg = make_config(PlannerConfig, variant=variant, cutoff=default_cutoff(self.s.model))
-        index = None if variant == "vanilla" else build_action_index(scene, self.embedder, self.cache_dir)
+        index = None if variant == "vanilla" else self.scene_index(scene)
         excl = [prog.task, *ex_tasks]
         res = ZeroShotPlanner(self.lm, index, self.bank, cfg).plan(prog.task, scene=None,
                                                                    description=prog.description or None,

@@ -107,6 +107,27 @@ class ActionIndex:
     def __len__(self) -> int:
         return len(self.phrases)
 
+    def restrict(self, keep: Sequence[int]) -> "ActionIndex":
+        """A view over the rows ``keep`` (indices into :attr:`phrases`), sharing
+        the embedder and embedding nothing: e.g. the default house's index cut
+        down to the actions whose objects a program's own scene has (issue 12,
+        "plan where you execute").
+
+        Raises:
+            GroundingError: ``keep`` is empty or out of range.
+        """
+        keep = [int(i) for i in keep]
+        if not keep or min(keep) < 0 or max(keep) >= len(self.phrases):
+            raise GroundingError(f"restrict() needs row indices in [0, {len(self.phrases)}); got "
+                                 f"{len(keep)} rows")
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.phrases = [self.phrases[i] for i in keep]
+        other.items = None if self.items is None else [self.items[i] for i in keep]
+        other.matrix = self.matrix[keep]
+        other._query_memo = self._query_memo  # query vectors do not depend on the rows
+        return other
+
     def _load_or_build(self, cache_dir, batch_size: int) -> np.ndarray:
         path = None
         if cache_dir is not None:

@@ -197,6 +197,7 @@ class EmbeddedLM:
         self.load_seconds = time.perf_counter() - t0
         self.numerics_id = numerics_id(llama_cpp)
         self.n_ctx = n_ctx
+        self.n_seq_max = n_seq_max
         self.n_threads = n_threads
         vocab = self._llm._model.vocab
         n_vocab = self._llm.n_vocab()
@@ -338,41 +339,66 @@ class EmbeddedLM:
             InputError: bad prompt / over the context window.
         """
         ptoks = self.tokenize(prompt)
-        out: list[float] = []
+        out: list[float | None] = [None] * len(continuations)
+        groups: dict[int, list[tuple[int, list[int]]]] = {}
+        for j, cont in enumerate(continuations):
+            if not isinstance(cont, str):
+                raise InputError(f"continuations must be str (got {type(cont).__name__})")
+            if not cont:
+                out[j] = 0.0
+                continue
+            full = self.tokenize(prompt + cont)
+            if len(full) >= self.n_ctx:
+                raise InputError(f"prompt + continuation is {len(full)} tokens, more than the context "
+                                 f"window of {self.n_ctx}; shorten it or raise n_ctx")
+            k = 0
+            while k < min(len(ptoks), len(full)) and ptoks[k] == full[k]:
+                k += 1
+            groups.setdefault(max(1, min(k, len(full) - 1)), []).append((j, full))
         t0 = time.perf_counter()
         with self._lock:
             eng = self._engine
             before = eng.tokens_evaluated
-            for cont in continuations:
-                if not isinstance(cont, str):
-                    raise InputError(f"continuations must be str (got {type(cont).__name__})")
-                if not cont:
-                    out.append(0.0)
-                    continue
-                full = self.tokenize(prompt + cont)
-                if len(full) >= self.n_ctx:
-                    raise InputError(f"prompt + continuation is {len(full)} tokens, more than the context "
-                                     f"window of {self.n_ctx}; shorten it or raise n_ctx")
-                k = 0
-                while k < min(len(ptoks), len(full)) and ptoks[k] == full[k]:
-                    k += 1
-                k = max(1, min(k, len(full) - 1))
-                logits = eng.prefill(full[:k])
-                total = 0.0
-                try:
-                    for i in range(k, len(full)):
-                        lse = logsumexp_rows(logits)
-                        total += float(logits[0, full[i]]) - float(lse[0])
-                        if i + 1 < len(full):
-                            logits = eng.step([(0, full[i])], i)
-                finally:
-                    eng.join(1)
-                out.append(total)
+            for k, items in groups.items():
+                # continuations sharing a prefix are decoded side by side, one sequence each
+                # (rows do not depend on how many sequences share a batch: same numbers as alone)
+                for c0 in range(0, len(items), self.n_seq_max):
+                    chunk = items[c0:c0 + self.n_seq_max]
+                    for j, total in zip((j for j, _ in chunk), self._score_chunk(eng, k, [f for _, f in chunk])):
+                        out[j] = total
             self.stats.extra["tokens_evaluated"] = (self.stats.extra.get("tokens_evaluated", 0)
                                                     + eng.tokens_evaluated - before)
-        self.stats.extra["score_seconds"] = (self.stats.extra.get("score_seconds", 0.0)
-                                             + time.perf_counter() - t0)
-        return out
+        self.stats.extra["score_seconds"] = self.stats.extra.get("score_seconds", 0.0) + time.perf_counter() - t0
+        return [float(x) for x in out]
+
+    @staticmethod
+    def _score_chunk(eng, k: int, fulls: list[list[int]]) -> list[float]:
+        """Summed log-probs of ``full[k:]`` for each of ``fulls`` (which share
+        ``full[:k]``), decoded in parallel sequences ``0..m-1``."""
+        m = len(fulls)
+        first = eng.prefill(fulls[0][:k])
+        totals = [0.0] * m
+        rows = {j: first[0] for j in range(m)}
+        try:
+            if m > 1:
+                eng.fork(m)
+            live = list(range(m))
+            t = 0
+            while live:
+                for j in live:
+                    row = rows[j]
+                    lse = logsumexp_rows(row[None, :])
+                    totals[j] += float(row[fulls[j][k + t]]) - float(lse[0])
+                nxt = [j for j in live if k + t + 1 < len(fulls[j])]
+                if not nxt:
+                    break
+                logits = eng.step([(j, fulls[j][k + t]) for j in nxt], k + t)
+                rows = {j: logits[i] for i, j in enumerate(nxt)}
+                live = nxt
+                t += 1
+        finally:
+            eng.join(max(1, m))
+        return totals
 
     def close(self) -> None:
         """Free the native context and model (also done at garbage collection)."""

@@ -163,8 +163,8 @@ def implied_goal_check(session: PlanningSession, result: PlanResult, description
     from actionable.planning.examples import normalize_task
 
     ex = result.executability or {}
-    if result.final_state is None and not result.steps:
-        return {"checked": False, "reason": "no plan"}
+    if (result.final_state is None and not result.steps) or result.resolved_program is None:
+        return {"checked": False, "reason": "no plan was grounded in the scene; goal not checked"}
     ann = load_goal_annotations()
     q = normalize_task(result.task)
     for r in session.retriever.nearest(result.task, description, k=10):

@@ -21,6 +21,8 @@ def session(tmp_path_factory):
 
 
 def test_session_loads_real_parts(session):
+    assert session.info()["admissible_actions"] is None  # built on first use (grounded plans never need it)
+    assert len(session.index) > 1000
     info = session.info()
     assert info["admissible_actions"] > 1000 and info["example_bank"] == 518
     assert info["translation_model"].startswith("bow:")
