@@ -1,5 +1,6 @@
 """``actionable follow`` and ``actionable eval continual``: ExRAP-style continual
-instruction following in a non-stationary VirtualHome house.
+instruction following in a non-stationary VirtualHome house, or another continual
+world chosen with ``--env`` (``driving``: Eclipse SUMO; :mod:`actionable.continual.worlds`).
 
 Heavy imports (llama.cpp, virtualhome_eval, matplotlib) happen inside the commands.
 """
@@ -14,6 +15,8 @@ from typing import Optional
 
 import typer
 
+_ENV_HELP = ("World: virtualhome (default; a VirtualHome house) or driving (an Eclipse SUMO town; needs "
+             "pip install -e \".[driving]\"; instructions read by rule).")
 _AGENT_HELP = ("exrap, exrap-tc (no temporal consistency), exrap-exp (fixed exploration), "
                "exrap-llm (LLM exploration), exrap-sample (10-sample query answers), llm-planner, saycan, "
                "zsp, instruction-wise, oracle (full observability).")
@@ -52,8 +55,10 @@ def follow_command(
     agent: str = typer.Option("exrap", "--agent", "-a", help=_AGENT_HELP),
     model: str = typer.Option("embedded", "--model", "-m",
                               help="LM: embedded (SmolLM2-135M, offline), gguf:<file>, openai:<name>@<base_url>, hf:<path>."),
-    scene: str = typer.Option("1003_2", "--scene", "-s",
-                              help="Scene: a packaged program id (default 1003_2: 4 rooms, 11 movable objects) or 'default'."),
+    scene: Optional[str] = typer.Option(None, "--scene", "-s",
+                                        help="Scene: a packaged program id (default 1003_2: 4 rooms, 11 movable objects) "
+                                             "or 'default'; with --env driving a road network: town (default), village, city."),
+    env: str = typer.Option("virtualhome", "--env", help=_ENV_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed of the house dynamics and the generated instructions."),
     query_mode: str = typer.Option("logprob", "--query-mode",
                                    help="P(q) estimator: logprob (one scoring call) or sample (up to 10 samples)."),
@@ -82,12 +87,12 @@ def follow_command(
     from actionable.config import LMConfig, make_config
     from actionable.continual.agent import ExRAPConfig
     from actionable.continual.episode import AGENTS, make_agent, run_episode
-    from actionable.continual.instructions import load_instructions, sample_instructions
     from actionable.continual.instructions import save_instructions as _save
-    from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
-    from actionable.env.scene import load_scene
+    from actionable.continual.worlds import get_world
     from actionable.errors import ConfigError
 
+    world = get_world(env)
+    scene = scene or world.scene
     if agent not in AGENTS:
         raise ConfigError(f"unknown agent {agent!r}; choose from {', '.join(AGENTS)}")
     if not 1 <= steps <= 2000:
@@ -98,12 +103,12 @@ def follow_command(
         raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
     for flag, path in (("--save-instructions", save_instructions), ("--trace", trace_out)):
         _check_writable(flag, path)
-    dyn = make_config(DynamicsConfig, level=nonstationarity)
+    dyn = world.describe(nonstationarity)  # checks the level
     cfg = make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t, relevance=relevance)
     console = Console(stderr=False, highlight=False, soft_wrap=True)
-    house = NonStationaryHouse(load_scene(scene), dyn)
+    house = world.make_house(scene, nonstationarity)
     house.reset(seed)
-    ins = load_instructions(instructions, house) if instructions else sample_instructions(house, count, seed)
+    ins = world.load(instructions, house) if instructions else world.sample(house, count, seed)
     if save_instructions:
         _save(ins, save_instructions)
     lm = None
@@ -112,7 +117,10 @@ def follow_command(
         lm = load_lm(model, make_config(LMConfig, model=model, cache=not no_cache))
     ag = make_agent(agent, lm, ins, cfg)
     console.print(f"[bold]{agent}[/bold] in scene {scene}, non-stationarity {nonstationarity} "
-                  f"(changes every {dyn.steps_between_changes} steps), {steps} steps, seed {seed}")
+                  f"({dyn}), {steps} steps, seed {seed}")
+    if not world.lm_interpreter and agent != "oracle":
+        console.print(f"  interpreter: {world.name} instructions are read by rule (no LM reading for this env)")
+        interpreter = "rule"
     for i, x in enumerate(ins, 1):
         console.print(f"  instruction {i}: {x.text}")
 
@@ -136,9 +144,9 @@ def follow_command(
         from actionable.grounding.embedder import load_embedder
         embedder = load_embedder("minilm")
     res = run_episode(ag, house, ins, steps, seed, lm=lm if interpreter == "lm" else None, on_step=show,
-                      embedder=embedder)
+                      embedder=embedder, world=world)
     for r in res.interpretation if agent != "oracle" else []:
-        if r["source"] != "lm":
+        if r["source"] != "lm" and (world.lm_interpreter or r["error"]):
             why = f" ({r['error']})" if r["error"] else ""
             console.print(f"  interpreter: '{r['text']}' read by {r['source']}{why}")
     m, s = res.metrics, res.stats
@@ -163,7 +171,10 @@ def continual_eval_command(
     seeds: int = typer.Option(3, "--seeds", help="Seeds per setting (0..N-1)."),
     steps: int = typer.Option(60, "--steps", help="Episode length in skills."),
     model: str = typer.Option("embedded", "--model", "-m", help="LM spec (see `actionable follow --help`)."),
-    scene: str = typer.Option("1003_2", "--scene", "-s", help="Scene (packaged program id or 'default')."),
+    scene: Optional[str] = typer.Option(None, "--scene", "-s",
+                                        help="Scene (packaged program id or 'default'; default 1003_2); with "
+                                             "--env driving a road network (default town)."),
+    env: str = typer.Option("virtualhome", "--env", help=_ENV_HELP),
     query_mode: str = typer.Option("logprob", "--query-mode", help="logprob or sample."),
     w_t: float = typer.Option(0.01, "--w-t", help="Weight of v_T (Eq. 12)."),
     relevance: float = typer.Option(0.5, "--relevance", help="Retrieval cut-off (see `actionable follow --help`)."),
@@ -178,9 +189,12 @@ def continual_eval_command(
     """Run the continual benchmark and write summary.md (paper-style SR/PS table) + continual.png."""
     from actionable.continual.episode import AGENTS
     from actionable.continual.evaluate import ContinualWorker, episodes_for, write_continual_report
+    from actionable.continual.worlds import DEFAULT_WORLD, get_world
     from actionable.errors import ConfigError, ContinualError
     from actionable.evaluation.runner import config_fingerprint, run_episodes
 
+    world = get_world(env)
+    scene = scene or world.scene
     ags = _csv(agents, "agents")
     bad = [a for a in ags if a not in AGENTS]
     if bad:
@@ -191,21 +205,26 @@ def continual_eval_command(
         raise ConfigError(f"--instructions must be integers like 3,5,7 (got {instructions!r})") from None
     if any(not 1 <= n <= 24 for n in sizes) or not 1 <= seeds <= 1000 or not 1 <= steps <= 2000:
         raise ConfigError("need set sizes in 1..24, --seeds in 1..1000 and --steps in 1..2000")
+    if any(n > world.max_instructions for n in sizes):
+        raise ConfigError(f"--env {world.name} grounds at most {world.max_instructions} instructions per set")
     if interpreter not in ("lm", "rule"):
         raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
+    if not world.lm_interpreter:
+        interpreter = "rule"  # this world reads instructions by rule only
     if not 0.0 <= relevance <= 1.0:
         raise ConfigError(f"--relevance must be in [0, 1] (got {relevance})")
     from actionable.config import make_config
     from actionable.continual.agent import ExRAPConfig
-    from actionable.env.scene import load_scene
     make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t, relevance=relevance)  # typed error now, not per episode
-    load_scene(scene)  # SceneError now for an unknown scene
+    world.check_scene(scene)  # SceneError now for an unknown scene
     eps = episodes_for(ags, _csv(nonstationarity, "nonstationarity"), sizes, list(range(seeds)), steps,
-                       scene, model, query_mode, w_t, interpreter, relevance)
+                       scene, model, query_mode, w_t, interpreter, relevance, env=world.name)
     conf = {"steps": steps, "scene": scene, "model": model, "query_mode": query_mode, "w_t": w_t,
             "relevance": relevance}
     if interpreter != "lm":
         conf["interpreter"] = interpreter
+    if world.name != DEFAULT_WORLD:
+        conf["env"] = world.name
     manifest = {"kind": "continual", "command": "actionable " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
                 "fingerprint": config_fingerprint(conf),
                 "config": conf}

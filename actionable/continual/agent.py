@@ -102,9 +102,11 @@ class MemoryAgentBase:
 
     name = "base"
 
-    def reset(self, tasks: list[Task], house: NonStationaryHouse) -> None:
-        self.tasks, self.house = tasks, house
-        self.memory = TEKG()
+    def reset(self, tasks: list[Task], house: NonStationaryHouse, exclusive=None) -> None:
+        """Start an episode. ``exclusive``: the world's mutually exclusive state pairs for the
+        TEKG's contradiction rule (``None``: on/off, open/closed)."""
+        self.tasks, self.house, self.exclusive = tasks, house, exclusive
+        self.memory = TEKG(exclusive=exclusive)
         self.lm_calls = 0
         self.room_names = {v: k for k, v in house.rooms.items()}
 
@@ -143,8 +145,8 @@ class ExRAPAgent(MemoryAgentBase):
     def __init__(self, lm, config: ExRAPConfig | None = None, name: str = "exrap"):
         self.lm, self.config, self.name = lm, config or ExRAPConfig(), name
 
-    def reset(self, tasks: list[Task], house: NonStationaryHouse) -> None:
-        super().reset(tasks, house)
+    def reset(self, tasks: list[Task], house: NonStationaryHouse, exclusive=None) -> None:
+        super().reset(tasks, house, exclusive)
         c = self.config
         self.evaluator = QueryEvaluator(self.lm, mode=c.query_mode, k=c.k, samples=c.samples,
                                         temporal_consistency=c.temporal_consistency, reuse=c.reuse,

@@ -68,8 +68,8 @@ class LLMPlannerAgent(_Candidates):
     def __init__(self, lm, window: int = 2, name: str = "llm-planner"):
         self.lm, self.window, self.name = lm, window, name
 
-    def reset(self, tasks, house) -> None:
-        super().reset(tasks, house)
+    def reset(self, tasks, house, exclusive=None) -> None:
+        super().reset(tasks, house, exclusive)
         self.recent: list[Observation] = []
 
     def act(self, obs: Observation, t: int) -> Decision:
@@ -147,8 +147,8 @@ class InstructionWiseAgent(_Candidates):
     def __init__(self, lm, name: str = "instruction-wise"):
         self.lm, self.name = lm, name
 
-    def reset(self, tasks, house) -> None:
-        super().reset(tasks, house)
+    def reset(self, tasks, house, exclusive=None) -> None:
+        super().reset(tasks, house, exclusive)
         self.i = 0
 
     def _room_of_task(self, task: Task) -> int | None:
@@ -168,7 +168,7 @@ class InstructionWiseAgent(_Candidates):
             return Decision(Skill("go", (room,), f"go to the {self.house.rooms[room]}"),
                             f"checking instruction {self.i % len(self.tasks) + 1}: go look")
         self.i += 1
-        seen = TEKG()  # only what is in view now: no memory
+        seen = TEKG(exclusive=self.exclusive)  # only what is in view now: no memory
         seen.update(obs.facts, t)
         ev = QueryEvaluator(self.lm, reuse=False, temporal_consistency=False)
         p, _, _ = ev.evaluate(task.query, seen, t, task.facts)

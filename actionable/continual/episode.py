@@ -1,8 +1,11 @@
 """Episode harness: interpret instructions, run an agent, score SR/PS.
 
-* instructions are read by :func:`~actionable.continual.interpreter.interpret`
-  (ExRAP Eq. 4: LM reading, translation to admissible clauses, polarity check,
-  rule fallback; every stage logged in the result's ``interpretation``).
+* instructions are read by the world's interpreter (VirtualHome:
+  :func:`~actionable.continual.interpreter.interpret`, ExRAP Eq. 4: LM reading,
+  translation to admissible clauses, polarity check, rule fallback; every stage
+  logged in the result's ``interpretation``); the world (``world=``, a
+  :class:`~actionable.continual.worlds.ContinualWorld` or its ``--env`` name) also
+  supplies the TEKG's exclusive states.
 * :func:`run_episode` - one episode: ``steps`` skills, dynamics by seed, the
   live trace (observation, beliefs, chosen skill, why) through ``on_step``.
 * :func:`make_agent` - agents by name (``exrap``, ``exrap-tc``, ``exrap-exp``,
@@ -19,8 +22,8 @@ from actionable.continual.agent import ExRAPAgent, ExRAPConfig
 from actionable.continual.baselines import (InstructionWiseAgent, LLMPlannerAgent, OracleAgent,
                                             SayCanAgent, ZSPAgent)
 from actionable.continual.instructions import Instruction
-from actionable.continual.interpreter import interpret
 from actionable.continual.metrics import ActivationTracker, sr_ps
+from actionable.continual.worlds import ContinualWorld, get_world
 from actionable.env.nonstationary import NonStationaryHouse
 from actionable.errors import ConfigError, InputError
 
@@ -65,29 +68,34 @@ class EpisodeResult:
 
 def run_episode(agent, house: NonStationaryHouse, instructions: list[Instruction], steps: int,
                 seed: int, lm=None, on_step=None, keep_trace: bool = True,
-                embedder=None) -> EpisodeResult:
+                embedder=None, world: ContinualWorld | str | None = None) -> EpisodeResult:
     """Run one episode of ``steps`` skills and score it.
 
     Args:
         agent: from :func:`make_agent`.
-        house: the environment (reset here with ``seed`` and the instructions' objects as focus).
+        house: the environment (reset here with ``seed`` and the instructions' objects as focus),
+            built by ``world.make_house``.
         instructions: ground-truth instructions (text is what the agent reads).
         lm: interpreter LM (``None``: rule-based reading only).
         embedder: translation LM of the interpreter (``None``: no translation stage).
         on_step: optional callback ``(record: dict) -> None`` for live traces.
+        world: the :class:`~actionable.continual.worlds.ContinualWorld` (or its name) whose
+            interpreter reads the instructions and whose exclusive states the TEKG uses
+            (``None``: VirtualHome).
 
     Raises:
-        ConfigError: ``steps < 1``. InputError: no instruction could be interpreted.
+        ConfigError: ``steps < 1`` or an unknown world. InputError: no instruction could be interpreted.
     """
     if steps < 1:
         raise ConfigError(f"steps must be >= 1 (got {steps})")
+    spec = get_world(world)
     t0 = time.perf_counter()
     focus = set().union(*(ins.nodes for ins in instructions))
     obs = house.reset(seed=seed, focus=focus)
-    tasks, log = interpret(instructions, house, lm if agent.name != "oracle" else None, embedder)
+    tasks, log = spec.interpret(instructions, house, lm if agent.name != "oracle" else None, embedder)
     if not tasks and not isinstance(agent, OracleAgent):
         raise InputError("no instruction could be interpreted: " + "; ".join(r["error"] or "" for r in log))
-    agent.reset(tasks, house)
+    agent.reset(tasks, house, spec.exclusive)
     tracker = ActivationTracker(instructions)
     trace, failed = [], 0
     for t in range(steps):
@@ -100,6 +108,8 @@ def run_episode(agent, house: NonStationaryHouse, instructions: list[Instruction
                "executed": res.executed, "error": res.error, "completed": done,
                "beliefs": {k: round(v, 3) for k, v in d.beliefs.items()}, "house_changed": res.changed,
                "observed": len(obs.facts)}
+        if spec.step_extras is not None:
+            rec.update(spec.step_extras(house))
         if keep_trace:
             trace.append(rec)
         if on_step is not None:
@@ -108,6 +118,8 @@ def run_episode(agent, house: NonStationaryHouse, instructions: list[Instruction
     tracker.finish(steps)
     stats = dict(getattr(agent, "stats", {}))
     stats.update({"steps": steps, "failed_skills": failed, "seconds": round(time.perf_counter() - t0, 3)})
+    if spec.episode_extras is not None:
+        stats.update(spec.episode_extras(house))
     stats["lm_calls_per_step"] = stats.get("lm_calls", 0) / steps
     acts = [{"instruction": a.instruction, "start": a.start, "end": a.end, "outcome": a.outcome}
             for a in tracker.activations]

@@ -22,8 +22,11 @@ LEVELS = ("low", "medium", "high")
 
 def episodes_for(agents, levels, sizes, seeds, steps: int, scene: str, model: str,
                  query_mode: str = "logprob", w_t: float = 0.01, interpreter: str = "lm",
-                 relevance: float = 0.5):
-    """The (key, payload) grid, as :class:`~actionable.evaluation.runner.Episode` objects."""
+                 relevance: float = 0.5, env: str = "virtualhome"):
+    """The (key, payload) grid, as :class:`~actionable.evaluation.runner.Episode` objects.
+
+    ``env``: the continual world (:mod:`.worlds`); payloads name it only when it is not
+    VirtualHome, so VirtualHome run directories resume as before."""
     from actionable.evaluation.runner import Episode
 
     for lv in levels:
@@ -37,12 +40,15 @@ def episodes_for(agents, levels, sizes, seeds, steps: int, scene: str, model: st
                     out.append(Episode(f"{a}|{lv}|{n}|{s}", {
                         "agent": a, "level": lv, "n": n, "seed": s, "steps": steps, "scene": scene,
                         "model": model, "query_mode": query_mode, "w_t": w_t,
-                        "interpreter": interpreter, "relevance": relevance}))
+                        "interpreter": interpreter, "relevance": relevance,
+                        **({"env": env} if env != "virtualhome" else {})}))
     return out
 
 
 class ContinualWorker:
-    """Picklable worker factory: builds the LM and houses once per worker."""
+    """Picklable worker factory: builds the LM and houses once per worker; the house, the
+    instruction sampler and the interpreter come from the payload's ``env``
+    (:func:`actionable.continual.worlds.get_world`, default VirtualHome)."""
 
     def __init__(self, cache: bool = True):
         self.cache = cache
@@ -54,29 +60,29 @@ class ContinualWorker:
             from actionable.config import LMConfig
             from actionable.continual.agent import ExRAPConfig
             from actionable.continual.episode import make_agent, run_episode
-            from actionable.continual.instructions import sample_instructions
-            from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
-            from actionable.env.scene import load_scene
+            from actionable.continual.worlds import get_world
 
+            world = get_world(p.get("env", "virtualhome"))
             if "lm" not in state and p["agent"] != "oracle":
                 from actionable.lm.registry import load_lm
                 state["lm"] = load_lm(p["model"], LMConfig(model=p["model"], cache=self.cache))
-            key = (p["scene"], p["level"])
+            key = (world.name, p["scene"], p["level"])
             if key not in state:
-                state[key] = NonStationaryHouse(load_scene(p["scene"]), DynamicsConfig(level=p["level"]))
+                state[key] = world.make_house(p["scene"], p["level"])
             house = state[key]
             house.reset(0)
-            instructions = sample_instructions(house, p["n"], p["seed"])
+            instructions = world.sample(house, p["n"], p["seed"])
             cfg = ExRAPConfig(query_mode=p.get("query_mode", "logprob"), w_t=p.get("w_t", 0.01),
                               relevance=p.get("relevance", 0.5))
             lm = state.get("lm")
             agent = make_agent(p["agent"], lm, instructions, cfg)
-            interp_lm = lm if p.get("interpreter", "lm") == "lm" and p["agent"] != "oracle" else None
+            interp_lm = (lm if p.get("interpreter", "lm") == "lm" and p["agent"] != "oracle"
+                         and world.lm_interpreter else None)
             if interp_lm is not None and "embedder" not in state:
                 from actionable.grounding.embedder import load_embedder
                 state["embedder"] = load_embedder("minilm")
             res = run_episode(agent, house, instructions, p["steps"], p["seed"], lm=interp_lm, keep_trace=False,
-                              embedder=state.get("embedder") if interp_lm is not None else None)
+                              embedder=state.get("embedder") if interp_lm is not None else None, world=world)
             d = res.to_dict()
             d["instructions"] = [i.text for i in instructions]
             d["truth"] = [[z.text for z in i.execution] for i in instructions]

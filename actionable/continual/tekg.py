@@ -32,6 +32,8 @@ import numpy as np
 from actionable.errors import ContinualError
 
 AGENT = "agent"
+#: the default mutually exclusive states (VirtualHome's); a world supplies its own pairs through
+#: ``TEKG(exclusive=...)`` (see :class:`actionable.continual.worlds.ContinualWorld`)
 EXCLUSIVE = {"on": "off", "off": "on", "open": "closed", "closed": "open"}
 PLACEMENT = ("on", "inside", "in_room")
 _TOKEN_RE = re.compile(r"[a-z]+|\d+")
@@ -55,6 +57,27 @@ class Quadruple:
         return f"({self.source}, {self.relation}, {self.target}, t={self.t})"
 
 
+def exclusive_map(pairs) -> dict[str, str]:
+    """``{state: its opposite}`` from pairs ``(("red", "green"), ...)`` (both directions) or a
+    mapping (taken as given). ``None`` gives :data:`EXCLUSIVE`.
+
+    Raises:
+        ContinualError: a pair that is not two distinct non-empty strings.
+    """
+    if pairs is None:
+        return dict(EXCLUSIVE)
+    if isinstance(pairs, dict):
+        return dict(pairs)
+    out: dict[str, str] = {}
+    for pair in pairs:
+        if (not isinstance(pair, (tuple, list)) or len(pair) != 2 or pair[0] == pair[1]
+                or not all(isinstance(x, str) and x for x in pair)):
+            raise ContinualError(f"an exclusive state pair is two different state names like ('on', 'off'); got {pair!r}")
+        a, b = pair
+        out[a], out[b] = b, a
+    return out
+
+
 def tokenize(text: str) -> list[str]:
     """Lower-case word and number tokens minus stop words (``on``/``off`` are kept;
     ``room`` is dropped: every room name and ``in_room`` carry it)."""
@@ -66,10 +89,13 @@ class TEKG:
 
     Args:
         k1, b: BM25 parameters (defaults 1.2, 0.75).
+        exclusive: the world's mutually exclusive states as pairs (``(("on", "off"), ...)``) or a
+            ``{state: opposite}`` mapping; ``None``: :data:`EXCLUSIVE` (VirtualHome).
     """
 
-    def __init__(self, k1: float = 1.2, b: float = 0.75):
+    def __init__(self, k1: float = 1.2, b: float = 0.75, exclusive=None):
         self.k1, self.b = k1, b
+        self.exclusive = exclusive_map(exclusive)
         self._slots: list[Quadruple | None] = []
         self._by_triple: dict[tuple[str, str, str], int] = {}
         self._by_source: dict[str, set[int]] = {}
@@ -135,7 +161,7 @@ class TEKG:
 
     def _compact(self) -> None:
         live = [q for q in self._slots if q is not None]
-        self.__init__(self.k1, self.b)
+        self.__init__(self.k1, self.b, self.exclusive)
         for q in live:
             self._add(q)
 
@@ -147,7 +173,7 @@ class TEKG:
         if old.source == AGENT and old.t < new.t:
             return True
         if old.relation == "is" and new.relation == "is":
-            return EXCLUSIVE.get(old.target) == new.target
+            return self.exclusive.get(old.target) == new.target
         if old.relation in PLACEMENT and new.relation in PLACEMENT:
             # one object, one place: a new room or a new support replaces the old one
             return (old.relation == "in_room") == (new.relation == "in_room")

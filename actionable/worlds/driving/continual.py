@@ -39,19 +39,12 @@ from actionable.worlds.driving.network import RIGHT_LANE
 from actionable.worlds.driving.sim import APPROACH, EGO
 
 AGENT, EGO_ID, CAR = "agent", 65, 400
-#: mutually exclusive states, registered into the TEKG's contradiction rule (see register_states)
-EXCLUSIVE = {"red": "green", "green": "red", "waiting": "clear", "clear": "waiting",
-             "blocked": "free", "free": "blocked", "stalled": "moving", "moving": "stalled"}
+#: mutually exclusive states for the TEKG's contradiction rule (a new ``red`` replaces a remembered
+#: ``green``); handed to the agents through :data:`CONTINUAL_WORLD`'s ``exclusive``
+EXCLUSIVE_PAIRS = (("red", "green"), ("waiting", "clear"), ("blocked", "free"), ("stalled", "moving"))
+EXCLUSIVE = {a: b for x, y in EXCLUSIVE_PAIRS for a, b in ((x, y), (y, x))}
 ALTERNATIVES = {"light": ("red", "green"), "left_lane": ("blocked", "free"),
                 "crossing": ("waiting", "clear"), "car_ahead": ("stalled", "moving")}
-
-
-def register_states() -> None:
-    """Add the driving states to :data:`actionable.continual.tekg.EXCLUSIVE` (a new ``red``
-    replaces a remembered ``green``). The continual package has no hook for this yet."""
-    from actionable.continual import tekg
-
-    tekg.EXCLUSIVE.update(EXCLUSIVE)
 
 
 class DrivingHouse:
@@ -381,3 +374,86 @@ def interpret_driving(instructions: list[Instruction], house: DrivingHouse) -> t
             rec["source"], rec["error"] = "none", str(exc)
         log.append(rec)
     return tasks, log
+
+
+def load_driving_instructions(path, house: DrivingHouse) -> list[Instruction]:
+    """Read driving instructions: the JSON that ``--save-instructions`` writes, or a text file with
+    one ``If <condition>, <action>.`` per line (``#`` comments).
+
+    Raises:
+        InputError: missing/unreadable file, bad JSON, unreadable line (with its number).
+    """
+    import json
+    from pathlib import Path
+
+    p = Path(path)
+    try:
+        raw = p.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(f"instructions file {p} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read instructions file {p}: {exc}") from None
+    if raw.lstrip().startswith("["):
+        try:
+            return [Instruction.from_dict(d) for d in json.loads(raw)]
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{p}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
+    out = []
+    for i, line in enumerate(raw.splitlines(), 1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            try:
+                out.append(parse_driving(line.strip(), house))
+            except InputError as exc:
+                raise InputError(f"{p} line {i}: {exc}") from None
+    if not out:
+        raise InputError(f"{p} holds no instructions; write one 'If <condition>, <action>.' per line")
+    return out
+
+
+# ----------------------------------------------------------------------------- the continual world
+def _make_house(scene: str, level: str) -> DrivingHouse:
+    from actionable.worlds.driving.world import DrivingWorld
+
+    _check_scene(scene)
+    return DrivingHouse(DrivingWorld(scene, level), level, scene)
+
+
+def _check_scene(scene: str) -> None:
+    from actionable.worlds.driving.network import NETWORKS
+    from actionable.worlds.driving.sumo import require_sumo
+
+    if scene not in NETWORKS:
+        from actionable.errors import UnknownSceneError
+        raise UnknownSceneError(f"unknown road network {scene!r}; networks: {', '.join(NETWORKS)}")
+    require_sumo()
+
+
+def _describe(level: str) -> str:
+    from actionable.worlds.driving.sim import LEVELS
+
+    lv = LEVELS.get(level)
+    if lv is None:
+        from actionable.errors import ConfigError
+        raise ConfigError(f"unknown non-stationarity {level!r}; use low, medium or high")
+    return (f"a vehicle every {lv.vehicle_period:g} s, light cycle {lv.cycle} s, "
+            f"an incident every {lv.incident_period} s")
+
+
+def _interpret(instructions, house, lm=None, embedder=None):
+    return interpret_driving(instructions, house)
+
+
+def _load_world():
+    from actionable.continual.worlds import ContinualWorld
+
+    return ContinualWorld(
+        name="driving", scene="town", make_house=_make_house, sample=sample_driving_instructions,
+        load=load_driving_instructions, interpret=_interpret, exclusive=EXCLUSIVE_PAIRS,
+        check_scene=_check_scene, describe=_describe, lm_interpreter=False, max_instructions=12,
+        step_extras=lambda house: {"sim_time": house.world.sim.now()},
+        episode_extras=lambda house: {"sim_seconds": house.world.sim.now()},
+        description="Eclipse SUMO town (needs the [driving] extra); rule-read instructions")
+
+
+#: the driving world as a continual world (``--env driving``; :mod:`actionable.continual.worlds`)
+CONTINUAL_WORLD = _load_world()

@@ -1,7 +1,7 @@
 """Run ExRAP, the baselines and the oracle on the driving world (SR / PS as in docs/continual.md).
 
 :func:`run_driving_episode` is :func:`actionable.continual.episode.run_episode` with the driving
-interpreter (:func:`~.continual.interpret_driving`) in place of the house's; agents come from
+world (:data:`~.continual.CONTINUAL_WORLD`: its interpreter and exclusive states); agents come from
 :func:`actionable.continual.episode.make_agent` unchanged and scoring is its
 :class:`~actionable.continual.metrics.ActivationTracker` on SUMO's state. :func:`evaluate_driving`
 runs a grid locally and renders the table with :mod:`actionable.continual.evaluate`.
@@ -9,57 +9,22 @@ runs a grid locally and renders the table with :mod:`actionable.continual.evalua
 
 from __future__ import annotations
 
-import time
-
-from actionable.continual.episode import EpisodeResult
-from actionable.continual.metrics import ActivationTracker, sr_ps
-from actionable.errors import ConfigError, InputError
-from actionable.worlds.driving.continual import (DrivingHouse, interpret_driving, register_states,
+from actionable.continual.episode import EpisodeResult, run_episode
+from actionable.worlds.driving.continual import (CONTINUAL_WORLD, DrivingHouse,
                                                  sample_driving_instructions)
 
 
 def run_driving_episode(agent, house: DrivingHouse, instructions, steps: int, seed: int,
                         on_step=None, keep_trace: bool = True) -> EpisodeResult:
-    """One episode of ``steps`` skills on SUMO, scored like the house episodes.
+    """One episode of ``steps`` skills on SUMO, scored like the house episodes: the generic
+    :func:`~actionable.continual.episode.run_episode` with ``world=CONTINUAL_WORLD`` (rule reading,
+    driving exclusive states; ``sim_time`` in each step record, ``sim_seconds`` in the stats).
 
     Raises:
         ConfigError: ``steps < 1``. InputError: no instruction could be read.
     """
-    if steps < 1:
-        raise ConfigError(f"steps must be >= 1 (got {steps})")
-    register_states()
-    t0 = time.perf_counter()
-    focus = set().union(*(ins.nodes for ins in instructions))
-    obs = house.reset(seed=seed, focus=focus)
-    tasks, log = interpret_driving(instructions, house)
-    if not tasks:
-        raise InputError("no instruction could be interpreted: " + "; ".join(r["error"] or "" for r in log))
-    agent.reset(tasks, house)
-    tracker = ActivationTracker(instructions)
-    trace, failed = [], 0
-    for t in range(steps):
-        tracker.observe_state(house, t)
-        d = agent.act(obs, t)
-        done: list[int] = []
-        res = house.step(d.skill, after_skill=lambda: done.extend(tracker.after_agent(house, t)))
-        failed += not res.executed
-        rec = {"t": t, "room": obs.room, "skill": d.skill.text or d.skill.kind, "why": d.why,
-               "executed": res.executed, "error": res.error, "completed": done,
-               "beliefs": {k: round(v, 3) for k, v in d.beliefs.items()}, "house_changed": res.changed,
-               "observed": len(obs.facts), "sim_time": house.world.sim.now()}
-        if keep_trace:
-            trace.append(rec)
-        if on_step is not None:
-            on_step(rec)
-        obs = res.observation
-    tracker.finish(steps)
-    stats = dict(getattr(agent, "stats", {}))
-    stats.update({"steps": steps, "failed_skills": failed, "seconds": round(time.perf_counter() - t0, 3),
-                  "sim_seconds": house.world.sim.now()})
-    stats["lm_calls_per_step"] = stats.get("lm_calls", 0) / steps
-    acts = [{"instruction": a.instruction, "start": a.start, "end": a.end, "outcome": a.outcome}
-            for a in tracker.activations]
-    return EpisodeResult(sr_ps(tracker.activations), stats, log, trace, acts)
+    return run_episode(agent, house, instructions, steps, seed, on_step=on_step, keep_trace=keep_trace,
+                       world=CONTINUAL_WORLD)
 
 
 def evaluate_driving(agents, levels=("low", "medium", "high"), sizes=(3,), seeds=(0,), steps: int = 20,

@@ -1,0 +1,62 @@
+"""`--env driving` on a real SUMO run: `actionable follow` and `actionable eval continual`
+(oracle agent: no language model needed). Skipped when the [driving] extra is not installed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from actionable.cli import main
+from actionable.worlds.driving.sumo import sumo_available
+
+pytestmark = pytest.mark.skipif(not sumo_available(),
+                                reason='Eclipse SUMO not installed: pip install -e ".[driving]"')
+
+
+def test_follow_env_driving_live_trace_and_files(tmp_path, capsys):
+    ins, trace = tmp_path / "ins.json", tmp_path / "trace.jsonl"
+    rc = main(["follow", "--env", "driving", "--agent", "oracle", "--steps", "6", "--count", "3",
+               "--nonstationarity", "high", "--save-instructions", str(ins), "--trace", str(trace)])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "in scene town" in out and "light cycle 40 s" in out
+    assert "t=  0" in out and "t=  5" in out and "why:" in out and "SR " in out
+    saved = json.loads(ins.read_text())
+    assert len(saved) == 3 and all(d["text"].startswith(("If", "When", "Whenever")) for d in saved)
+    lines = [json.loads(x) for x in trace.read_text().splitlines()]
+    assert len(lines) == 7 and all("sim_time" in r for r in lines[:-1])
+    assert "sim_seconds" in lines[-1]["summary"]["stats"]
+    # the saved set and a text file are read back by the driving reader
+    assert main(["follow", "--env", "driving", "--agent", "oracle", "--steps", "2", "-q",
+                 "--instructions", str(ins)]) == 0
+    txt = tmp_path / "ins.txt"
+    txt.write_text("# standing orders\nIf the car ahead stops for more than 10 s, overtake it.\n")
+    assert main(["follow", "--env", "driving", "--agent", "oracle", "--steps", "2", "-q",
+                 "--instructions", str(txt)]) == 0
+    assert "instruction 1: If the car ahead" in capsys.readouterr().out
+
+
+def test_follow_env_driving_bad_input(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("If the television in the dining room is on, switch it off.\n")
+    cases = [(["--instructions", str(bad)], "line 1"),
+             (["--scene", "atlantis"], "atlantis"),
+             (["--nonstationarity", "extreme"], "extreme")]
+    for extra, msg in cases:
+        assert main(["follow", "--env", "driving", "--agent", "oracle", "--steps", "2", *extra]) == 2, extra
+        err = capsys.readouterr().err
+        assert err.startswith("error:") and msg in err and err.count("\n") == 1, (extra, err)
+
+
+def test_eval_continual_env_driving(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["eval", "continual", "--env", "driving", "--agents", "oracle", "--nonstationarity", "low",
+            "--seeds", "1", "--steps", "4", "--out", str(out), "--no-progress"]
+    assert main(args) == 0
+    assert "| oracle |" in capsys.readouterr().out
+    recs = [json.loads(x) for x in (out / "run.jsonl").read_text().splitlines()]
+    assert len(recs) == 3 and all(r["status"] == "ok" and r["payload"]["env"] == "driving" for r in recs)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["config"]["env"] == "driving" and manifest["config"]["scene"] == "town"
+    assert main(args) == 0 and "0 new, 3 resumed" in capsys.readouterr().out
