@@ -119,14 +119,49 @@ class LMConfig(_Frozen):
         return v.strip()
 
 
+#: Config field -> the command-line flag that sets it, where the two differ by more than
+#: ``_`` -> ``-`` (``max_steps`` -> ``--max-steps``). The CLI names the flag in errors
+#: (:func:`flag_message`); Python callers see the field (their keyword argument).
+FLAG_NAMES: dict[str, str] = {
+    "level": "--nonstationarity",
+    "n_programs": "--n",
+    "n_errors": "--errors",
+    "llm_programs": "--llm-n",
+    "model": "--model",
+    "translation_model": "--translation-model",
+    "cache": "--no-cache",
+}
+
+
+def flag_name(field: str) -> str:
+    """The CLI flag of a config field: :data:`FLAG_NAMES`, else ``--`` + the field with dashes."""
+    return FLAG_NAMES.get(field, "--" + field.replace("_", "-"))
+
+
+def flag_message(exc: ConfigError) -> str:
+    """The message of a :class:`ConfigError` from :func:`make_config` with flags in place of
+    field names (``--nonstationarity: ...`` rather than ``level: ...``); other errors unchanged."""
+    fields = getattr(exc, "fields", None)
+    if not fields:
+        return str(exc)
+    return "invalid setting: " + "; ".join(f"{flag_name(f) if f else '(settings)'}: {m} (got {v!r})"
+                                           for f, m, v in fields)
+
+
 def make_config(cls: type[BaseModel], **kwargs):
     """Build a config, turning pydantic's ValidationError into a one-line
-    :class:`ConfigError` that names the field and the allowed range."""
+    :class:`ConfigError` that names the field and the allowed range.
+
+    The error's ``fields`` attribute holds ``(field, message, value)`` triples, so the CLI
+    can name the flag instead (:func:`flag_message`)."""
     try:
         return cls(**{k: v for k, v in kwargs.items() if v is not None})
     except ValidationError as exc:
-        parts = []
+        parts, fields = [], []
         for e in exc.errors():
             loc = ".".join(str(x) for x in e["loc"])
             parts.append(f"{loc}: {e['msg']} (got {e.get('input')!r})")
-        raise ConfigError("invalid setting: " + "; ".join(parts)) from None
+            fields.append((loc, e["msg"], e.get("input")))
+        err = ConfigError("invalid setting: " + "; ".join(parts))
+        err.fields = fields
+        raise err from None

@@ -3,7 +3,8 @@
 Each concern registers its commands from its own module. Heavy libraries are
 imported inside the command functions so ``actionable --help`` stays fast.
 Every :class:`~actionable.errors.ActionableError` becomes one clear line on
-stderr and exit code 2 (no traceback unless ``--debug``).
+stderr and exit code 2 (``--debug`` adds the traceback, same code); see
+:data:`EXIT_CODES` for the whole table and docs/cli.md.
 """
 
 from __future__ import annotations
@@ -15,31 +16,128 @@ import typer
 
 from actionable.errors import ActionableError
 
+#: The exit-code table, shown by ``actionable --help`` and every command's ``--help``
+#: (docs/cli.md). ``--debug`` adds the traceback and keeps the code.
+EXIT_CODES = ("Exit codes: 0 ok; 1 the job ran and failed (e.g. a plan that does not execute); 2 bad input (one 'error:' line that names the flag or file); "
+              "130 interrupted. The same with --debug, which adds the traceback.")
+
+_CONTEXT = {"help_option_names": ["-h", "--help"]}
+
 app = typer.Typer(
     name="actionable",
     help="Turn household instructions into executable VirtualHome plans, verify plans, "
          "and follow standing instructions in a changing house.",
+    epilog=EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings=_CONTEXT,
 )
 eval_app = typer.Typer(help="Evaluation harness: plan, verify and continual benchmarks; reports.",
-                       no_args_is_help=True)
+                       no_args_is_help=True, context_settings=_CONTEXT)
 app.add_typer(eval_app, name="eval")
 
 _STATE = {"debug": False}
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("actionable")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "unknown"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"actionable {_version()}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root(debug: bool = typer.Option(False, "--debug", help="Show full tracebacks on errors.")):
+def _root(debug: bool = typer.Option(False, "--debug", help="Show full tracebacks on errors (exit codes "
+                                                             "stay the same)."),
+          quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress output on stderr (spinner "
+                                                                   "or timestamped lines)."),
+          version: bool = typer.Option(False, "--version", is_eager=True, callback=_show_version,
+                                       help="Print the version and exit.")):
+    from actionable.cli.progress import set_quiet
+
     _STATE["debug"] = debug
+    if quiet:
+        set_quiet(True)
 
 
 def _register() -> None:
-    from actionable.cli import evaluate, follow, plan, scenes, sequencing, verify
+    from actionable.cli import doctor, evaluate, follow, plan, scenes, sequencing, verify
 
-    for mod in (plan, scenes, verify, follow, evaluate, sequencing):
+    for mod in (plan, scenes, verify, follow, evaluate, sequencing, doctor):
         mod.register(app, eval_app)
+
+
+#: Readable metavars by option name; other options get one from their type (N, NUMBER, FILE,
+#: or the option's own name in capitals), flags get none.
+_METAVARS = {"--out": "DIR", "--grounded": "JSON", "--program": "ID", "--address": "ADDRESS",
+             "--bank": "FILE", "--tasks": "FILE", "--example-bank": "FILE", "--teach": "FILE",
+             "--instructions": "FILE", "--save-instructions": "FILE", "--trace": "FILE",
+             "--set-sizes": "N,N,...", "--translation-model": "MODEL", "--env": "WORLD"}
+
+
+def _metavar(param) -> str:
+    opts = list(param.opts)
+    for o in opts:
+        if o in _METAVARS:
+            return _METAVARS[o]
+    ann = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    name = str(getattr(ann, "__name__", ann))
+    if "int" in name:
+        return "N"
+    if "float" in name:
+        return "NUMBER"
+    if "Path" in name:
+        return "FILE"
+    long = next((o for o in opts if o.startswith("--")), opts[0] if opts else "VALUE")
+    return long.lstrip("-").replace("-", "_").upper()
+
+
+def _polish(cmd) -> None:
+    """Readable help for every command: metavars (``--seed N``, ``TASK``; none for flags, never
+    ``<bool>`` or ``{task}``), ``-h``, and the exit-code table as the epilog."""
+    from typer import _click
+
+    if getattr(cmd, "epilog", None) is None:
+        cmd.epilog = EXIT_CODES
+    for param in list(cmd.params):
+        if param.param_type_name == "argument":
+            label = (param.metavar or param.name).strip("[]{}").upper()
+            param.metavar = label
+            shown = label if param.required else f"[{label}]"
+            param._usage_display_name = (lambda shown=shown: shown)
+            param.display_type_rich = (lambda ctx=None: None)  # the name says it: no "<str>" column
+        elif getattr(param, "is_flag", False) or getattr(param, "is_bool_flag", False):
+            param.metavar = ""
+        elif param.metavar is None:
+            param.metavar = _metavar(param)
+    try:
+        ctx = _click.Context(cmd, info_name=cmd.name, help_option_names=_CONTEXT["help_option_names"])
+        help_opt = cmd.get_help_option(ctx)
+        if help_opt is not None:
+            help_opt.metavar = ""
+    except Exception:  # cosmetic only
+        pass
+    for sub in (getattr(cmd, "commands", None) or {}).values():
+        _polish(sub)
+
+
+def _command():
+    """The click command tree of the app, with :func:`_polish` applied."""
+    from typer.main import get_command
+
+    _register()
+    cmd = get_command(app)
+    _polish(cmd)
+    return cmd
 
 
 def _one_line(text: str, limit: int = 2000) -> str:
@@ -68,12 +166,32 @@ def _click_exception_types() -> tuple[tuple[type, ...], tuple[type, ...]]:
     return tuple(click_exc), tuple(abort_exc)
 
 
+def _error_text(exc: BaseException) -> str:
+    from actionable.errors import ConfigError
+
+    if isinstance(exc, ConfigError) and getattr(exc, "fields", None):
+        from actionable.config import flag_message
+
+        return flag_message(exc)
+    return str(exc)
+
+
+def _traceback() -> None:
+    import traceback
+
+    traceback.print_exc(file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Console-script entry point; returns the process exit code."""
-    _register()
-    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    """Console-script entry point; returns the process exit code (see :data:`EXIT_CODES`)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    from actionable.cli.progress import set_quiet
+
+    set_quiet(False)  # per invocation (main() may run many times in one process)
+    cmd = _command()
     try:
-        rv = app(args=argv, standalone_mode=False)
+        rv = cmd.main(args=args, prog_name="actionable", standalone_mode=False)
         # typer turns Ctrl-C into Exit(130) and, outside standalone mode, *returns*
         # the exit code of an Exit instead of raising it.
         if isinstance(rv, int) and rv != 0:
@@ -82,8 +200,8 @@ def main(argv: list[str] | None = None) -> int:
             return rv
     except ActionableError as exc:
         if debug:
-            raise
-        typer.echo(f"error: {_one_line(str(exc))}", err=True)
+            _traceback()
+        typer.echo(f"error: {_one_line(_error_text(exc))}", err=True)
         return 2
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
@@ -96,9 +214,10 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if isinstance(exc, typer.Exit):  # typer >= 0.29: not a SystemExit
             return int(getattr(exc, "exit_code", 0) or 0)
-        if isinstance(exc, typer.Abort):
-            typer.echo("aborted", err=True)
-            return 1
+        if isinstance(exc, typer.Abort) or isinstance(exc, abort_exc):
+            # click turns Ctrl-C (and EOF at a prompt) into Abort
+            typer.echo("interrupted", err=True)
+            return 130
         if isinstance(exc, click_exc):
             # one line, like every other error: "error: No such option: --x (see ... --help)"
             msg = _one_line(exc.format_message())
@@ -106,11 +225,8 @@ def main(argv: list[str] | None = None) -> int:
             hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
             typer.echo(f"error: {msg}{hint}", err=True)
             return exc.exit_code
-        if isinstance(exc, abort_exc):
-            typer.echo("aborted", err=True)
-            return 1
         if debug:
-            raise
+            _traceback()
         typer.echo(f"internal error: {type(exc).__name__}: {_one_line(str(exc))} (rerun with --debug for the traceback)",
                    err=True)
         return 1

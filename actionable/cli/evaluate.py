@@ -53,10 +53,11 @@ def plan_eval_command(
                                                "default: start a local Ray cluster."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
     retry_errors: bool = typer.Option(False, "--retry-errors", help="Rerun episodes that ended in an error."),
-    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No progress (bar on a terminal, timestamped lines otherwise)."),
 ) -> None:
     """Evaluate planner variants on held-out VirtualHome tasks (Huang et al. 2022 table)."""
     from actionable.config import PlannerConfig, make_config
+    from actionable.cli.progress import quiet
     from actionable.errors import ConfigError
     from actionable.evaluation.plan_eval import parse_variants, prepare_plan_run
     from actionable.evaluation.report import write_report
@@ -88,9 +89,11 @@ def plan_eval_command(
                               max_steps=max_steps, cutoff=cutoff, beta=beta, executor=executor,
                               workers=workers))
     res = run_episodes(episodes, factory, out, executor=executor, workers=workers, address=address,
-                       manifest=manifest, progress=not no_progress, retry_errors=retry_errors)
+                       manifest=manifest, progress=not (no_progress or quiet()), retry_errors=retry_errors)
     paths = write_report(out)
-    typer.echo(f"{res.new} new, {res.skipped} already done, {res.errors} errors; "
+    from actionable.cli.progress import plural
+
+    typer.echo(f"{res.new} new, {res.skipped} already done, {plural(res.errors, 'error')}; "
                f"report: {paths['summary']} and {paths['figure']}")
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from actionable import defaults as D
 
 _ENV_HELP = ("World: virtualhome (default; a VirtualHome house) or driving (an Eclipse SUMO town; needs "
              "pip install -e \".[driving]\"; instructions read by rule).")
@@ -46,34 +47,35 @@ def follow_command(
                                                 help="Instruction file: one 'If <condition>, <action>.' per line, "
                                                      "or the JSON written by --save-instructions. Default: a "
                                                      "seeded set of --count template instructions."),
-    count: int = typer.Option(5, "--count", "-n", help="Size of the generated set when no file is given (1-24; ignored with "
+    count: int = typer.Option(D.INSTRUCTION_COUNT, "--count", "-n", help="Size of the generated set when no file is given (1-24; ignored with "
                                                 "--instructions). How many distinct instructions a scene can "
                                                 "ground varies by scene and seed: up to 15 in 1003_2."),
-    nonstationarity: str = typer.Option("medium", "--nonstationarity", "-x",
+    nonstationarity: str = typer.Option(D.NONSTATIONARITY, "--nonstationarity", "-x",
                                         help="How often the house changes: low (every 8 steps), medium (6), high (4)."),
-    steps: int = typer.Option(100, "--steps", help="Episode length in skills (1-2000)."),
-    agent: str = typer.Option("exrap", "--agent", "-a", help=_AGENT_HELP),
+    steps: int = typer.Option(D.FOLLOW_STEPS, "--steps", help="Episode length in skills (1-2000)."),
+    agent: str = typer.Option(D.AGENT, "--agent", "-a", help=_AGENT_HELP),
     model: str = typer.Option("embedded", "--model", "-m",
                               help="LM: embedded (SmolLM2-135M, offline), gguf:<file>, openai:<name>@<base_url>, hf:<path>."),
     scene: Optional[str] = typer.Option(None, "--scene", "-s",
                                         help="Scene: a packaged program id (default 1003_2: 4 rooms, 11 movable objects) "
                                              "or 'default'; with --env driving a road network: town (default), village, city."),
     env: str = typer.Option("virtualhome", "--env", help=_ENV_HELP),
-    seed: int = typer.Option(0, "--seed", help="Seed of the house dynamics and the generated instructions."),
-    query_mode: str = typer.Option("logprob", "--query-mode",
+    seed: int = typer.Option(D.SEED, "--seed", help="Seed of the house dynamics and the generated instructions."),
+    query_mode: str = typer.Option(D.QUERY_MODE, "--query-mode",
                                    help="P(q) estimator: logprob (one scoring call) or sample (up to 10 samples)."),
-    w_t: float = typer.Option(0.01, "--w-t", help="Weight of the LM exploitation value v_T (Eq. 12; paper 0.01)."),
-    relevance: float = typer.Option(0.5, "--relevance",
+    w_t: float = typer.Option(D.W_T, "--w-t", help="Weight of the LM exploitation value v_T (Eq. 12; paper 0.01)."),
+    relevance: float = typer.Option(D.RELEVANCE, "--relevance",
                                     help="Retrieval cut-off in [0, 1]: keep quadruples scoring >= this x the best "
                                          "(0 = plain top-12). Raises Eq. 5 reuse."),
-    interpreter: str = typer.Option("lm", "--interpreter",
+    interpreter: str = typer.Option(D.INTERPRETER, "--interpreter",
                                     help="How instruction text becomes query + execution (Eq. 4): lm (the LM, its "
                                          "clauses translated to admissible ones by MiniLM, polarity checked; rule "
                                          "reader as fallback) or rule (the rule reader only)."),
     save_instructions: Optional[Path] = typer.Option(None, "--save-instructions",
                                                      help="Write the instruction set (with its ground truth) as JSON."),
     trace_out: Optional[Path] = typer.Option(None, "--trace", help="Write the full episode record (JSONL trace) here."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live trace; print only the summary."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No live trace and no progress lines; print only "
+                                                            "the summary."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
 ) -> None:
     """Follow standing conditional instructions in a changing house, with a live trace.
@@ -84,6 +86,7 @@ def follow_command(
     """
     from rich.console import Console
 
+    from actionable.cli.progress import note, plural, set_quiet
     from actionable.config import LMConfig, make_config
     from actionable.continual.agent import ExRAPConfig
     from actionable.continual.episode import AGENTS, make_agent, run_episode
@@ -91,6 +94,8 @@ def follow_command(
     from actionable.continual.worlds import get_world
     from actionable.errors import ConfigError
 
+    if quiet:
+        set_quiet(True)
     world = get_world(env)
     scene = scene or world.scene
     if agent not in AGENTS:
@@ -114,10 +119,11 @@ def follow_command(
     lm = None
     if agent != "oracle":
         from actionable.lm.registry import load_lm
+        note(f"loading LM ({model}) ...")
         lm = load_lm(model, make_config(LMConfig, model=model, cache=not no_cache))
     ag = make_agent(agent, lm, ins, cfg)
     console.print(f"[bold]{agent}[/bold] in scene {scene}, non-stationarity {nonstationarity} "
-                  f"({dyn}), {steps} steps, seed {seed}")
+                  f"({dyn}), {plural(steps, 'step')}, seed {seed}")
     if not world.lm_interpreter and agent != "oracle":
         console.print(f"  interpreter: {world.name} instructions are read by rule (no LM reading for this env)")
         interpreter = "rule"
@@ -142,7 +148,9 @@ def follow_command(
     embedder = None
     if interpreter == "lm" and lm is not None:
         from actionable.grounding.embedder import load_embedder
+        note("loading translation LM (minilm) ...")
         embedder = load_embedder("minilm")
+    note(f"running the episode: {plural(steps, 'step')} ...")
     res = run_episode(ag, house, ins, steps, seed, lm=lm if interpreter == "lm" else None, on_step=show,
                       embedder=embedder, world=world)
     for r in res.interpretation if agent != "oracle" else []:
@@ -167,7 +175,11 @@ def continual_eval_command(
     out: Path = typer.Option(..., "--out", "-o", help="Run directory (rerun the same command to resume)."),
     agents: str = typer.Option("exrap,llm-planner,saycan,zsp,instruction-wise", "--agents", help=_AGENT_HELP),
     nonstationarity: str = typer.Option("low,medium,high", "--nonstationarity", "-x", help="Levels, comma-separated."),
-    instructions: str = typer.Option("3,5,7", "--instructions", help="Instruction-set sizes, comma-separated."),
+    set_sizes: str = typer.Option("3,5,7", "--set-sizes",
+                                  help="Instruction-set sizes, comma-separated (--instructions, the old name, "
+                                       "is a deprecated alias until the next release)."),
+    instructions: Optional[str] = typer.Option(None, "--instructions", hidden=True,
+                                               help="Deprecated alias of --set-sizes."),
     seeds: int = typer.Option(3, "--seeds", help="Seeds per setting (0..N-1)."),
     steps: int = typer.Option(60, "--steps", help="Episode length in skills."),
     model: str = typer.Option("embedded", "--model", "-m", help="LM spec (see `actionable follow --help`)."),
@@ -190,6 +202,7 @@ def continual_eval_command(
     from actionable.continual.episode import AGENTS
     from actionable.continual.evaluate import ContinualWorker, episodes_for, write_continual_report
     from actionable.continual.worlds import DEFAULT_WORLD, get_world
+    from actionable.cli.progress import quiet
     from actionable.errors import ConfigError, ContinualError
     from actionable.evaluation.runner import config_fingerprint, run_episodes
 
@@ -199,12 +212,21 @@ def continual_eval_command(
     bad = [a for a in ags if a not in AGENTS]
     if bad:
         raise ConfigError(f"unknown agent(s) {bad}; choose from {', '.join(AGENTS)}")
+    sizes_flag = "--set-sizes"
+    if instructions is not None:  # the deprecated spelling (it means a file in `follow`)
+        sizes_flag, set_sizes = "--instructions", instructions
+        typer.echo("warning: `eval continual --instructions` is deprecated (in `follow` it names a file); "
+                   "use --set-sizes", err=True)
     try:
-        sizes = [int(x) for x in _csv(instructions, "instructions")]
+        sizes = [int(x) for x in _csv(set_sizes, sizes_flag.lstrip("-"))]
     except ValueError:
-        raise ConfigError(f"--instructions must be integers like 3,5,7 (got {instructions!r})") from None
-    if any(not 1 <= n <= 24 for n in sizes) or not 1 <= seeds <= 1000 or not 1 <= steps <= 2000:
-        raise ConfigError("need set sizes in 1..24, --seeds in 1..1000 and --steps in 1..2000")
+        raise ConfigError(f"{sizes_flag} must be integers like 3,5,7 (got {set_sizes!r})") from None
+    if any(not 1 <= n <= 24 for n in sizes):
+        raise ConfigError(f"{sizes_flag}: set sizes must be in 1..24 (got {set_sizes!r})")
+    if not 1 <= seeds <= 1000:
+        raise ConfigError(f"--seeds must be in 1..1000 (got {seeds})")
+    if not 1 <= steps <= 2000:
+        raise ConfigError(f"--steps must be in 1..2000 (got {steps})")
     if any(n > world.max_instructions for n in sizes):
         raise ConfigError(f"--env {world.name} grounds at most {world.max_instructions} instructions per set")
     if interpreter not in ("lm", "rule"):
@@ -229,13 +251,17 @@ def continual_eval_command(
                 "fingerprint": config_fingerprint(conf),
                 "config": conf}
     res = run_episodes(eps, ContinualWorker(cache=not no_cache), out, executor=executor, workers=workers,
-                       address=address, manifest=manifest, progress=not no_progress, retry_errors=retry_errors)
+                       address=address, manifest=manifest, progress=not (no_progress or quiet()),
+                       retry_errors=retry_errors)
     if res.errors and not any(r.get("status") == "ok" for r in res.records.values()):
         first = next(r.get("error") for r in res.records.values() if r.get("status") != "ok")
         raise ContinualError(f"every episode failed; the first error: {first}")
     paths = write_continual_report(out)
+    from actionable.cli.progress import plural
+
     typer.echo(paths["markdown"].read_text(encoding="utf-8"))
-    typer.echo(f"{res.new} new, {res.skipped} resumed, {res.errors} errors; wrote {paths['markdown']} and {paths['figure']}")
+    typer.echo(f"{res.new} new, {res.skipped} resumed, {plural(res.errors, 'error')}; wrote {paths['markdown']} "
+               f"and {paths['figure']}")
 
 
 def register(app, eval_app) -> None:

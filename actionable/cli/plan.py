@@ -14,6 +14,7 @@ from typing import Optional
 import typer
 
 from actionable.config import VARIANTS
+from actionable import defaults as D
 
 _VARIANT_HELP = ("Planner: grounded (default) = the LM scores actions that execute in the scene's current "
                  "state, with retrieved example programs and precondition repair; or a variant of Huang et al. "
@@ -24,14 +25,14 @@ _VARIANT_HELP = ("Planner: grounded (default) = the LM scores actions that execu
 
 def plan_command(
     task: str = typer.Argument(..., help="The household task, e.g. \"Make coffee\" (at most 300 characters)."),
-    variant: str = typer.Option("grounded", "--variant", "-v", help=_VARIANT_HELP),
-    scene: str = typer.Option("default", "--scene", "-s",
+    variant: str = typer.Option(D.VARIANT, "--variant", "-v", help=_VARIANT_HELP),
+    scene: str = typer.Option(D.PLAN_SCENE, "--scene", "-s",
                               help="Scene: 'default' (the house with every packaged object) or a packaged "
                                    "program id such as 1003_2 (see `actionable scenes`)."),
-    model: str = typer.Option("embedded", "--model", "-m",
+    model: str = typer.Option(D.MODEL, "--model", "-m",
                               help="Planning LM: embedded (SmolLM2-135M, offline), gguf:<file>, "
                                    "openai:<name>@<base_url>, hf:<path>."),
-    translation_model: str = typer.Option("minilm", "--translation-model", "-t",
+    translation_model: str = typer.Option(D.TRANSLATION_MODEL, "--translation-model", "-t",
                                           help="Translation LM: minilm (all-MiniLM-L6-v2, offline), "
                                                "bow (bag-of-words baseline), st:<model dir>."),
     samples: Optional[int] = typer.Option(None, "--samples", "-k",
@@ -60,16 +61,25 @@ def plan_command(
                                        "The action-index embedding cache stays on: it is deterministic."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object (plan, translated steps with "
                                                        "scores, executability, timings, model ids)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q",
+                               help="No progress on stderr (the spinner on a terminal; timestamped lines "
+                                    "such as 'planning step 3/30' otherwise)."),
 ) -> None:
     """Turn a household TASK into a VirtualHome program and check that it executes.
 
     Prints the numbered program, whether it executes in the scene and, if not,
     the failing step and the unmet precondition. The first run embeds the
     scene's admissible actions (about 1.5 minutes on an idle 2-core machine,
-    several under load); later runs read the cache. Exit code 0 when a plan was
-    produced (executable or not), 1 when the planner produced no steps, 2 on bad
-    input, 130 when interrupted.
+    several under load); later runs read the cache. Progress goes to stderr: a
+    spinner on a terminal, timestamped lines otherwise (--quiet: none).
+
+    Exit code 0 when the plan executes in the simulator, 1 when it does not (or
+    the planner produced no steps), 2 on bad input, 130 when interrupted.
     """
+    if quiet:
+        from actionable.cli.progress import set_quiet
+
+        set_quiet(True)
     from actionable.config import LMConfig, PlannerConfig, make_config
     from actionable.errors import ConfigError
     from actionable.planning.prompts import clean_task
@@ -106,7 +116,7 @@ def plan_command(
         typer.echo(json.dumps(out, indent=2, allow_nan=False))
     else:
         _print_human(result, session)
-    if not result.steps:
+    if not result.steps or not result.executable:
         raise typer.Exit(1)
 
 
@@ -135,46 +145,62 @@ def _plan_grounded(task, scene, model, translation_model, samples, max_steps, te
         typer.echo(json.dumps(out, indent=2, allow_nan=False))
     else:
         _print_human(result, session)
-    if not result.steps:
+    if not result.steps or not result.executable:
         raise typer.Exit(1)
 
 
 class _Progress:
-    """rich spinner on stderr driven by planner events; off when stderr is not a
-    terminal (pipes, CI logs), so machine-read stderr holds only real messages."""
+    """Progress on stderr driven by planner events: a rich spinner on a terminal;
+    plain timestamped lines when stderr is not a terminal (CI logs, notebooks,
+    ``nohup``), so a slow first run is never silent; nothing with ``--quiet``."""
 
     def __init__(self):
         self._p = None
         self._task = None
+        self._lines = False
+        self._last = None
 
     def __enter__(self):
-        from rich.console import Console
+        from actionable.cli.progress import mode
 
-        console = Console(stderr=True)
-        if console.is_terminal:
+        m = mode()
+        if m == "terminal":
+            from rich.console import Console
             from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
             self._p = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                               console=console, transient=True)
+                               console=Console(stderr=True), transient=True)
             self._p.__enter__()
             self._task = self._p.add_task("starting", total=None)
+        self._lines = m == "lines"
         return self
 
     def update(self, event: dict) -> None:
-        if self._p is None:
+        if self._p is None and not self._lines:
             return
         ev = event.get("event")
         if ev == "load":
             desc = f"loading {event.get('what')}"
+            if event.get("spec"):
+                desc += f" ({event['spec']})"
             if event.get("what") == "admissible-action index":
                 desc += " (slow only on the first run: embeds every action, then cached)"
+            line = desc + " ..."
         elif ev == "step":
             desc = f"planning: sampling step {event['step']} (at most {event['max_steps']})"
+            line = f"planning step {event['step']}/{event['max_steps']}"
         elif ev == "generate":
             desc = "planning: the LM writes the plan"
+            line = desc + " ..."
         else:
-            desc = str(ev)
-        self._p.update(self._task, description=desc)
+            desc = line = str(ev)
+        if self._p is not None:
+            self._p.update(self._task, description=desc)
+        elif line != self._last:
+            from actionable.cli.progress import line as print_line
+
+            print_line(line)
+            self._last = line
 
     def __exit__(self, *exc):
         if self._p is not None:

@@ -34,12 +34,13 @@ def sequencing_command(
     executor: str = typer.Option("local", "--executor", help="local or ray."),
     workers: int = typer.Option(1, "--workers", "-w", help="Ray workers."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
-    no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
+    no_progress: bool = typer.Option(False, "--no-progress", help="No progress (bar on a terminal, timestamped lines otherwise)."),
 ) -> None:
     """Action-sequencing benchmark (EAI protocol): plan each goal-annotated task from its name and
     description in its own scene; report executability, task success, goal-condition success (all and
     not-initially-true), LCS, length, repairs, loops and seconds per plan."""
     from actionable.config import GroundedConfig, make_config
+    from actionable.cli.progress import quiet
     from actionable.errors import ConfigError
     from actionable.evaluation import sequencing as sq
     from actionable.evaluation.runner import Episode, config_fingerprint, run_episodes
@@ -73,11 +74,13 @@ def sequencing_command(
     manifest = {"kind": "sequencing", "command": cmd,
                 "fingerprint": config_fingerprint({"model": model, "grounded": overrides})}
     res = run_episodes(episodes, sq.SequencingWorkerFactory(settings), out, executor=executor, workers=workers,
-                       manifest=manifest, progress=not no_progress)
+                       manifest=manifest, progress=not (no_progress or quiet()))
     table = sq.summary_markdown(sq.summarise(res.records.values()))
     (Path(out) / "summary.md").write_text(f"Command: `{cmd}`\n\n" + table, encoding="utf-8")
     typer.echo(table)
-    typer.echo(f"{res.new} new, {res.skipped} already done, {res.errors} errors; {Path(out) / 'summary.md'}")
+    from actionable.cli.progress import plural
+
+    typer.echo(f"{res.new} new, {res.skipped} already done, {plural(res.errors, 'error')}; {Path(out) / 'summary.md'}")
 
 
 def register(app, eval_app) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from actionable import defaults as D
 
 _JUDGE_HELP = ("Judge: rule (hand-written rules, no model), sim (replays the plan in the VirtualHome "
                "simulator), llm (the paper's LLM judge), hybrid (LLM critiques confirmed by the simulator, "
@@ -65,15 +66,15 @@ def verify_command(
                                                "a VirtualHome dataset file, or TEACh JSON (see docs/verify.md)."),
     goal: Optional[str] = typer.Option(None, "--goal", "-g", help="The instruction the plan is for "
                                        "(default: the file's task line)."),
-    judge: str = typer.Option("hybrid", "--judge", "-j", help=_JUDGE_HELP),
-    planner: str = typer.Option("apply", "--planner", "-p", help=_PLANNER_HELP),
-    model: str = typer.Option("embedded", "--model", "-m", help=_MODEL_HELP),
-    scene: str = typer.Option("default", "--scene", "-s",
+    judge: str = typer.Option(D.JUDGE, "--judge", "-j", help=_JUDGE_HELP),
+    planner: str = typer.Option(D.VERIFY_PLANNER, "--planner", "-p", help=_PLANNER_HELP),
+    model: str = typer.Option(D.MODEL, "--model", "-m", help=_MODEL_HELP),
+    scene: str = typer.Option(D.VERIFY_SCENE, "--scene", "-s",
                               help="Scene for sim/hybrid: 'default' or a packaged program id (e.g. 27_2)."),
     program: Optional[str] = typer.Option(None, "--program",
                                           help="Packaged program id whose annotated goal conditions the "
                                                "sim/hybrid judge should check (also sets --scene)."),
-    max_rounds: int = typer.Option(5, "--max-rounds", help="Most judge rounds (1..20, paper: 5)."),
+    max_rounds: int = typer.Option(D.MAX_ROUNDS, "--max-rounds", help="Most judge rounds (1..20, paper: 5)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object with every round."),
     env: str = typer.Option("virtualhome", "--env", "-e",
@@ -86,8 +87,15 @@ def verify_command(
 ) -> None:
     """Critique a plan and print the critiques of every round and the revised plan.
 
-    Exit code 0 when the loop ran (whatever it found), 2 on bad input (one ``error:`` line).
+    Exit code 0 when the loop ran (whatever it found), 2 on bad input (one ``error:`` line
+    naming the flag or file), 130 when interrupted.
     """
+    from actionable.cli.progress import plural
+
+    if not 1 <= max_rounds <= 20:
+        from actionable.errors import ConfigError
+
+        raise ConfigError(f"--max-rounds must be in 1..20 (got {max_rounds})")
     if env != "virtualhome":
         return _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env,
                              verbose)
@@ -127,7 +135,7 @@ def verify_command(
                                "model": getattr(lm, "model_id", None), **result.to_dict()}))
         return
     for r in result.rounds:
-        typer.echo(f"round {r.index}: {len(r.critiques)} critique(s), {len(r.new_critiques)} new"
+        typer.echo(f"round {r.index}: {plural(len(r.critiques), 'critique')}, {len(r.new_critiques)} new"
                    + (" - converged" if r.converged else ""))
         for c in r.critiques:
             typer.echo(f"  {c.describe()}")
@@ -136,8 +144,8 @@ def verify_command(
         if verbose:
             for w in r.model_notes:
                 typer.echo(f"  model note (the LLM's output, not your input): {w}")
-    status = "converged" if result.converged else f"stopped after {max_rounds} rounds"
-    typer.echo(f"\nrevised plan ({len(result.final)} steps, was {len(result.initial)}; {status}):")
+    status = "converged" if result.converged else f"stopped after {plural(max_rounds, 'round')}"
+    typer.echo(f"\nrevised plan ({plural(len(result.final), 'step')}, was {len(result.initial)}; {status}):")
     for i, s in enumerate(result.final.steps, 1):
         typer.echo(f"{i:3d}. {s.to_script()}")
 
@@ -161,6 +169,7 @@ def _thor_scene(scene: str) -> str:
 def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env, verbose):
     """``actionable verify --env <world>``: the plan in the world's language, judged in that world
     through :mod:`actionable.verify.worldsim` (no world-specific code here)."""
+    from actionable.cli.progress import plural
     from actionable.config import LMConfig, make_config
     from actionable.errors import ConfigError, InputError
     from actionable.verify.judge import JUDGE_NAMES, VerifyTask, make_judge
@@ -224,7 +233,7 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
     for n in notes[:5]:
         typer.echo(f"  note: {n}")
     for r in result.rounds:
-        typer.echo(f"round {r.index}: {len(r.critiques)} critique(s), {len(r.new_critiques)} new"
+        typer.echo(f"round {r.index}: {plural(len(r.critiques), 'critique')}, {len(r.new_critiques)} new"
                    + (" - converged" if r.converged else ""))
         for c in r.critiques:
             typer.echo(f"  {c.describe()}")
@@ -233,8 +242,8 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
         if verbose:
             for w in r.model_notes:
                 typer.echo(f"  model note (the LLM's output, not your input): {w}")
-    status = "converged" if result.converged else f"stopped after {max_rounds} rounds"
-    typer.echo(f"\nrevised plan ({len(result.final)} steps, was {len(result.initial)}; {status}):")
+    status = "converged" if result.converged else f"stopped after {plural(max_rounds, 'round')}"
+    typer.echo(f"\nrevised plan ({plural(len(result.final), 'step')}, was {len(result.initial)}; {status}):")
     for i, s in enumerate(result.final.steps, 1):
         typer.echo(f"{i:3d}. {adapter.format_step(s)}")
     g = f"; goals met {before.goals_met}/{before.goals_total} -> {after.goals_met}/{after.goals_total}" \
@@ -267,6 +276,12 @@ def eval_verify_command(
     from actionable.verify.bench import PLANNER_NAMES, VerifyBenchConfig, markdown_table, run_benchmark
     from actionable.verify.judge import JUDGE_NAMES
 
+    from actionable.errors import ConfigError
+
+    if not 1 <= n_programs <= 342:  # checked here so the error names the flag, not the field
+        raise ConfigError(f"--n must be in 1..342 (got {n_programs})")
+    if not 1 <= max_rounds <= 20:
+        raise ConfigError(f"--max-rounds must be in 1..20 (got {max_rounds})")
     js = _split(judges, JUDGE_NAMES, "judges")
     ps = _split(planners, PLANNER_NAMES, "planners")
     ms = tuple(m.strip() for m in models.split(",") if m.strip()) or ("embedded",)
@@ -277,7 +292,9 @@ def eval_verify_command(
         return
     cfg = make_config(VerifyBenchConfig, n_programs=n_programs, seed=seed, n_errors=n_errors, judges=js,
                       planners=ps, models=ms, max_rounds=max_rounds, llm_programs=llm_programs)
-    rows = run_benchmark(cfg, out, executor=executor, workers=workers, progress=not no_progress)
+    from actionable.cli.progress import quiet
+
+    rows = run_benchmark(cfg, out, executor=executor, workers=workers, progress=not (no_progress or quiet()))
     typer.echo(markdown_table(rows))
     typer.echo(f"\nwrote {out / 'run.jsonl'} and {out / 'summary.md'}")
 

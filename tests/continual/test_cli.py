@@ -26,7 +26,7 @@ def test_follow_bad_input_is_one_line_exit_2(tmp_path, capsys):
     assert main(["follow", "--agent", "gpt9"]) == 2
     assert "unknown agent" in capsys.readouterr().err
     assert main(["follow", "--nonstationarity", "extreme", "--agent", "oracle"]) == 2
-    assert "level" in capsys.readouterr().err
+    assert "--nonstationarity" in capsys.readouterr().err  # the flag, not the config field (level)
     bad = tmp_path / "bad.txt"
     bad.write_text("If the spaceship is on, land it.\n")
     assert main(["follow", "--agent", "oracle", "--instructions", str(bad)]) == 2
@@ -36,7 +36,7 @@ def test_follow_bad_input_is_one_line_exit_2(tmp_path, capsys):
 
 def test_eval_continual_oracle_table_and_resume(tmp_path, capsys):
     out = tmp_path / "run"
-    args = ["eval", "continual", "--agents", "oracle", "--nonstationarity", "low,high", "--instructions", "3",
+    args = ["eval", "continual", "--agents", "oracle", "--nonstationarity", "low,high", "--set-sizes", "3",
             "--seeds", "2", "--steps", "12", "--out", str(out), "--no-progress"]
     assert main(args) == 0
     text = capsys.readouterr().out
@@ -60,7 +60,7 @@ def test_follow_rejects_bad_values_before_the_episode(tmp_path, capsys):
              (["--trace", str(tmp_path / "no" / "t.jsonl")], "does not exist"),
              (["--trace", str(tmp_path)], "is a directory"),
              (["--save-instructions", str(tmp_path / "no" / "i.json")], "does not exist"),
-             (["--w-t", "inf"], "w_t"),
+             (["--w-t", "inf"], "--w-t"),
              (["--interpreter", "foo"], "--interpreter")]
     for extra, msg in cases:
         assert main(["follow", "--agent", "oracle", "--steps", "3", *extra]) == 2, extra
@@ -76,15 +76,15 @@ def test_follow_reads_a_utf8_bom_file(tmp_path, capsys):
 
 
 def test_eval_continual_checks_options_up_front_and_reports_episode_errors(tmp_path, capsys):
-    base = ["eval", "continual", "--agents", "oracle", "--seeds", "1", "--steps", "3", "--instructions", "3",
+    base = ["eval", "continual", "--agents", "oracle", "--seeds", "1", "--steps", "3", "--set-sizes", "3",
             "--nonstationarity", "high", "--no-progress"]
     assert main(base + ["--scene", "nope", "--out", str(tmp_path / "a")]) == 2
     assert "nope" in capsys.readouterr().err
     assert main(base + ["--w-t", "-1", "--out", str(tmp_path / "b")]) == 2
     err = capsys.readouterr().err
-    assert "w_t" in err and "Traceback" not in err and not (tmp_path / "b").exists()
+    assert "--w-t" in err and "Traceback" not in err and not (tmp_path / "b").exists()
     # an episode-level failure (unreachable server) is named, not hidden behind "no finished episodes"
-    args = ["eval", "continual", "--agents", "zsp", "--seeds", "1", "--steps", "2", "--instructions", "3",
+    args = ["eval", "continual", "--agents", "zsp", "--seeds", "1", "--steps", "2", "--set-sizes", "3",
             "--nonstationarity", "high", "--no-progress", "--model", "openai:x@http://127.0.0.1:9",
             "--out", str(tmp_path / "c")]
     assert main(args) == 2
@@ -94,7 +94,7 @@ def test_eval_continual_checks_options_up_front_and_reports_episode_errors(tmp_p
 
 def test_eval_report_recognises_a_continual_run_without_manifest(tmp_path, capsys):
     out = tmp_path / "run"
-    assert main(["eval", "continual", "--agents", "oracle", "--seeds", "1", "--steps", "6", "--instructions", "3",
+    assert main(["eval", "continual", "--agents", "oracle", "--seeds", "1", "--steps", "6", "--set-sizes", "3",
                  "--nonstationarity", "high", "--no-progress", "--out", str(out)]) == 0
     capsys.readouterr()
     (out / "manifest.json").unlink()

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ SENTINEL_OPENAI = "sk-SENTINEL-openai-3f9c1e7d"
 SENTINEL_ACTIONABLE = "sk-SENTINEL-actionable-8b2d4a60"
 SCRIPTED_WALK = 'scripted:["walk to bedroom"]'
 REPO = Path(__file__).resolve().parents[2]
+_PROGRESS = re.compile(r"^\[\d\d:\d\d:\d\d\] ")
 
 
 @dataclass
@@ -29,7 +31,9 @@ class CliResult:
 
     @property
     def err_lines(self) -> list[str]:
-        return [ln for ln in self.err.splitlines() if ln.strip()]
+        """stderr lines, without the timestamped progress lines (``[12:03:01] loading ...``) that
+        the CLI prints when stderr is not a terminal."""
+        return [ln for ln in self.err.splitlines() if ln.strip() and not _PROGRESS.match(ln)]
 
 
 def assert_one_line_error(res: CliResult, *expect: str) -> None:

@@ -102,9 +102,9 @@ def test_verify_ids_absent_or_wrong_are_critiqued_not_crashed(cli, tmp_path, lin
 VERIFY_FLAG_CASES = [
     (["--judge", "nope"], ["--judge", "nope"]),
     (["--planner", "nope"], ["planner"]),
-    (["--max-rounds", "0"], ["max_rounds", "1..20"]),
-    (["--max-rounds", "-5"], ["max_rounds"]),
-    (["--max-rounds", "999"], ["max_rounds"]),
+    (["--max-rounds", "0"], ["--max-rounds", "1..20"]),
+    (["--max-rounds", "-5"], ["--max-rounds"]),
+    (["--max-rounds", "999"], ["--max-rounds"]),
     (["--scene", "nosuch"], ["nosuch", "actionable scenes"]),
     (["--program", "nosuch"], ["nosuch"]),
     (["--model", "nope:xx", "--judge", "llm"], ["model spec"]),
@@ -126,14 +126,14 @@ PLAN_CASES = [
     (["\u200b\u200b"], ["empty"]),                     # zero-width spaces only
     (["x" * 10_240], ["10240", "limit"]),                # 10 kB noise
     (["!!!! ???? 1234"], ["not look like text"]),
-    (["Watch TV", "--samples", "0"], ["samples"]),
-    (["Watch TV", "--samples", "-3"], ["samples"]),
-    (["Watch TV", "--beta", "-1"], ["beta"]),
-    (["Watch TV", "--max-steps", "0"], ["max_steps"]),
-    (["Watch TV", "--temperature", "-1"], ["temperature"]),
-    (["Watch TV", "--top-p", "1.5"], ["top_p"]),
-    (["Watch TV", "--cutoff", "nan"], ["cutoff"]),
-    (["Watch TV", "--cutoff", "7"], ["cutoff"]),
+    (["Watch TV", "--variant", "full", "--samples", "0"], ["--samples"]),
+    (["Watch TV", "--samples", "-3"], ["--samples"]),
+    (["Watch TV", "--variant", "full", "--beta", "-1"], ["--beta"]),
+    (["Watch TV", "--max-steps", "0"], ["--max-steps"]),
+    (["Watch TV", "--temperature", "-1"], ["--temperature"]),
+    (["Watch TV", "--top-p", "1.5"], ["--top-p"]),
+    (["Watch TV", "--variant", "full", "--cutoff", "nan"], ["--cutoff"]),
+    (["Watch TV", "--variant", "full", "--cutoff", "7"], ["--cutoff"]),
     (["Watch TV", "--variant", "nope"], ["variant", "nope"]),
     (["Watch TV", "--scene", "nope"], ["nope", "actionable scenes"]),
     (["Watch TV", "--model", "nope:xx"], ["model spec"]),
@@ -170,8 +170,8 @@ FOLLOW_CASES = [
     (["--count", "99"], ["1..24"]),
     (["-x", "extreme"], ["extreme"]),
     (["--agent", "nope"], ["unknown agent"]),
-    (["--w-t", "-1"], ["w_t"]),
-    (["--query-mode", "nope"], ["query_mode"]),
+    (["--w-t", "-1"], ["--w-t"]),
+    (["--query-mode", "nope"], ["--query-mode"]),
     (["--interpreter", "nope"], ["--interpreter"]),
     (["--scene", "nope"], ["nope"]),
     (["--instructions", "@bad/instr_unknown_object.txt"], ["unicorn", "line 1"]),
@@ -191,7 +191,7 @@ def test_follow_bad_flags_and_instruction_files(cli, bad, flags, expect):
 
 
 EVAL_CASES = [
-    (["plan", "--samples", "0"], ["samples"]),
+    (["plan", "--samples", "0"], ["--samples"]),
     (["plan", "--limit", "-1"], ["--limit"]),
     (["plan", "--heldout-fraction", "2"], ["--heldout-fraction"]),
     (["plan", "--variants", "nope"], ["variant"]),
@@ -209,8 +209,8 @@ EVAL_CASES = [
     (["verify", "--teach", "@bad/teach_broken.json", "--judges", "rule"], ["json"]),
     (["continual", "--seeds", "0"], ["--seeds"]),
     (["continual", "--steps", "-5"], ["--steps"]),
-    (["continual", "--instructions", "0"], ["set sizes"]),
-    (["continual", "--instructions", "a,b"], ["integers"]),
+    (["continual", "--set-sizes", "0"], ["--set-sizes", "set sizes"]),
+    (["continual", "--set-sizes", "a,b"], ["--set-sizes", "integers"]),
     (["continual", "--nonstationarity", "extreme"], ["extreme"]),
 ]
 

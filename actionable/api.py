@@ -1,0 +1,347 @@
+"""The top-level Python API: ``actionable.plan``, ``actionable.verify``, ``actionable.follow``
+and ``actionable.make``, with the same defaults as the CLI (:mod:`actionable.defaults`).
+
+>>> import actionable
+>>> r = actionable.plan("Watch TV")                # grounded planner, embedded model, default house
+>>> r.executable, [s.to_text() for s in r.steps_as_program()]
+>>> v = actionable.verify(r, judge="sim")          # critique the plan, get the revised one
+>>> f = actionable.follow(["If the television in the dining room is on, switch it off."], steps=30)
+>>> w = actionable.make("thor", scene="FloorPlan1")   # a world, Gymnasium style
+
+Every result is plain data with ``to_dict()`` (JSON-ready). Errors are the typed errors of
+:mod:`actionable.errors` (``ConfigError`` names the keyword argument). Progress: timestamped
+lines on stderr (``progress=True``, the default; a notebook shows them), ``progress=False``
+for none, or a callable that receives the event dicts.
+
+Each call loads its models (the embedded LM in about a second, the translation LM in a few);
+for many plans on one scene, use :class:`actionable.planning.session.PlanningSession`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Union
+
+from actionable import defaults as D
+
+Progress = Union[bool, Callable[[dict], None], None]
+
+
+# ----------------------------------------------------------------------------- progress
+def _line(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def _progress(progress: Progress) -> Callable[[dict], None] | None:
+    """The planner's event callback for ``progress`` (see the module docstring)."""
+    if callable(progress):
+        return progress
+    if not progress:
+        return None
+    last = {"line": None}
+
+    def show(event: dict) -> None:
+        ev = event.get("event")
+        if ev == "load":
+            msg = f"loading {event.get('what')}" + (f" ({event['spec']})" if event.get("spec") else "")
+            if event.get("what") == "admissible-action index":
+                msg += " (first run only: embeds every action, then cached)"
+            msg += " ..."
+        elif ev == "step":
+            msg = f"planning step {event['step']}/{event['max_steps']}"
+        elif ev == "generate":
+            msg = "planning: the LM writes the plan ..."
+        else:
+            msg = str(ev)
+        if msg != last["line"]:
+            _line(msg)
+            last["line"] = msg
+
+    return show
+
+
+# ----------------------------------------------------------------------------- plan
+def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str = D.MODEL,
+         variant: str = D.VARIANT, *, translation_model: str = D.TRANSLATION_MODEL, bank=None,
+         cache: bool = True, progress: Progress = True, **options: Any):
+    """Plan a household ``task`` and check it in the simulator, as ``actionable plan`` does.
+
+    Args:
+        task: the instruction, e.g. ``"Watch TV"``.
+        world: ``"virtualhome"`` (the only world with a planner).
+        scene: ``"default"`` or a packaged program id (``actionable scenes`` lists them).
+        model: planning LM spec (``embedded``, ``gguf:<file>``, ``openai:<name>@<url>``, ``hf:<path>``).
+        variant: ``grounded`` (default) or a Huang et al. 2022 variant: ``vanilla``,
+            ``translated``, ``corrected``, ``full``.
+        translation_model: ``minilm``, ``bow`` or ``st:<dir>``.
+        bank: example-bank JSONL path (default: the packaged programs).
+        cache: use the LM response cache.
+        progress: see the module docstring.
+        **options: planner settings: fields of ``GroundedConfig`` for ``grounded``
+            (``max_steps``, ``samples``, ``seed``, ...), of ``PlannerConfig`` otherwise
+            (``samples``, ``beta``, ``cutoff``, ``max_steps``, ``seed``, ``repair``, ...).
+            The paper variants' cutoff defaults to the CLI's (0.4 for ``embedded``, else 0.8).
+
+    Returns:
+        :class:`actionable.planning.result.PlanResult`: ``executable``, ``executability``,
+        ``steps_as_program()``, ``goal_check``, ``to_dict()``.
+
+    Raises:
+        ConfigError, InputError, SceneError, ModelNotFoundError (all :class:`ActionableError`).
+    """
+    from actionable.config import VARIANTS, GroundedConfig, LMConfig, PlannerConfig, make_config
+    from actionable.env.scene import load_scene
+    from actionable.errors import ConfigError
+    from actionable.planning.prompts import clean_task
+
+    if world != "virtualhome":
+        raise ConfigError(f"world={world!r}: planning runs in 'virtualhome' (use actionable.verify for "
+                          "plans in other worlds)")
+    if variant != "grounded" and variant not in VARIANTS:
+        raise ConfigError(f"variant={variant!r}: use one of grounded, {', '.join(VARIANTS)}")
+    task = clean_task(task)
+    lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=cache)
+    if bank is not None and not Path(bank).is_file():
+        raise ConfigError(f"bank={str(bank)!r} is not a file; give a JSONL example bank")
+    if variant == "grounded":
+        gcfg = make_config(GroundedConfig, **options)
+    else:
+        options["cutoff"] = D.plan_cutoff(model, options.get("cutoff"))
+        pcfg = make_config(PlannerConfig, variant=variant, **options)
+    graph = load_scene(scene)  # unknown scene: one clear error before any model loads
+    from actionable.planning.session import PlanningSession, implied_goal_check
+
+    cb = _progress(progress)
+    if variant == "grounded":
+        session = PlanningSession(lcfg, None, scene=graph, bank=bank, progress=cb)
+        result = session.grounded_planner(gcfg).plan(task, graph)
+    else:
+        session = PlanningSession(lcfg, pcfg, scene=graph, bank=bank, progress=cb)
+        result = session.plan(task)
+    result.goal_check = implied_goal_check(session, result)
+    return result
+
+
+# ----------------------------------------------------------------------------- verify
+def _as_program(plan):
+    """A :class:`Program` from a Program, a PlanResult, a path, plan text or a list of lines."""
+    from actionable.env.program import Program
+    from actionable.errors import InputError
+
+    if isinstance(plan, Program):
+        return plan, plan.task
+    if hasattr(plan, "steps_as_program") and hasattr(plan, "task"):  # a PlanResult
+        prog = plan.resolved_program if getattr(plan, "resolved_program", None) is not None else plan.program
+        steps = list(prog.steps) if prog is not None else plan.steps_as_program()
+        return Program.parse("\n".join(s.to_script() for s in steps), task=plan.task), plan.task
+    if isinstance(plan, Path):
+        from actionable.cli.verify import _read_plan
+
+        return _read_plan(plan)
+    if isinstance(plan, str):
+        text = plan
+    elif isinstance(plan, Iterable):
+        text = "\n".join(str(x) for x in plan)
+    else:
+        raise InputError(f"plan: expected a Program, a PlanResult, a Path, text or a list of lines "
+                         f"(got {type(plan).__name__})")
+    prog = Program.parse(text)
+    if not len(prog):
+        raise InputError("plan holds no action; write one action a line, e.g. '[WALK] <sink>' or 'walk to sink'")
+    return prog, prog.task
+
+
+def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str = D.VERIFY_PLANNER,
+           model: str = D.MODEL, scene: str = D.VERIFY_SCENE, program: str | None = None,
+           max_rounds: int = D.MAX_ROUNDS, cache: bool = True):
+    """Critique a plan with the Judge/Planner loop (arXiv 2509.02761), as ``actionable verify`` does.
+
+    Args:
+        plan: a :class:`PlanResult` (from :func:`plan`), a ``Program``, a ``Path`` to a plan file,
+            plan text (one action a line, ``[GRAB] <mug> (12)`` or ``grab mug``) or a list of lines.
+        goal: the instruction the plan is for (default: the plan's task).
+        judge: ``hybrid`` (default), ``sim``, ``rule`` or ``llm``.
+        planner: ``apply`` (default) or ``llm``.
+        model: LM of the ``llm``/``hybrid`` judge and the ``llm`` planner.
+        scene: scene the ``sim``/``hybrid`` judge replays in.
+        program: a packaged program id whose annotated goal conditions to check (sets the scene).
+        max_rounds: most judge rounds (1..20).
+
+    Returns:
+        :class:`actionable.verify.loop.LoopResult`: ``initial``, ``final``, ``rounds``,
+        ``converged``, ``to_dict()``.
+    """
+    from actionable.config import LMConfig, make_config
+    from actionable.errors import ConfigError
+    from actionable.verify.judge import JUDGE_NAMES, VerifyTask, make_judge
+    from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
+
+    if judge not in JUDGE_NAMES:
+        raise ConfigError(f"judge={judge!r}: choose from {', '.join(JUDGE_NAMES)}")
+    if planner not in ("apply", "llm"):
+        raise ConfigError(f"planner={planner!r}: choose apply or llm")
+    if not 1 <= max_rounds <= 20:
+        raise ConfigError(f"max_rounds must be in 1..20 (got {max_rounds})")
+    prog, own_goal = _as_program(plan)
+    goal = (goal or own_goal or "").strip()
+    if not goal:
+        raise ConfigError("goal is required (the plan names no task), e.g. goal=\"Turn on TV\"")
+    spec = None
+    if program is not None:
+        from actionable.env.scene import list_program_ids
+        from actionable.evaluation.goals import load_goal_annotations
+
+        if program not in set(list_program_ids()):
+            raise ConfigError(f"program={program!r} is not a packaged program id")
+        spec = load_goal_annotations().get(program)
+        scene = program
+    lm = None
+    if judge in ("llm", "hybrid") or planner == "llm":
+        from actionable.lm.registry import load_lm
+
+        lm = load_lm(model, make_config(LMConfig, model=model, cache=cache))
+    task = VerifyTask(goal=goal, scene=None if scene == "default" else scene, goal_spec=spec, program_id=program)
+    loop = VerificationLoop(make_judge(judge, lm=lm), LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(),
+                            max_rounds)
+    return loop.run(prog, task)
+
+
+# ----------------------------------------------------------------------------- follow
+@dataclass
+class FollowResult:
+    """One episode of continual instruction following: ``metrics`` (``sr``, ``ps``, counts),
+    ``stats`` (LM calls per step, seconds, ...), the ``instructions`` followed, the interpreter's
+    ``interpretation`` log and the per-step ``trace``."""
+
+    instructions: list[str]
+    metrics: dict
+    stats: dict
+    interpretation: list = field(default_factory=list)
+    activations: list = field(default_factory=list)
+    trace: list = field(default_factory=list)
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def sr(self):
+        return self.metrics.get("sr")
+
+    @property
+    def ps(self):
+        return self.metrics.get("ps")
+
+    def to_dict(self) -> dict:
+        return {"instructions": list(self.instructions), "metrics": self.metrics, "stats": self.stats,
+                "interpretation": self.interpretation, "activations": self.activations, "trace": self.trace,
+                "settings": self.settings}
+
+
+def follow(instructions=None, world: str = D.WORLD, steps: int = D.FOLLOW_STEPS, *, scene: str | None = None,
+           agent: str = D.AGENT, nonstationarity: str = D.NONSTATIONARITY, count: int = D.INSTRUCTION_COUNT,
+           model: str = D.MODEL, seed: int = D.SEED, query_mode: str = D.QUERY_MODE, w_t: float = D.W_T,
+           relevance: float = D.RELEVANCE, interpreter: str = D.INTERPRETER, cache: bool = True,
+           on_step: Callable[[dict], None] | None = None, progress: Progress = True) -> FollowResult:
+    """Follow standing conditional instructions in a changing house, as ``actionable follow`` does.
+
+    Args:
+        instructions: ``None`` (a seeded set of ``count`` generated instructions), a path to an
+            instruction file (one ``If <condition>, <action>.`` a line, or saved JSON), or a list
+            of instruction strings.
+        world: the continual world (``virtualhome``; others where registered, e.g. ``driving``).
+        steps: episode length in skills (1..2000).
+        scene: the world's scene (default: ``1003_2`` in VirtualHome).
+        agent, nonstationarity, model, seed, query_mode, w_t, relevance, interpreter: as the
+            flags of ``actionable follow``.
+        on_step: called with each step's record (the live trace).
+
+    Returns:
+        :class:`FollowResult` (``sr``, ``ps``, ``metrics``, ``to_dict()``).
+    """
+    import tempfile
+
+    from actionable.config import LMConfig, make_config
+    from actionable.continual.agent import ExRAPConfig
+    from actionable.continual.episode import AGENTS, make_agent, run_episode
+    from actionable.errors import ConfigError
+
+    if agent not in AGENTS:
+        raise ConfigError(f"agent={agent!r}: choose from {', '.join(AGENTS)}")
+    if not 1 <= steps <= 2000:
+        raise ConfigError(f"steps must be in 1..2000 (got {steps})")
+    if interpreter not in ("lm", "rule"):
+        raise ConfigError(f"interpreter must be 'lm' or 'rule' (got {interpreter!r})")
+    cfg = make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t, relevance=relevance)
+    say = _line if progress is True else (lambda msg: None)
+    try:
+        from actionable.continual.worlds import get_world
+    except ImportError:  # a tree without continual worlds: VirtualHome only
+        get_world = None
+    extra = {}
+    if get_world is not None:
+        w = get_world(world)
+        scene = scene or w.scene
+        w.describe(nonstationarity)  # checks the level
+        house = w.make_house(scene, nonstationarity)
+        load, sample, lm_reads = w.load, w.sample, w.lm_interpreter
+        extra["world"] = w
+    else:
+        if world != "virtualhome":
+            raise ConfigError(f"world={world!r}: continual instruction following runs in 'virtualhome'")
+        from actionable.continual.instructions import load_instructions, sample_instructions
+        from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
+        from actionable.env.scene import load_scene
+
+        scene = scene or D.FOLLOW_SCENE
+        house = NonStationaryHouse(load_scene(scene), make_config(DynamicsConfig, level=nonstationarity))
+        load, sample, lm_reads = load_instructions, sample_instructions, True
+    house.reset(seed)
+    if instructions is None:
+        ins = sample(house, count, seed)
+    elif isinstance(instructions, (str, Path)) and Path(instructions).is_file():
+        ins = load(instructions, house)
+    else:
+        lines = [instructions] if isinstance(instructions, str) else [str(x) for x in instructions]
+        with tempfile.TemporaryDirectory() as d:
+            p = Path(d) / "instructions.txt"
+            p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            ins = load(p, house)
+    lm = None
+    if agent != "oracle":
+        from actionable.lm.registry import load_lm
+
+        say(f"loading LM ({model}) ...")
+        lm = load_lm(model, make_config(LMConfig, model=model, cache=cache))
+    ag = make_agent(agent, lm, ins, cfg)
+    use_lm = interpreter == "lm" and lm is not None and lm_reads
+    embedder = None
+    if use_lm:
+        from actionable.grounding.embedder import load_embedder
+
+        say("loading translation LM (minilm) ...")
+        embedder = load_embedder("minilm")
+    say(f"running the episode: {steps} step{'s' if steps != 1 else ''} ...")
+    res = run_episode(ag, house, ins, steps, seed, lm=lm if use_lm else None, on_step=on_step,
+                      embedder=embedder, **extra)
+    return FollowResult(instructions=[i.text for i in ins], metrics=res.metrics, stats=res.stats,
+                        interpretation=res.interpretation, activations=res.activations, trace=res.trace,
+                        settings={"world": world, "scene": scene, "agent": agent, "nonstationarity": nonstationarity,
+                                  "steps": steps, "seed": seed, "model": model if lm is not None else None,
+                                  "interpreter": interpreter if use_lm else "rule"})
+
+
+# ----------------------------------------------------------------------------- make
+def make(world_id: str, **kwargs: Any):
+    """Build a registered world (Gymnasium style): ``make("virtualhome")``, ``make("thor",
+    scene="FloorPlan1")``, ``make("driving")``. See :func:`actionable.worlds.make`."""
+    from actionable.worlds import make as _make
+
+    return _make(world_id, **kwargs)
+
+
+def list_worlds() -> list[str]:
+    """The registered world ids (:func:`actionable.worlds.list_worlds`)."""
+    from actionable.worlds import list_worlds as _list
+
+    return _list()
