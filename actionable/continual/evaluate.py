@@ -12,6 +12,7 @@ writes ``summary.md`` and ``continual.png`` into the run directory.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from actionable.continual.metrics import mean_ci
@@ -92,7 +93,7 @@ class ContinualWorker:
 
 
 def summarize(records: dict) -> list[dict]:
-    """Rows ``{agent, level, n, sr, sr_ci, ps, ps_ci, episodes, activations, completed,
+    """Rows ``{agent, level, n, sr, sr_ci, sr_interval, ps, ps_ci, ps_interval, episodes, activations, completed,
     inconsistent, lm_calls_per_step, reuse_rate, interpretation_ok, seconds}``;
     ``n="all"`` rows pool the set sizes. SR in % (mean of per-episode SR);
     ``inconsistent`` counts Eq. 6-7 corrections (ExRAP agents only)."""
@@ -107,14 +108,21 @@ def summarize(records: dict) -> list[dict]:
     for (agent, level, n), res in sorted(groups.items(), key=lambda kv: (kv[0][0], LEVELS.index(kv[0][1]), str(kv[0][2]))):
         sr = [r["metrics"]["sr"] * 100 if r["metrics"]["sr"] is not None else None for r in res]
         ps = [r["metrics"]["ps"] for r in res]
-        m_sr, ci_sr = mean_ci(sr)
+        m_sr, _ = mean_ci(sr)
+        n_sr = sum(v is not None for v in sr)
+        sr_iv = None if m_sr is None or n_sr < 2 else [100 * x for x in wilson_interval(m_sr / 100, n_sr)]
+        ci_sr = None if sr_iv is None else (sr_iv[1] - sr_iv[0]) / 2
         m_ps, ci_ps = mean_ci(ps)
+        ps_iv = None if ci_ps is None else [max(0.0, m_ps - ci_ps), m_ps + ci_ps]
+        # sr_interval: Wilson (within 0-100); sr_ci: its half-width (kept for old readers);
+        # ps_interval: the t-interval cut at 0 (pending steps are never negative)
         st = [r["stats"] for r in res]
         interp = [(log.get("execution") == truth) for r in res if "truth" in r and agent != "oracle"
                   for log, truth in zip(r["interpretation"], r["truth"])]
         reuse = [s["reuse_rate"] for s in st if "reuse_rate" in s]
         rows.append({"agent": agent, "level": level, "n": n, "episodes": len(res),
-                     "sr": m_sr, "sr_ci": ci_sr, "ps": m_ps, "ps_ci": ci_ps,
+                     "sr": m_sr, "sr_ci": ci_sr, "sr_interval": sr_iv, "ps": m_ps, "ps_ci": ci_ps,
+                     "ps_interval": ps_iv,
                      "activations": sum(r["metrics"]["n_success"] + r["metrics"]["n_failure"] for r in res),
                      "completed": sum(r["metrics"]["n_success"] for r in res),
                      "inconsistent": (sum(s["inconsistent"] for s in st) if all("inconsistent" in s for s in st)
@@ -126,10 +134,26 @@ def summarize(records: dict) -> list[dict]:
     return rows
 
 
-def _fmt(m, ci, digits=1) -> str:
+def wilson_interval(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval (95% for ``z=1.96``) of a proportion ``p`` in [0, 1] over ``n`` trials;
+    it never leaves [0, 1] and stays sensible for small ``n`` and ``p`` near 0 or 1.
+
+    Used for SR, a mean over ``n`` episodes of per-episode success rates in [0, 1]: such a mean has
+    variance at most p(1-p)/n, so the interval is conservative (never narrower than the truth)."""
+    p = min(1.0, max(0.0, p))
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _fmt(m, interval, digits=1) -> str:
+    """``83.3 [41.2, 97.0]``: the estimate and its 95% interval (``-`` for none)."""
     if m is None:
         return "-"
-    return f"{m:.{digits}f}" + (f" ± {ci:.{digits}f}" if ci is not None else "")
+    if not interval:
+        return f"{m:.{digits}f}"
+    return f"{m:.{digits}f} [{interval[0]:.{digits}f}, {interval[1]:.{digits}f}]"
 
 
 def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
@@ -149,13 +173,15 @@ def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
         cells = []
         for lv in levels:
             r = pooled.get((a, lv))
-            cells += [_fmt(r["sr"], r["sr_ci"]) if r else "-", _fmt(r["ps"], r["ps_ci"]) if r else "-"]
+            cells += [_fmt(r["sr"], r.get("sr_interval")) if r else "-", _fmt(r["ps"], r.get("ps_interval")) if r else "-"]
         out.append(f"| {a} | " + " | ".join(cells) + " |")
     out += ["", "SR: share of activations (condition true, goal not yet) completed while the condition held, "
             "averaged over episodes (episodes without an activation are left out); the pooled count is in the "
             "'completed / activations' column below. "
             "PS: mean steps from activation to completion (missed activations count their full duration). "
-            "± = 95% t-interval half-width over episodes (seeds x set sizes); with few episodes it is wide. "
+            "[lo, hi] = 95% interval over episodes (seeds x set sizes): Wilson score interval for SR (a proportion; "
+            "it stays within 0-100% and is conservative for a mean of per-episode rates), t-interval for PS "
+            "cut at 0; with few episodes both are wide. "
             "s/episode: wall time of the episode, model loading excluded, LM response cache on.", "",
             "| agent | level | set size | episodes | completed / activations | SR (%) | PS | LM calls/step | "
             "Eq. 5 reuse | Eq. 6-7 corrections | executions read right | s/episode |",
@@ -166,7 +192,7 @@ def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
         tc = "-" if r.get("inconsistent") is None else str(r["inconsistent"])
         out.append(f"| {r['agent']} | {r['level']} | {r['n']} | {r['episodes']} | "
                    f"{r.get('completed', '-')} / {r['activations']} | "
-                   f"{_fmt(r['sr'], r['sr_ci'])} | {_fmt(r['ps'], r['ps_ci'])} | {r['lm_calls_per_step']:.2f} | "
+                   f"{_fmt(r['sr'], r.get('sr_interval'))} | {_fmt(r['ps'], r.get('ps_interval'))} | {r['lm_calls_per_step']:.2f} | "
                    f"{reuse} | {tc} | {ok} | {r['seconds']:.1f} |")
     return "\n".join(out) + "\n"
 
@@ -187,14 +213,19 @@ def figure(rows: list[dict], path: Path) -> Path:
             vals, errs = [], []
             for lv in levels:
                 r = next((r for r in pooled if r["agent"] == a and r["level"] == lv), None)
-                vals.append(r[key] if r and r[key] is not None else 0.0)
-                errs.append(r[key + "_ci"] if r and r[key + "_ci"] is not None else 0.0)
-            ax.bar([i + j * width for i in range(len(levels))], vals, width, yerr=errs, label=a, capsize=2)
+                v = r[key] if r and r[key] is not None else 0.0
+                iv = r.get(key + "_interval") if r else None
+                vals.append(v)
+                errs.append((v - iv[0], iv[1] - v) if iv else (0.0, 0.0))
+            yerr = [[e[0] for e in errs], [e[1] for e in errs]]  # asymmetric: the interval, not ± a width
+            ax.bar([i + j * width for i in range(len(levels))], vals, width, yerr=yerr, label=a, capsize=2)
         ax.set_xticks([i + width * (len(agents) - 1) / 2 for i in range(len(levels))], levels)
         ax.set_title(label)
-        ax.set_xlabel("non-stationarity")
+        ax.set_xlabel("non-stationarity (error bars: 95% interval; Wilson for SR)")
         # CIs over few episodes are wide; keep the axes on the metric's range
-        ax.set_ylim(0, 105 if key == "sr" else max([1.0] + [r["ps"] * 1.6 for r in pooled if r["ps"]]))
+        ax.set_ylim(0, 105 if key == "sr" else max([1.0] + [r["ps"] * 1.6 for r in pooled if r["ps"]]
+                                                   + [r["ps_interval"][1] * 1.05 for r in pooled
+                                                      if r.get("ps_interval")]))
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=min(len(agents), 6), fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, 0.08, 1, 1))  # legend below the plots, not over the bars

@@ -143,12 +143,25 @@ def scatter_png(rows: list[Row], path: str | Path) -> Path:
     pts = [r for r in rows if r.executability is not None and r.goal_condition_success is not None]
     fig, ax = plt.subplots(figsize=(6, 4.5), dpi=120)
     markers = {"name": "o", "name+description": "s", "custom": "^"}
+    placed: list[tuple[float, float]] = []
     for r in pts:
-        ax.scatter(r.executability, r.goal_condition_success, marker=markers.get(r.mode, "x"), s=40)
-        ax.annotate(f"{r.variant} ({r.mode})" if len({p.model for p in pts}) == 1
-                    else f"{r.model}/{r.variant} ({r.mode})",
+        ax.scatter(r.executability, r.goal_condition_success, marker=markers.get(r.mode, "x"), s=40,
+                   color="C0" if r.mode == "name" else "C1" if r.mode == "name+description" else "C2")
+        # points that (nearly) coincide get their labels stacked, not printed over each other
+        x, y = r.executability, r.goal_condition_success
+        k = sum(1 for px, py in placed if abs(px - x) < 4 and abs(py - y) < 4)
+        placed.append((x, y))
+        ax.annotate(r.variant if len({p.model for p in pts}) == 1 else f"{r.model}/{r.variant}",
                     (r.executability, r.goal_condition_success), fontsize=7,
-                    xytext=(3, 3), textcoords="offset points")
+                    xytext=(4, 3 - 9 * k), textcoords="offset points")
+    from matplotlib.lines import Line2D
+
+    modes = sorted({r.mode for r in pts})
+    if modes:  # the legend names the markers: one per query form
+        ax.legend(handles=[Line2D([], [], linestyle="", marker=markers.get(m, "x"),
+                                  color="C0" if m == "name" else "C1" if m == "name+description" else "C2",
+                                  label=f"query: {m}") for m in modes],
+                  loc="lower right", fontsize=7, frameon=True)
     ax.set_xlim(-2, 102)
     ax.set_ylim(-2, 102)
     ax.set_xlabel("executability (%)")

@@ -34,7 +34,8 @@ def test_summary_pools_sizes_and_skips_errors():
     assert pooled["interpretation_ok"] == pytest.approx(0.5)
     assert rows[("llm-planner", "high", "all")]["reuse_rate"] is None
     md = render_markdown(list(rows.values()))
-    assert "| exrap | 75.0 ± " in md and "| llm-planner | 0.0 | 9.0 |" in md
+    assert "| exrap | 75.0 [" in md and "| llm-planner | 0.0 | 9.0 |" in md  # estimate [95% interval]
+    assert 0.0 <= pooled["sr_interval"][0] <= 75.0 <= pooled["sr_interval"][1] <= 100.0
 
 
 def test_grid_is_seed_major_and_validated():
