@@ -80,7 +80,7 @@ def test_plan_end_to_end_real_models_real_scene():
     from actionable.env.resolver import resolve_and_execute
     from actionable.env.scene import load_scene
 
-    args = ("plan", "Watch TV", "--max-steps", "6", "--samples", "4", "--cutoff", "-10")
+    args = ("plan", "Watch TV", "--variant", "full", "--max-steps", "6", "--samples", "4", "--cutoff", "-10")
     code, out, err = run_cli(*args, "--json", timeout=900)
     d = json.loads(out)
     assert code == (0 if d["executability"]["executable"] else 1), err  # exit 1: the plan does not execute
