@@ -86,7 +86,7 @@ class GroundedConfig(_Frozen):
     max_tokens: int = Field(16, ge=1, le=128)
     shortlist: int = Field(12, ge=1, le=500, description="afforded candidates scored by the LM per step")
     max_tried: int = Field(80, ge=1, le=5000, description="candidates tried in the simulator per step")
-    w_lm: float = Field(1.0, ge=0.0, le=100.0)
+    w_lm: float = Field(0.5, ge=0.0, le=100.0)
     w_translation: float = Field(0.5, ge=0.0, le=100.0)
     w_retrieval: float = Field(2.0, ge=0.0, le=100.0)
     w_task: float = Field(0.5, ge=0.0, le=100.0)

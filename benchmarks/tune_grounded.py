@@ -20,8 +20,9 @@ import time
 
 GRIDS = {
     "nolm": {"w_object": [0.25, 0.5, 1.0], "done_bias": [-0.2, 0.0, 0.2], "use_lm": [False]},
-    "lm": {"w_lm": [0.25, 0.5, 1.0], "done_bias": [0.0, 0.2], "samples": [0]},
+    "lm": {"w_lm": [0.5, 1.0, 2.0]},
     "samples": {"samples": [0, 4], "w_translation": [0.5, 1.0]},
+    "nolm-only": {"use_lm": [False]},
 }
 
 

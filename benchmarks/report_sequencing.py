@@ -1,0 +1,38 @@
+"""Merge ``actionable eval sequencing`` run directories into one table.
+
+    python benchmarks/report_sequencing.py runs/seq-grounded runs/seq-nolm runs/seq-paper [--stride 3]
+
+With ``--stride k`` only the programs of ``goal_program_ids()[::k]`` count
+(the fixed subsample the LM rows were run on), so every row is compared on the
+same tasks. Reads run.jsonl only (no model is run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("runs", nargs="+")
+    ap.add_argument("--stride", type=int, default=1)
+    args = ap.parse_args()
+    from actionable.evaluation.runner import RunStore
+    from actionable.evaluation.sequencing import goal_program_ids, summarise, summary_markdown
+
+    keep = set(goal_program_ids()[:: args.stride])
+    records = []
+    for d in args.runs:
+        for r in RunStore(d).read().values():
+            if r.get("status") == "ok" and r["result"]["program_id"] in keep:
+                records.append(r)
+    print(f"programs: every {args.stride}. of the 342 goal-annotated ({len(keep)} programs)\n")
+    print(summary_markdown(summarise(records)))
+
+
+if __name__ == "__main__":
+    main()
