@@ -37,6 +37,7 @@ class Attempt:
         info: the simulator's info of the failure when ``ok`` is False.
         state: the evolving-graph state after ``steps`` (``None`` when not ok).
         fingerprint: hash of ``state``'s difference from the scene (loop guard).
+        path: fingerprints after each entry of ``steps`` (the last is ``fingerprint``).
     """
 
     step: Step
@@ -46,6 +47,7 @@ class Attempt:
     info: dict | None = None
     state: Any = None
     fingerprint: int | None = None
+    path: list[int] = field(default_factory=list)
 
     @property
     def n_repairs(self) -> int:
@@ -104,22 +106,26 @@ class AffordanceOracle:
         for b in bindings:
             ok, new_state, info = self._run(b, self.state)
             if ok:
-                return Attempt(step, True, [b], [False], None, new_state, self.fingerprint(new_state))
+                fp = self.fingerprint(new_state)
+                return Attempt(step, True, [b], [False], None, new_state, fp, [fp])
             if first_fail is None:
                 first_fail = (b, info)
         b, info = first_fail
         if repair and self.repair_budget > 0:
             done: list[Step] = []
-            res = self._repair(b, info, self.state, self.repair_budget, done)
+            states: list = []
+            res = self._repair(b, info, self.state, self.repair_budget, done, states)
             if res is not None:
                 final_state, final_step = res
+                fp = self.fingerprint(final_state)
                 return Attempt(step, True, done + [final_step], [True] * len(done) + [False], None,
-                               final_state, self.fingerprint(final_state))
+                               final_state, fp, [self.fingerprint(x) for x in states] + [fp])
         return Attempt(step, False, [b], [False], info)
 
-    def _repair(self, step: Step, info: dict, state, budget: int, done: list[Step]):
-        """Insert corrective steps before ``step`` (appended to ``done``); return
-        ``(state after step, step)`` or ``None`` when the budget runs out."""
+    def _repair(self, step: Step, info: dict, state, budget: int, done: list[Step], states: list):
+        """Insert corrective steps before ``step`` (appended to ``done``, the state
+        after each to ``states``); return ``(state after step, step)`` or ``None``
+        when the budget runs out."""
         for _ in range(budget + 1):
             fix = corrective_steps(info.get("unmet_raw") or [], self.view(state), step)
             if not fix or budget - len(done) < len(fix):
@@ -127,11 +133,12 @@ class AffordanceOracle:
             for f in fix:
                 ok, new_state, finfo = self._run(f, state)
                 if not ok:
-                    sub = self._repair(f, finfo, state, budget - len(done) - 1, done)
+                    sub = self._repair(f, finfo, state, budget - len(done) - 1, done, states)
                     if sub is None:
                         return None
                     new_state = sub[0]
                 done.append(f)
+                states.append(new_state)
                 state = new_state
             ok, new_state, info = self._run(step, state)
             if ok:
@@ -146,6 +153,7 @@ class AffordanceOracle:
             raise ResolutionError(f"cannot commit a failed step ({attempt.step.to_text()})")
         self.state = attempt.state
         self.seen.add(attempt.fingerprint)
+        self.seen.update(attempt.path)
         for s in attempt.steps:
             for a in s.args:
                 self.memory[a.name] = a.id

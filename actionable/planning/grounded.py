@@ -34,8 +34,9 @@ retrieved programs that still have ``a`` to do (half) or have it as their next
 step (half); for ``Done``, the weighted share of retrieved steps already done.
 
 Loop guards: a candidate whose resulting state was already visited is dropped
-(an undo, or a cycle); an action that leaves the state unchanged is allowed
-once. The plan ends at ``Done``, when no candidate is left, or at ``max_steps``.
+(an undo, or a cycle), and so is one whose repair steps pass through a visited
+state; an action that leaves the state unchanged is allowed once, and only if
+the plan has not done it before. The plan ends at ``Done``, when no candidate is left, or at ``max_steps``.
 """
 
 from __future__ import annotations
@@ -248,7 +249,7 @@ class GroundedPlanner:
                 cands.append(c)
             cands.sort(key=lambda c: -c.total)
             t = time.perf_counter()
-            feasible = self._afford(oracle, cands, noop_done)
+            feasible = self._afford(oracle, cands, noop_done, frozenset(done_text))
             res.timings["affordance_s"] = res.timings.get("affordance_s", 0.0) + time.perf_counter() - t
             done = _Cand(DONE, None, prior=self._done_prior(done_text, ret_steps) if cfg.use_retrieval else 0.0,
                          trans=(sum(1 for x in samples if not x.strip()) / len(samples)) if samples else 0.0)
@@ -358,7 +359,8 @@ class GroundedPlanner:
             return np.zeros(len(phrases), dtype=np.float32)
         return (vec @ np.asarray(self.embedder.encode(texts), dtype=np.float32).T).max(axis=1)
 
-    def _afford(self, oracle: AffordanceOracle, cands: list[_Cand], noop_done: set[str]) -> list[_Cand]:
+    def _afford(self, oracle: AffordanceOracle, cands: list[_Cand], noop_done: set[str],
+                done_set: frozenset = frozenset()) -> list[_Cand]:
         """The first ``shortlist`` candidates (by prior score) that execute from
         the current state (after repair) and do not revisit a state."""
         cfg = self.config
@@ -372,9 +374,12 @@ class GroundedPlanner:
             if not att.ok:
                 continue
             if att.fingerprint == before:
-                if c.phrase in noop_done:
+                if c.phrase in noop_done or c.phrase in done_set or len(att.path) > 1:
                     continue
             elif att.fingerprint in oracle.seen:
+                continue
+            # a repair that passes through a state the plan already visited is a detour back
+            if any(fp in oracle.seen and fp != before for fp in att.path[:-1]):
                 continue
             c.attempt = att
             out.append(c)
