@@ -70,10 +70,9 @@ def plan_eval_command(
             raise ConfigError(f"{flag} {str(p)!r} is not a file; give a JSONL file")
     if not 0.0 < heldout_fraction < 1.0:
         raise ConfigError(f"--heldout-fraction must be in (0, 1), got {heldout_fraction}")
-    if cutoff is None:  # same calibrated default as `actionable plan` (see planning.zero_shot)
-        from actionable.planning.zero_shot import default_cutoff
+    from actionable import defaults as D
 
-        cutoff = default_cutoff(model)
+    cutoff = D.plan_cutoff(model, cutoff)  # same calibrated default as `actionable plan`
     overrides = {k: v for k, v in {"samples": samples, "max_steps": max_steps, "cutoff": cutoff,
                                    "beta": beta}.items() if v is not None}
     make_config(PlannerConfig, **overrides)  # validate ranges early

@@ -60,7 +60,13 @@ def plan_command(
                                   help="Do not read or write the LM response cache (~/.cache/actionable). "
                                        "The action-index embedding cache stays on: it is deterministic."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object (plan, translated steps with "
-                                                       "scores, executability, timings, model ids)."),
+                                                       "scores, executability, timings, model ids); "
+                                                       "the same as --format json."),
+    fmt: str = typer.Option("human", "--format", "-f", metavar="human|script|text|json",
+                            help="What to print: human (default: the numbered plan, verdicts, goal check), "
+                                 "script (only the program, one '[WALK] <couch> (352)' line a step, after a "
+                                 "'# task:' line), text (only the program as phrases, 'walk to couch'), json "
+                                 "(= --json). Every form can be given to `actionable verify` as it is."),
     quiet: bool = typer.Option(False, "--quiet", "-q",
                                help="No progress on stderr (the spinner on a terminal; timestamped lines "
                                     "such as 'planning step 3/30' otherwise)."),
@@ -83,16 +89,18 @@ def plan_command(
     from actionable.config import LMConfig, PlannerConfig, make_config
     from actionable.errors import ConfigError
     from actionable.planning.prompts import clean_task
-    from actionable.planning.zero_shot import default_cutoff
 
     task = clean_task(task)
+    if fmt not in FORMATS:
+        raise ConfigError(f"--format: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if as_json:
+        fmt = "json"
     if variant == "grounded":
         return _plan_grounded(task, scene, model, translation_model, samples, max_steps, temperature, top_p,
-                              seed, bank, no_cache, as_json)
+                              seed, bank, no_cache, fmt)
     if variant not in VARIANTS:
         raise ConfigError(f"--variant: unknown variant {variant!r}; use one of grounded, {', '.join(VARIANTS)}")
-    if cutoff is None:
-        cutoff = default_cutoff(model, PlannerConfig().cutoff)
+    cutoff = D.plan_cutoff(model, cutoff)
     pcfg = make_config(PlannerConfig, variant=variant, samples=samples, beta=beta, cutoff=cutoff,
                        max_steps=max_steps, temperature=temperature, top_p=top_p, seed=seed, repair=repair)
     lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache)
@@ -110,18 +118,13 @@ def plan_command(
         from actionable.planning.session import implied_goal_check
 
         result.goal_check = implied_goal_check(session, result)
-    if as_json:
-        out = result.to_dict()
-        out["session"] = session.info()
-        typer.echo(json.dumps(out, indent=2, allow_nan=False))
-    else:
-        _print_human(result, session)
+    _output(result, session, fmt)
     if not result.steps or not result.executable:
         raise typer.Exit(1)
 
 
 def _plan_grounded(task, scene, model, translation_model, samples, max_steps, temperature, top_p, seed, bank,
-                   no_cache, as_json) -> None:
+                   no_cache, fmt) -> None:
     """``actionable plan --variant grounded`` (the default)."""
     from actionable.config import GroundedConfig, LMConfig, make_config
     from actionable.errors import ConfigError
@@ -139,14 +142,42 @@ def _plan_grounded(task, scene, model, translation_model, samples, max_steps, te
         session = PlanningSession(lcfg, None, scene=graph, bank=bank, progress=prog.update)
         result = session.grounded_planner(gcfg).plan(task, graph)
         result.goal_check = implied_goal_check(session, result)
-    if as_json:
-        out = result.to_dict()
-        out["session"] = session.info()
-        typer.echo(json.dumps(out, indent=2, allow_nan=False))
-    else:
-        _print_human(result, session)
+    _output(result, session, fmt)
     if not result.steps or not result.executable:
         raise typer.Exit(1)
+
+
+#: ``--format`` values of ``actionable plan``.
+FORMATS = ("human", "script", "text", "json")
+
+
+def program_steps(result) -> list:
+    """The steps ``plan`` prints and ``verify`` reads back: the resolved program (node ids,
+    repair steps included) when there is one, else the planned program."""
+    prog = result.resolved_program if result.resolved_program is not None else result.program
+    return list(prog.steps) if prog is not None else []
+
+
+def _output(result, session, fmt: str) -> None:
+    """Print ``result`` in ``--format`` ``fmt``.
+
+    ``json``: :meth:`PlanResult.to_dict` plus ``session`` and ``program_script_lines``. Field
+    types: ``program_text`` is a list of phrases, one a step; ``program_script`` is one string,
+    the whole program as a script file (newline-separated ``[WALK] <couch>`` lines, to save
+    and give to ``verify``); ``program_script_lines`` is the same script as a list, one line a
+    step, aligned with ``program_text``."""
+    if fmt == "json":
+        out = result.to_dict()
+        prog = result.program
+        out["program_script_lines"] = [st.to_script() for st in prog.steps] if prog is not None else []
+        out["session"] = session.info()
+        typer.echo(json.dumps(out, indent=2, allow_nan=False))
+    elif fmt in ("script", "text"):
+        typer.echo(f"# task: {result.task}")
+        for st in program_steps(result):
+            typer.echo(st.to_script() if fmt == "script" else st.unresolved().to_text())
+    else:
+        _print_human(result, session)
 
 
 class _Progress:

@@ -33,20 +33,31 @@ def _split(csv: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
 
 
 def _read_plan(path: Path):
-    """A plan file: VirtualHome script/natural-text lines, a dataset file, or TEACh JSON."""
-    from actionable.env.program import Program
-    from actionable.errors import InputError
+    """A plan file (``-``: standard input): VirtualHome script/natural-text lines, a dataset
+    file, the output of ``actionable plan`` as printed (or its ``--json``, or ``--format
+    script|text``), ``verify``'s revised-plan listing, or TEACh JSON
+    (:mod:`actionable.verify.planfile`)."""
+    import sys
 
-    if not path.is_file():
-        what = "is a directory" if path.is_dir() else "does not exist"
-        raise InputError(f"plan file {str(path)!r} {what}; give a text file with one action a line")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path} is not UTF-8 text") from None
+    from actionable.errors import InputError
+    from actionable.verify.planfile import loads_plan_json, read_plan_text
+
+    if str(path) == "-":
+        text = sys.stdin.read()
+    else:
+        if not path.is_file():
+            what = "is a directory" if path.is_dir() else "does not exist"
+            raise InputError(f"plan file {str(path)!r} {what}; give a text file with one action a line")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{path} is not UTF-8 text") from None
     if len(text) > 200_000:
         raise InputError(f"{path} is {len(text)} characters; a plan file is at most 200,000")
-    if path.suffix.lower() in (".json", ".jsonl"):
+    if path.suffix.lower() in (".json", ".jsonl") or text.lstrip().startswith("{"):
+        plan = loads_plan_json(text)  # `actionable plan --json` output
+        if plan is not None:
+            return plan, plan.task
         from actionable.verify.teach import parse_teach
 
         eps = parse_teach(text, path.stem)
@@ -54,7 +65,12 @@ def _read_plan(path: Path):
             raise InputError(f"{path} holds {len(eps)} episodes; `verify` takes one plan "
                              "(use `actionable eval verify --teach FILE` to score many)")
         return eps[0].plan, eps[0].goal
-    plan = Program.parse(text)
+    from actionable.errors import ProgramParseError
+
+    try:
+        plan = read_plan_text(text)
+    except ProgramParseError as exc:
+        raise InputError(f"plan file {str(path)!r}: {exc}") from None
     if not len(plan):
         raise InputError(f"{path} holds no action; write one action a line, e.g. '[WALK] <sink>' "
                          "or 'walk to sink'")
@@ -63,7 +79,9 @@ def _read_plan(path: Path):
 
 def verify_command(
     plan_file: Path = typer.Argument(..., help="Plan: one action a line ('[GRAB] <mug> (12)' or 'grab mug'), "
-                                               "a VirtualHome dataset file, or TEACh JSON (see docs/verify.md)."),
+                                               "the output of `actionable plan` as printed (or its --json), "
+                                               "a VirtualHome dataset file, or TEACh JSON (see docs/verify.md); "
+                                               "- reads standard input.", metavar="PLAN"),
     goal: Optional[str] = typer.Option(None, "--goal", "-g", help="The instruction the plan is for "
                                        "(default: the file's task line)."),
     judge: str = typer.Option(D.JUDGE, "--judge", "-j", help=_JUDGE_HELP),

@@ -28,6 +28,7 @@ from typing import Callable
 import numpy as np
 
 from actionable.config import PlannerConfig
+from actionable.defaults import CALIBRATED_CUTOFFS, PAPER_CUTOFF, plan_cutoff  # noqa: F401 (re-exported)
 from actionable.env.program import Program, Step, parse_text_step
 from actionable.errors import PlanningError, ProgramParseError, ResolutionError
 from actionable.lm.base import GenerationParams
@@ -40,19 +41,11 @@ from actionable.planning.result import PlanResult, StepTrace
 #: more lets a repeated action's runner-up win after the repeat penalty.
 CANDIDATES_PER_SAMPLE = 5
 
-#: Early-stop cutoffs measured for planning LMs whose step scores sit far below
-#: those of the paper's Codex/GPT-3 + Sentence-RoBERTa stack (where 0.8 was
-#: chosen). SmolLM2-135M + MiniLM step scores are 0.2-0.95 (mean token log-prob
-#: about -1.2 nats), so 0.8 stops every plan before step 1; 0.4 is the value
-#: picked on 20 packaged tasks (docs/results.md, "cutoff sweep").
-CALIBRATED_CUTOFFS: dict[str, float] = {"embedded": 0.4}
-
-
-def default_cutoff(model_spec: str, paper_default: float = 0.8) -> float:
+def default_cutoff(model_spec: str, paper_default: float = PAPER_CUTOFF) -> float:
     """The cutoff to use for ``model_spec`` when the user gave none: the
-    calibrated value for the embedded model, else the paper's 0.8."""
-    kind = model_spec.strip().split(":", 1)[0]
-    return CALIBRATED_CUTOFFS.get(kind, paper_default)
+    calibrated value for the embedded model, else the paper's 0.8
+    (:func:`actionable.defaults.plan_cutoff`)."""
+    return plan_cutoff(model_spec, None, paper_default)
 
 
 class ZeroShotPlanner:
@@ -80,6 +73,9 @@ class ZeroShotPlanner:
         self.index = index
         self.bank = bank
         self.config = config or PlannerConfig()
+        if self.config.cutoff is None:  # no cutoff given: the model's default, decided in actionable.defaults
+            self.config = self.config.model_copy(
+                update={"cutoff": plan_cutoff(getattr(lm, "model_id", "") or "")})
         self.progress = progress
         self.candidates_per_sample = max(1, int(candidates_per_sample))
         if self.config.variant != "vanilla":

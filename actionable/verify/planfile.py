@@ -1,0 +1,120 @@
+"""Plan files for ``actionable verify``: output is input (issue 16).
+
+:func:`read_plan_text` reads, besides the plain formats of :meth:`Program.parse` (one action a
+line, script ``[GRAB] <mug> (12)`` or text ``grab mug``; a VirtualHome dataset file):
+
+* the human output of ``actionable plan`` as it is printed (``actionable plan "Watch TV" >
+  p.txt``): the numbered lines ``  3. walk to couch   [WALK] <couch> (352)  (score 0.40)`` are
+  the plan (their script part, with node ids, when there is one, else their text); the
+  ``Task:`` line gives the goal; every other line (executability, goal check, warnings, stop
+  reason) is skipped, and so are the paper variants' steps marked ``(not an admissible
+  action ...)``, which the planner did not keep either;
+* ``actionable verify``'s own "revised plan" listing (``  1. [WALK] <sink> (3)``), so a
+  revised plan can be verified again;
+* ``actionable plan --format script|text`` (one action a line after a ``# task: ...`` line);
+* the ``--json`` object of ``actionable plan`` (:func:`read_plan_json`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from actionable.env.program import Program, parse_script_step, parse_step
+from actionable.errors import InputError, ProgramParseError
+
+#: A numbered listing line: ``  3. walk to couch ...`` (``plan``'s and ``verify``'s output).
+_NUMBERED = re.compile(r"^\s*(\d+)\.\s+(\S.*?)\s*$")
+#: The script part of a line: ``[WALK] <couch> (352)`` (ids optional).
+_SCRIPT_PART = re.compile(r"\[\s*[A-Za-z_]+\s*\](?:\s*<[^<>()]+>\s*(?:\(\s*[0-9]+(?:\.[0-9]+)?\s*\))?)*")
+#: ``Task: Watch TV   (variant grounded, scene default)`` -> ``Watch TV``.
+_TASK_LINE = re.compile(r"^\s*Task:\s*(.*?)(?:\s{2,}\(variant [^)]*\))?\s*$")
+#: ``# task: Watch TV`` (``plan --format script|text``).
+_TASK_COMMENT = re.compile(r"^\s*#\s*task:\s*(.*?)\s*$", re.IGNORECASE)
+#: Trailing annotations of ``plan``'s numbered lines: ``  (score 0.40)``, ``  (repair ...)``.
+_NOTE = re.compile(r"\s{2,}\(.*$")
+
+
+def is_listing(text: str) -> bool:
+    """Whether ``text`` is a numbered listing (``actionable plan``/``verify`` output)."""
+    return any(_NUMBERED.match(ln) for ln in text.splitlines())
+
+
+def _task_of(lines: list[str]) -> str:
+    for ln in lines:
+        m = _TASK_LINE.match(ln) or _TASK_COMMENT.match(ln)
+        if m and m.group(1):
+            return m.group(1).strip()
+    return ""
+
+
+def read_listing(text: str) -> Program:
+    """The plan in a numbered listing; see the module docstring.
+
+    Raises:
+        ProgramParseError: a numbered line that holds no action (names the line).
+    """
+    lines = text.splitlines()
+    steps = []
+    for n, ln in enumerate(lines, 1):
+        m = _NUMBERED.match(ln)
+        if not m:
+            continue  # header, verdicts, goal check, warnings, stop line: not the plan
+        body = m.group(2)
+        if "(not an admissible action" in body:
+            continue  # a paper variant's sample the planner could not translate: not in its plan
+        sm = _SCRIPT_PART.search(body)
+        try:
+            steps.append(parse_script_step(sm.group(0)) if sm else parse_step(_NOTE.sub("", body)))
+        except ProgramParseError as exc:
+            raise ProgramParseError(f"step {m.group(1)}: {exc}", line=ln, lineno=n) from None
+    return Program(tuple(steps), _task_of(lines))
+
+
+def read_plan_text(text: str) -> Program:
+    """A plan from text: a numbered listing (``actionable plan``'s output), else the formats of
+    :meth:`Program.parse`; the task comes from a ``Task:`` or ``# task:`` line when present.
+
+    Raises:
+        ProgramParseError: with the line number of the first bad line.
+    """
+    if is_listing(text):
+        return read_listing(text)
+    lines = text.splitlines()
+    # leading blank and ``#`` lines (``# task: ...``) are dropped first: Program.parse takes a
+    # first line that is not a step for a dataset file's task name
+    skip = 0
+    while skip < len(lines) and (not lines[skip].strip() or lines[skip].lstrip().startswith("#")):
+        skip += 1
+    try:
+        prog = Program.parse("\n".join(lines[skip:]))
+    except ProgramParseError as exc:
+        if exc.lineno is None or not skip:
+            raise
+        msg = str(exc).split(": ", 1)[1] if str(exc).startswith("line ") else str(exc)
+        raise ProgramParseError(msg, line=exc.line, lineno=exc.lineno + skip) from None
+    if not prog.task:
+        task = _task_of(lines)
+        if task:
+            prog = Program(prog.steps, task, prog.description)
+    return prog
+
+
+def read_plan_json(obj) -> Program | None:
+    """The plan in ``actionable plan --json`` output (the resolved program when there is one,
+    with ids and repairs, else the program), or ``None`` when ``obj`` is not such an object."""
+    if not isinstance(obj, dict) or "variant" not in obj or not ("program" in obj or "resolved_program" in obj):
+        return None
+    d = obj.get("resolved_program") or obj.get("program")
+    if not d:
+        raise InputError("the plan JSON holds no program (the planner produced no steps)")
+    prog = Program.from_dict(d)
+    return Program(prog.steps, prog.task or str(obj.get("task", "")), prog.description)
+
+
+def loads_plan_json(text: str) -> Program | None:
+    """:func:`read_plan_json` of a JSON text; ``None`` when it is not ``plan --json`` output."""
+    try:
+        return read_plan_json(json.loads(text))
+    except json.JSONDecodeError:
+        return None

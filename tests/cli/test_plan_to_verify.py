@@ -1,0 +1,111 @@
+"""Output is input (issue 16): what `actionable plan` prints (human output, --format
+script|text, --json) is read by `actionable verify` as it is."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from actionable.cli import main
+from actionable.env.program import Program
+from actionable.errors import ProgramParseError
+from actionable.verify.planfile import loads_plan_json, read_plan_text
+
+from tests.cli.test_plan_cli import run_cli
+
+HUMAN = """Task: Watch TV   (variant grounded, scene default)
+Example in the prompt: Watch TV (98_1)
+  1. walk to home office              [WALK] <home_office> (319)  (score 1.81)
+  2. walk to couch                    [WALK] <couch> (352)  (repair: a precondition of the next step)
+  3. sit on couch                     [SIT] <couch> (352)  (score 0.82)
+  4. watch the tv closely  (not an admissible action: no admissible action)
+ 10. switch on television             [SWITCHON] <television> (410)  (score 1.59)
+Not executable in scene default: step 3 (sit on couch) failed: x
+  unmet precondition(s): character(65) SITTING
+Goal: goal not met: 2 of 4 goal conditions of program 98_1 (Watch TV), matched by class; unmet: did(WATCH)
+Objects the task names: 'tv' -> television
+Warning: the plan does not act on 'remote'
+Nearest example programs: Watch TV (98_1, 0.90), Watch TV (144_1, 0.79)
+stop: done; 10 LM calls; plan 6.3 s (LM 4.7 s); models: embedded:SmolLM2-135M-Instruct-Q4_1 + st:all-MiniLM-L6-v2
+"""
+SCRIPT = ["[WALK] <home_office> (319)", "[WALK] <couch> (352)", "[SIT] <couch> (352)",
+          "[SWITCHON] <television> (410)"]
+
+
+def test_plan_human_output_reads_as_the_plan_and_its_task():
+    prog = read_plan_text(HUMAN)
+    assert prog.task == "Watch TV"
+    assert [s.to_script() for s in prog.steps] == SCRIPT  # untranslatable sample and prose skipped
+
+
+def test_script_and_text_formats_with_a_task_comment():
+    prog = read_plan_text("# task: Watch TV\n" + "\n".join(SCRIPT) + "\n")
+    assert prog.task == "Watch TV" and [s.to_script() for s in prog.steps] == SCRIPT
+    prog = read_plan_text("# task: Watch TV\nwalk to couch\nsit on couch\n")
+    assert prog.task == "Watch TV" and [s.to_script() for s in prog.steps] == ["[WALK] <couch>", "[SIT] <couch>"]
+    with pytest.raises(ProgramParseError, match="line 3"):  # line numbers count the comment line
+        read_plan_text("# task: x\n[WALK] <couch>\nfoo bar baz\n")
+
+
+def test_verify_revised_listing_and_numbered_text_read_back():
+    prog = read_plan_text("revised plan (2 steps, was 3; converged):\n  1. [WALK] <couch> (352)\n"
+                          "  2. [SIT] <couch> (352)\n")
+    assert [s.to_script() for s in prog.steps] == ["[WALK] <couch> (352)", "[SIT] <couch> (352)"]
+    assert [s.to_script() for s in read_plan_text("1. walk to sink\n2. grab mug\n").steps] == \
+        ["[WALK] <sink>", "[GRAB] <mug>"]
+    with pytest.raises(ProgramParseError, match="step 1"):
+        read_plan_text("Task: x\n  1. foo bar baz  (score 1.00)\n")
+
+
+def test_plain_files_are_read_as_before():
+    text = "[WALK] <sink> (3)\ngrab mug\n"
+    assert read_plan_text(text).steps == Program.parse(text).steps
+    dataset = "Make coffee\nbrew a cup\n[WALK] <sink> (3)\n[GRAB] <mug> (7)\n"  # VirtualHome dataset layout
+    assert Program.parse(dataset).task == "Make coffee"
+    assert read_plan_text(dataset).task == "Make coffee" and len(read_plan_text(dataset)) == 2
+
+
+def test_plan_json_reads_the_resolved_program():
+    obj = {"task": "Watch TV", "variant": "grounded",
+           "program": {"task": "Watch TV", "steps": [{"action": "WALK", "args": [["couch", None]]}]},
+           "resolved_program": {"task": "Watch TV", "steps": [{"action": "WALK", "args": [["couch", 352]]}]}}
+    prog = loads_plan_json(json.dumps(obj))
+    assert prog.task == "Watch TV" and [s.to_script() for s in prog.steps] == ["[WALK] <couch> (352)"]
+    assert loads_plan_json('{"episodes": []}') is None and loads_plan_json("not json") is None
+
+
+def test_verify_reads_plan_output_file(tmp_path, capsys):
+    f = tmp_path / "p.txt"
+    f.write_text(HUMAN)
+    assert main(["verify", str(f), "--judge", "rule"]) == 0
+    out = capsys.readouterr().out
+    assert "revised plan" in out and "[SWITCHON] <television> (410)" in out
+
+
+def test_a_bad_plan_line_names_the_file(tmp_path, capsys):
+    f = tmp_path / "p.txt"
+    f.write_text("[WALK] <sink>\nfoo bar baz\n")
+    assert main(["verify", str(f), "--judge", "rule"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: ") and str(f) in err and "line 2" in err
+
+
+def test_unknown_format_is_bad_input(capsys):
+    assert main(["plan", "Watch TV", "--format", "xml"]) == 2
+    assert "--format" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_plan_printed_then_verified_with_the_real_cli(tmp_path):
+    """`actionable plan "Watch TV" > p.txt; actionable verify p.txt` (real embedded model)."""
+    code, out, err = run_cli("plan", "Watch TV")
+    assert code == 0, err
+    assert out.startswith("Task: Watch TV") and "[WALK]" in out
+    p = tmp_path / "p.txt"
+    p.write_text(out)
+    code, vout, err = run_cli("verify", str(p), "--judge", "rule")
+    assert code == 0, err
+    assert "round 1:" in vout and "revised plan" in vout
+    n_plan = len(read_plan_text(out))
+    assert n_plan >= 1 and f"was {n_plan};" in vout
