@@ -182,6 +182,29 @@ def _traceback() -> None:
     traceback.print_exc(file=sys.stderr)
 
 
+_LOG_HANDLER: list = []
+
+
+def _log_to_stderr(debug: bool) -> None:
+    """``--debug``: log records of ``actionable.*`` from INFO up (LM retries, capability
+    fallbacks) go to stderr as timestamped lines. Without it, nothing is configured: Python
+    shows only warnings, and a failure is the one ``error:`` line (no retry chatter first)."""
+    import logging
+
+    logger = logging.getLogger("actionable")
+    for h in _LOG_HANDLER:  # per invocation (main() may run many times in one process)
+        logger.removeHandler(h)
+    _LOG_HANDLER.clear()
+    if debug:
+        h = logging.StreamHandler()  # sys.stderr at the time of each record
+        h.setFormatter(logging.Formatter("[%(asctime)s] %(name)s: %(message)s", "%H:%M:%S"))
+        logger.addHandler(h)
+        logger.setLevel(logging.DEBUG)
+        _LOG_HANDLER.append(h)
+    else:
+        logger.setLevel(logging.NOTSET)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point; returns the process exit code (see :data:`EXIT_CODES`)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -189,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     from actionable.cli.progress import set_quiet
 
     set_quiet(False)  # per invocation (main() may run many times in one process)
+    _log_to_stderr(debug)
     cmd = _command()
     try:
         rv = cmd.main(args=args, prog_name="actionable", standalone_mode=False)

@@ -20,7 +20,8 @@ Capabilities are checked on the answers, never assumed:
 Resilience: per-request timeout; bounded retries with exponential backoff on
 connection errors, timeouts, 429 and 5xx (:mod:`actionable.lm.retry`); when
 retries are spent, :class:`BackendUnavailableError` names the URL and what to
-check. The API key comes from ``OPENAI_API_KEY`` or ``ACTIONABLE_API_KEY``; it
+check. Each retry is logged at INFO level on ``actionable.lm.openai_compat`` (shown by
+``actionable --debug``), never as a warning before that error. The API key comes from ``OPENAI_API_KEY`` or ``ACTIONABLE_API_KEY``; it
 never appears in ``model_id``, cache keys, logs or error messages.
 """
 
@@ -138,8 +139,10 @@ class OpenAICompatLM:
         import openai
 
         def on_retry(attempt, exc, delay):
+            # INFO, not WARNING: a retry is routine, and when retries are spent the typed error
+            # below says it all (the CLI prints that one `error:` line; `--debug` shows these)
             self.stats.extra["retries"] = self.stats.extra.get("retries", 0) + 1
-            log.warning("%s to %s failed (%s); retry %d/%d in %.1fs", what, self.base_url,
+            log.info("%s to %s failed (%s); retry %d/%d in %.1fs", what, self.base_url,
                         type(exc).__name__, attempt + 1, self.retry.max_retries, delay)
 
         try:

@@ -191,3 +191,40 @@ def test_credentials_in_url_refused(url):
     with pytest.raises(ConfigError) as ei:
         OpenAICompatLM("m", url)
     assert "sk-1" not in str(ei.value)
+
+
+def test_retries_are_logged_at_info_not_as_warnings(caplog):
+    """A retry is routine: it must not print a warning before the one-line error (issue 16)."""
+    import logging
+
+    lm = OpenAICompatLM("m", "http://127.0.0.1:9/v1", timeout_s=2,
+                        retry=RetryPolicy(max_retries=2, base_delay_s=0.01))
+    with caplog.at_level(logging.DEBUG, logger="actionable"):
+        with pytest.raises(BackendUnavailableError, match="after 3 attempts"):
+            lm.generate("p", GenerationParams())
+    retries = [r for r in caplog.records if "retry" in r.getMessage()]
+    assert len(retries) == 2 and all(r.levelno == logging.INFO for r in retries)
+    assert lm.stats.extra["retries"] == 2
+
+
+def _unreachable_plan(tmp_path):
+    p = tmp_path / "p.txt"
+    p.write_text("walk to kitchen\ngrab mug\n")
+    return ["verify", str(p), "--goal", "Get a mug", "--judge", "llm", "--no-cache",
+            "--model", "openai:m@http://127.0.0.1:9/v1"]
+
+
+def test_unreachable_server_is_one_error_line(tmp_path):
+    """`actionable verify ... --model openai:...` against a closed port: exit 2, and stderr is the
+    one `error:` line (no retry warnings before it); `--debug` shows the retries."""
+    from tests.cli.test_plan_cli import run_cli
+
+    code, out, err = run_cli(*_unreachable_plan(tmp_path), timeout=120)
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "127.0.0.1:9" in lines[0], err
+    assert "could not connect after 4 attempts" in lines[0]
+    code, out, err = run_cli("--debug", *_unreachable_plan(tmp_path), timeout=120, progress=True)
+    assert code == 2
+    assert err.count("retry ") == 3 and "Traceback" in err
+    assert err.strip().splitlines()[-1].startswith("error: ")
