@@ -7,6 +7,8 @@ Heavy imports (llama.cpp, virtualhome_eval, matplotlib) happen inside the comman
 
 from __future__ import annotations
 
+from actionable.redact import redact_spec
+
 import json
 import shlex
 import sys
@@ -119,7 +121,7 @@ def follow_command(
     lm = None
     if agent != "oracle":
         from actionable.lm.registry import load_lm
-        note(f"loading LM ({model}) ...")
+        note(f"loading LM ({redact_spec(model)}) ...")
         lm = load_lm(model, make_config(LMConfig, model=model, cache=not no_cache))
     ag = make_agent(agent, lm, ins, cfg)
     console.print(f"[bold]{agent}[/bold] in scene {scene}, non-stationarity {nonstationarity} "

@@ -144,6 +144,7 @@ class PlanResult:
             "program": prog.to_dict() if prog is not None else None,
             "program_text": prog.to_text() if prog is not None else [],
             "program_script": prog.to_script() if prog is not None else "",
+            "program_script_lines": [st.to_script() for st in prog.steps] if prog is not None else [],
             "resolved_program": (self.resolved_program.to_dict()
                                  if self.resolved_program is not None else None),
             "resolved_repaired": list(self.repaired_flags),

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from actionable.config import LMConfig, PlannerConfig
+from actionable.redact import redact_spec
 from actionable.planning.examples import ExampleBank
 from actionable.planning.result import PlanResult
 from actionable.planning.zero_shot import ZeroShotPlanner
@@ -54,7 +55,7 @@ class PlanningSession:
         t = time.perf_counter()
         self.scene = load_scene(scene) if scene is None or isinstance(scene, str) else scene
         self.load_timings["scene_s"] = time.perf_counter() - t
-        self._emit(event="load", what="planning LM", spec=self.lm_config.model)
+        self._emit(event="load", what="planning LM", spec=redact_spec(self.lm_config.model))
         t = time.perf_counter()
         if lm is None:
             from actionable.lm.registry import load_lm

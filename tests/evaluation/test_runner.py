@@ -160,7 +160,7 @@ def test_kill_9_mid_run_then_resume_no_loss_no_duplicates(tmp_path):
 def test_progress_bar_goes_to_stderr(tmp_path, capsys):
     run_episodes(_eps(3), EchoFactory(), tmp_path, progress=True)
     out, err = capsys.readouterr()
-    assert "episodes" in err and "3/3" in err and out == ""
+    assert "episode" in err and "3/3" in err and out == ""
 
 
 def test_worker_that_cannot_be_built_fails_the_run_clearly(tmp_path):
