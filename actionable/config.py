@@ -168,3 +168,12 @@ def make_config(cls: type[BaseModel], **kwargs):
         err = ConfigError("invalid setting: " + "; ".join(parts))
         err.fields = fields
         raise err from None
+
+
+def worker_lm_config(model: str, lm_cache: bool, cache_dir: str | None) -> tuple[str, "LMConfig"]:
+    """``(cache dir, LMConfig)`` of an evaluation worker: the run's cache dir (or
+    the default one) holds the LM cache, the index embeddings and the merged scene."""
+    kw = {"model": model, "cache": lm_cache}
+    if cache_dir:
+        kw["cache_dir"] = cache_dir
+    return (cache_dir or str(default_cache_dir())), make_config(LMConfig, **kw)

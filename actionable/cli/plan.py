@@ -36,16 +36,17 @@ def plan_command(
                                           help="Translation LM: minilm (all-MiniLM-L6-v2, offline), "
                                                "bow (bag-of-words baseline), st:<model dir>."),
     samples: Optional[int] = typer.Option(None, "--samples", "-k",
-                                          help="Candidate steps sampled per position (default 10)."),
+                                          help="Free-text steps sampled per position: paper variants 10 (default); "
+                                               "grounded 0 (default; k > 0 adds the paper's translation score)."),
     beta: Optional[float] = typer.Option(None, "--beta",
-                                         help="Weight of the mean token log-prob in the step score "
-                                              "cos + beta*logprob (default 0.3)."),
+                                         help="Paper variants: weight of the mean token log-prob in the step score "
+                                              "cos + beta*logprob (default 0.3). Not used by grounded."),
     cutoff: Optional[float] = typer.Option(None, "--cutoff",
-                                           help="Early-stop threshold epsilon on the best step score. "
+                                           help="Paper variants (not used by grounded): early-stop threshold epsilon on the best step score. "
                                                 "Default: 0.4 for the embedded SmolLM2-135M (its step "
                                                 "scores are lower; 0.8 would stop before step 1), "
                                                 "0.8 (the paper's value) for other models."),
-    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps in a plan (default 20)."),
+    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps in a plan: grounded 30 (repairs included), paper variants 20."),
     temperature: Optional[float] = typer.Option(None, "--temperature", help="Sampling temperature (default 0.6)."),
     top_p: Optional[float] = typer.Option(None, "--top-p", help="Nucleus sampling mass (default 0.9)."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Sampling seed (default 0); same seed, same plan."),

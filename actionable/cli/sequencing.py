@@ -61,7 +61,18 @@ def sequencing_command(
             raise ConfigError(f"--grounded is not JSON ({exc.msg}); e.g. '{{\"w_lm\": 0.5}}'") from None
         if not isinstance(overrides, dict):
             raise ConfigError("--grounded must be a JSON object, e.g. '{\"w_lm\": 0.5}'")
-    make_config(GroundedConfig, **overrides)
+    try:
+        make_config(GroundedConfig, **overrides)
+    except ConfigError as exc:  # name the flag the user typed, and the field inside its JSON
+        raise ConfigError(f"--grounded: {str(exc).replace('invalid setting: ', '')} (fields of GroundedConfig: "
+                          f"{', '.join(GroundedConfig.model_fields)})") from None
+    from actionable.errors import ModelNotFoundError
+    from actionable.lm.registry import check_spec
+
+    try:
+        check_spec(model)
+    except ModelNotFoundError as exc:
+        raise ModelNotFoundError(f"--model: {exc}") from None
     pids = sq.goal_program_ids() if programs == "goal" else sq.tuning_program_ids()
     pids = pids[::stride][:limit] if limit else pids[::stride]
     settings = sq.SequencingSettings(model=model, grounded=overrides, lm_cache=not no_cache)
@@ -76,6 +87,7 @@ def sequencing_command(
     res = run_episodes(episodes, sq.SequencingWorkerFactory(settings), out, executor=executor, workers=workers,
                        manifest=manifest, progress=not (no_progress or quiet()))
     table = sq.summary_markdown(sq.summarise(res.records.values()))
+    failed_all = bool(res.records) and all(r.get("status") != "ok" for r in res.records.values())
     (Path(out) / "summary.md").write_text(f"Command: `{cmd}`\n\n" + table, encoding="utf-8")
     typer.echo(table)
     from actionable.cli.progress import plural

@@ -104,20 +104,15 @@ class PlanWorker:
     """Runs plan-evaluation episodes; ``payload = {"query": EvalQuery dict, "variant", "seed"}``."""
 
     def __init__(self, settings: PlanEvalSettings):
-        from actionable.config import LMConfig, make_config
+        from actionable.config import worker_lm_config
         from actionable.env.scene import load_program, load_scene
         from actionable.evaluation.goals import load_goal_annotations
         from actionable.planning.examples import ExampleBank
 
-        from actionable.config import default_cache_dir
 
         self.s = settings
         #: on-disk caches (action-index embeddings, merged scene); the LM cache lives here too
-        self.cache_dir = settings.cache_dir or str(default_cache_dir())
-        kw: dict[str, Any] = {"model": settings.model, "cache": settings.lm_cache}
-        if settings.cache_dir:
-            kw["cache_dir"] = settings.cache_dir
-        self.lm_config = make_config(LMConfig, **kw)
+        self.cache_dir, self.lm_config = worker_lm_config(settings.model, settings.lm_cache, settings.cache_dir)
         self._scripted = settings.model.startswith("scripted:")
         self._lm = None if self._scripted else self._build_lm()
         bank = (ExampleBank.from_jsonl(settings.example_bank) if settings.example_bank

@@ -40,7 +40,6 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from actionable.errors import ConfigError
 
@@ -135,18 +134,15 @@ class SequencingWorker:
     """Runs sequencing episodes; payload ``{"program_id", "row", "split"}``."""
 
     def __init__(self, settings: SequencingSettings):
-        from actionable.config import LMConfig, default_cache_dir, make_config
+        from actionable.config import worker_lm_config
         from actionable.evaluation.goals import load_goal_annotations
         from actionable.grounding.embedder import load_embedder
         from actionable.planning.examples import ExampleBank
         from actionable.planning.retrieval import ProgramRetriever
 
         self.s = settings
-        self.cache_dir = settings.cache_dir or str(default_cache_dir())
-        kw: dict[str, Any] = {"model": settings.model, "cache": settings.lm_cache}
-        if settings.cache_dir:
-            kw["cache_dir"] = settings.cache_dir
-        self.lm_config = make_config(LMConfig, **kw)
+        #: on-disk caches (action-index embeddings, merged scene); the LM cache lives here too
+        self.cache_dir, self.lm_config = worker_lm_config(settings.model, settings.lm_cache, settings.cache_dir)
         self._lm = None
         self.embedder = load_embedder(settings.translation_model, cache_dir=self.cache_dir)
         self.bank = ExampleBank.packaged()

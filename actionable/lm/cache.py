@@ -123,8 +123,8 @@ class CachedLM:
                     time.sleep(0.05 + 0.01 * attempt)
         except (sqlite3.Error, OSError) as exc:
             raise ConfigError(
-                f"cannot use LM cache file {p}: {exc}; choose another location with --cache-dir "
-                "(or ACTIONABLE_CACHE_DIR), delete the file if it is corrupt, or pass --no-cache") from None
+                f"cannot use LM cache file {p}: {exc}; choose another location with "
+                "ACTIONABLE_CACHE_DIR=<dir>, delete the file if it is corrupt, or pass --no-cache") from None
 
     # ------------------------------------------------------------------ storage
     def _get_many(self, table: str, keys: list[str]) -> dict[str, object]:

@@ -153,8 +153,11 @@ def implied_goal_check(session: PlanningSession, result: PlanResult, description
     The goal is that of the nearest packaged program (kNN over the bank, the
     task's own programs included) whose task name equals the query's (case and
     punctuation aside) or whose similarity is at least ``min_similarity``, and
-    that has goal annotations (342 of 518 do). Goals are matched by class on
-    the state after the executed plan.
+    that has goal annotations (342 of 518 do). Otherwise conditions are read
+    from the text over the plan's objects ("turn on the TV" -> ON(television),
+    :func:`actionable.verify.goaltext.derive_goal_spec`, the same reader the
+    verify judges use). Goals are matched by class on the state after the
+    executed plan.
 
     Returns:
         ``{"checked": False, "reason": ...}`` or ``{"checked": True, "program_id",
@@ -188,4 +191,22 @@ def implied_goal_check(session: PlanningSession, result: PlanResult, description
             return {"checked": True, "program_id": src, "task": r.example.task, "met": gr.met,
                     "total": gr.total, "task_success": bool(gr.task_success and ex.get("executable")),
                     "unmet": list(gr.unmet)}
-    return {"checked": False, "reason": "no annotated program with this task name; goal not checked"}
+    # no packaged title: read goal conditions from the text ("turn on the TV" -> ON(television))
+    from actionable.verify.goaltext import derive_goal_spec
+
+    derived = derive_goal_spec(result.task, result.resolved_program, session.scene)
+    if derived.spec is not None and derived.spec.total:
+        state = result.final_state
+        if state is None:
+            from actionable.env.simulator import execute_program
+
+            state = execute_program(result.resolved_program, session.scene).final_state
+        executed = list(result.resolved_program.steps)
+        if not ex.get("executable") and ex.get("steps_executed") is not None:
+            executed = executed[: ex["steps_executed"]]
+        gr = check_goals(derived.spec, state.to_dict(), executed, match="class")
+        return {"checked": True, "program_id": "the task text", "task": result.task, "met": gr.met,
+                "total": gr.total, "task_success": bool(gr.task_success and ex.get("executable")),
+                "unmet": list(gr.unmet), "source": derived.source}
+    return {"checked": False, "reason": "no annotated program with this task name, and no goal condition "
+                                        "could be read from the text; goal not checked"}
