@@ -143,3 +143,15 @@ class WorldActionError(WorldError, ProgramParseError):
 
 class WorldGoalError(WorldError, InputError):
     """A world has no goal definition for the named task."""
+
+
+def unknown_names(what: str, bad, allowed=None) -> str:
+    """Plain text for unknown names, never Python list notation:
+    ``unknown_names("judge", ["nope"], ("rule", "sim"))`` -> ``unknown judge 'nope'; choose from rule, sim``
+    (``judges 'a', 'b'`` for several)."""
+    bad = list(bad)
+    names = ", ".join(repr(str(b)) for b in bad)
+    text = f"unknown {what}{'s' if len(bad) > 1 else ''} {names}" if bad else f"no {what} given"
+    if allowed:
+        text += f"; choose from {', '.join(allowed)}"
+    return text

@@ -10,6 +10,7 @@ stderr and exit code 2 (``--debug`` adds the traceback, same code); see
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 
 import typer
@@ -176,6 +177,61 @@ def _error_text(exc: BaseException) -> str:
     return str(exc)
 
 
+def _typed_options(cmd, args: list[str]) -> list[tuple[str, str]]:
+    """``(long flag, value)`` for every option with a value that the user typed, resolved
+    against the click command the arguments select (short names and ``--x=v`` included)."""
+    sub, i = cmd, 0
+    while i < len(args) and getattr(sub, "commands", None):  # descend to the subcommand
+        a = args[i]
+        if a in sub.commands:
+            sub = sub.commands[a]
+        elif not a.startswith("-"):
+            break
+        i += 1
+    takes: dict[str, str] = {}
+    for p in getattr(sub, "params", []):
+        if p.param_type_name != "option" or getattr(p, "is_flag", False):
+            continue
+        names = list(p.opts) + list(getattr(p, "secondary_opts", []))
+        long = next((o for o in names if o.startswith("--")), names[0] if names else None)
+        for o in names:
+            takes[o] = long
+    out = []
+    rest = args[i:]
+    j = 0
+    while j < len(rest):
+        a = rest[j]
+        if a == "--":
+            break
+        if a.startswith("--") and "=" in a and a.split("=", 1)[0] in takes:
+            out.append((takes[a.split("=", 1)[0]], a.split("=", 1)[1]))
+        elif a in takes and j + 1 < len(rest):
+            out.append((takes[a], rest[j + 1]))
+            j += 1
+        j += 1
+    return out
+
+
+def _name_the_flag(msg: str, typed: list[tuple[str, str]]) -> str:
+    """Prefix ``--flag: `` to an error message that quotes the value of exactly one option the
+    user typed and names no flag yet (``unknown scene 'nope'`` -> ``--scene: unknown ...``).
+    One place for every command: the layers below raise SceneError, ModelNotFoundError...
+    without knowing which flag carried the value."""
+    if msg.startswith("-") or not typed:
+        return msg
+    hits = set()
+    for flag, value in typed:
+        items = {value.strip()} | {x.strip() for x in value.split(",")}
+        if any(x and (f"'{x}'" in msg or f'"{x}"' in msg) for x in items):
+            hits.add(flag)
+    if len(hits) != 1:
+        return msg
+    flag = hits.pop()
+    if re.search(re.escape(flag) + r"(?![\w-])", msg):
+        return msg
+    return f"{flag}: {msg}"
+
+
 def _traceback() -> None:
     import traceback
 
@@ -205,6 +261,42 @@ def _log_to_stderr(debug: bool) -> None:
         logger.setLevel(logging.NOTSET)
 
 
+def _stdout_closed() -> int:
+    """The reader of stdout went away (``actionable scenes | head -1``): point stdout at
+    /dev/null so the interpreter's final flush does not complain, and exit 0 quietly."""
+    import os
+
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):  # no real stdout (pytest capture, notebooks)
+        pass
+    return 0
+
+
+def _stdout_is_devnull() -> bool:
+    import os
+
+    try:
+        a, b = os.fstat(sys.stdout.fileno()), os.stat(os.devnull)
+        return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _unwrap_pacified() -> bool:
+    """Undo click's/typer's EPIPE handling (it wraps stdout/stderr in ``PacifyFlushWrapper``
+    and exits 1); true when it had happened."""
+    hit = False
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if type(stream).__name__ == "PacifyFlushWrapper":
+            setattr(sys, name, getattr(stream, "wrapped", stream))
+            hit = True
+    return hit
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point; returns the process exit code (see :data:`EXIT_CODES`)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -214,6 +306,7 @@ def main(argv: list[str] | None = None) -> int:
     set_quiet(False)  # per invocation (main() may run many times in one process)
     _log_to_stderr(debug)
     cmd = _command()
+    was_devnull = _stdout_is_devnull()
     try:
         rv = cmd.main(args=args, prog_name="actionable", standalone_mode=False)
         # typer turns Ctrl-C into Exit(130) and, outside standalone mode, *returns*
@@ -225,12 +318,23 @@ def main(argv: list[str] | None = None) -> int:
     except ActionableError as exc:
         if debug:
             _traceback()
-        typer.echo(f"error: {_one_line(_error_text(exc))}", err=True)
+        text = _error_text(exc)
+        try:
+            text = _name_the_flag(text, _typed_options(cmd, args))
+        except Exception:  # cosmetic: never hide the error itself
+            pass
+        typer.echo(f"error: {_one_line(text)}", err=True)
         return 2
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         return 130
+    except BrokenPipeError:  # stdout closed by its reader (`| head -1`): not an error
+        return _stdout_closed()
     except SystemExit as exc:  # click's own exit
+        if _unwrap_pacified() or (exc.code == 1 and not was_devnull and _stdout_is_devnull()):
+            # typer (PacifyFlushWrapper) or rich (stdout moved to /dev/null) met a closed
+            # stdout and exit 1: not an error
+            return _stdout_closed()
         return int(exc.code or 0)
     except Exception as exc:  # click usage errors and friends
         click_exc, abort_exc = _click_exception_types()
@@ -258,4 +362,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    code = main()
+    try:
+        sys.stdout.flush()  # buffered output may meet the closed pipe only now
+    except BrokenPipeError:
+        code = _stdout_closed() if code == 0 else code
+    except (OSError, ValueError):
+        pass
+    sys.exit(code)

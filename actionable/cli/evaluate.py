@@ -63,6 +63,12 @@ def plan_eval_command(
     from actionable.evaluation.report import write_report
     from actionable.evaluation.runner import run_episodes
 
+    from actionable.evaluation.plan_eval import VARIANT_TABLE
+    from actionable.errors import unknown_names
+
+    bad = [v.strip() for v in variants.split(",") if v.strip() and v.strip().lower() not in VARIANT_TABLE]
+    if bad or not variants.strip():
+        raise ConfigError(f"--variants: {unknown_names('variant', bad, VARIANT_TABLE)}")
     names = parse_variants(variants)
     modes = tuple(m.strip() for m in query.split(",") if m.strip())
     for p, flag in ((tasks, "--tasks"), (example_bank, "--example-bank")):

@@ -33,6 +33,37 @@ def _csv(text: str, what: str) -> list[str]:
     return items
 
 
+def _world(env: str, command: str):
+    """The continual world named by ``--env``; the error names the flag and says why a world of
+    :mod:`actionable.worlds` (e.g. thor) is not offered here."""
+    from actionable.continual.worlds import get_world, list_worlds
+    from actionable.errors import ConfigError
+
+    if env in list_worlds():
+        return get_world(env)
+    supported = ", ".join(list_worlds())
+    try:
+        from actionable.worlds import list_worlds as all_worlds
+
+        registered = env in all_worlds()
+    except Exception:  # the world registry is optional here
+        registered = False
+    if registered:
+        raise ConfigError(f"--env: {command} supports {supported} ({env} has no continual setting yet)")
+    raise ConfigError(f"--env: unknown world {env!r}; {command} supports {supported}")
+
+
+def _check_model(model: str) -> None:
+    """``--model`` checked before anything runs (no loading; :func:`~actionable.lm.registry.check_spec`)."""
+    from actionable.errors import ConfigError, ModelNotFoundError
+    from actionable.lm.registry import check_spec
+
+    try:
+        check_spec(model)
+    except (ModelNotFoundError, ConfigError) as exc:
+        raise type(exc)(f"--model: {exc}") from None
+
+
 def _check_writable(flag: str, path: Optional[Path]) -> None:
     """Fail before the episode, not after it, when an output path cannot be written."""
     from actionable.errors import InputError
@@ -93,15 +124,15 @@ def follow_command(
     from actionable.continual.agent import ExRAPConfig
     from actionable.continual.episode import AGENTS, make_agent, run_episode
     from actionable.continual.instructions import save_instructions as _save
-    from actionable.continual.worlds import get_world
+
     from actionable.errors import ConfigError
 
     if quiet:
         set_quiet(True)
-    world = get_world(env)
+    world = _world(env, "follow")
     scene = scene or world.scene
     if agent not in AGENTS:
-        raise ConfigError(f"unknown agent {agent!r}; choose from {', '.join(AGENTS)}")
+        raise ConfigError(f"--agent: unknown agent {agent!r}; choose from {', '.join(AGENTS)}")
     if not 1 <= steps <= 2000:
         raise ConfigError(f"--steps must be 1..2000 (got {steps})")
     if seed < 0:
@@ -110,6 +141,8 @@ def follow_command(
         raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
     for flag, path in (("--save-instructions", save_instructions), ("--trace", trace_out)):
         _check_writable(flag, path)
+    if agent != "oracle":
+        _check_model(model)
     dyn = world.describe(nonstationarity)  # checks the level
     cfg = make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t, relevance=relevance)
     console = Console(stderr=False, highlight=False, soft_wrap=True)
@@ -203,17 +236,19 @@ def continual_eval_command(
     """Run the continual benchmark and write summary.md (paper-style SR/PS table) + continual.png."""
     from actionable.continual.episode import AGENTS
     from actionable.continual.evaluate import ContinualWorker, episodes_for, write_continual_report
-    from actionable.continual.worlds import DEFAULT_WORLD, get_world
+    from actionable.continual.worlds import DEFAULT_WORLD
     from actionable.cli.progress import quiet
-    from actionable.errors import ConfigError, ContinualError
+    from actionable.errors import ConfigError
     from actionable.evaluation.runner import config_fingerprint, run_episodes
 
-    world = get_world(env)
+    world = _world(env, "eval continual")
     scene = scene or world.scene
     ags = _csv(agents, "agents")
     bad = [a for a in ags if a not in AGENTS]
     if bad:
-        raise ConfigError(f"unknown agent(s) {bad}; choose from {', '.join(AGENTS)}")
+        from actionable.errors import unknown_names
+
+        raise ConfigError(f"--agents: {unknown_names('agent', bad, AGENTS)}")
     sizes_flag = "--set-sizes"
     if instructions is not None:  # the deprecated spelling (it means a file in `follow`)
         sizes_flag, set_sizes = "--instructions", instructions
@@ -241,6 +276,8 @@ def continual_eval_command(
     from actionable.continual.agent import ExRAPConfig
     make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t, relevance=relevance)  # typed error now, not per episode
     world.check_scene(scene)  # SceneError now for an unknown scene
+    if any(a != "oracle" for a in ags):
+        _check_model(model)  # before the run: one error line, not one failed episode each
     eps = episodes_for(ags, _csv(nonstationarity, "nonstationarity"), sizes, list(range(seeds)), steps,
                        scene, model, query_mode, w_t, interpreter, relevance, env=world.name)
     conf = {"steps": steps, "scene": scene, "model": model, "query_mode": query_mode, "w_t": w_t,
@@ -257,7 +294,9 @@ def continual_eval_command(
                        retry_errors=retry_errors)
     if res.errors and not any(r.get("status") == "ok" for r in res.records.values()):
         first = next(r.get("error") for r in res.records.values() if r.get("status") != "ok")
-        raise ContinualError(f"every episode failed; the first error: {first}")
+        # the job ran and failed: exit 1 (exit 2 is for bad input, caught above)
+        typer.echo(f"error: every episode failed; the first error: {first}", err=True)
+        raise typer.Exit(1)
     paths = write_continual_report(out)
     from actionable.cli.progress import plural
 

@@ -23,12 +23,12 @@ _MODEL_HELP = ("LM for the llm/hybrid judge and the llm planner: embedded (SmolL
 
 
 def _split(csv: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
-    from actionable.errors import ConfigError
+    from actionable.errors import ConfigError, unknown_names
 
     items = tuple(x.strip() for x in csv.split(",") if x.strip())
     bad = [x for x in items if x not in allowed]
     if bad or not items:
-        raise ConfigError(f"--{what}: unknown {bad or 'empty list'}; choose from {', '.join(allowed)}")
+        raise ConfigError(f"--{what}: {unknown_names(what.rstrip('s'), bad, allowed)}")
     return items
 
 
@@ -300,9 +300,23 @@ def eval_verify_command(
         raise ConfigError(f"--n must be in 1..342 (got {n_programs})")
     if not 1 <= max_rounds <= 20:
         raise ConfigError(f"--max-rounds must be in 1..20 (got {max_rounds})")
+    if teach is not None and not teach.is_file():  # the file first: it is what the user asked for
+        from actionable.errors import InputError
+
+        why = "is a directory" if teach.is_dir() else "no such file"
+        raise InputError(f"--teach: cannot read {str(teach)!r} ({why}); give a TEACh-style JSON/JSONL file")
     js = _split(judges, JUDGE_NAMES, "judges")
     ps = _split(planners, PLANNER_NAMES, "planners")
     ms = tuple(m.strip() for m in models.split(",") if m.strip()) or ("embedded",)
+    if any(j == "llm" or j == "hybrid" for j in js) or "llm" in ps:
+        from actionable.errors import ConfigError as _CE, ModelNotFoundError
+        from actionable.lm.registry import check_spec
+
+        for m in ms:  # up front: a bad spec would otherwise fail every episode, one by one
+            try:
+                check_spec(m)
+            except (ModelNotFoundError, _CE) as exc:
+                raise type(exc)(f"--models: {exc}") from None
     if teach is not None:
         from actionable.verify.teach import score_teach
 
@@ -315,6 +329,19 @@ def eval_verify_command(
     rows = run_benchmark(cfg, out, executor=executor, workers=workers, progress=not (no_progress or quiet()))
     typer.echo(markdown_table(rows))
     typer.echo(f"\nwrote {out / 'run.jsonl'} and {out / 'summary.md'}")
+    _exit_if_all_failed(out)
+
+
+def _exit_if_all_failed(out: Path) -> None:
+    """Exit 1 (the job ran and failed) with one ``error:`` line when no episode of the run
+    finished."""
+    from actionable.evaluation.runner import RunStore
+
+    recs = list(RunStore(out).read().values())
+    if recs and not any(r.get("status") == "ok" for r in recs):
+        first = next((r.get("error") for r in recs if r.get("error")), "unknown")
+        typer.echo(f"error: every episode failed ({len(recs)}); the first error: {first}", err=True)
+        raise typer.Exit(1)
 
 
 def register(app, eval_app) -> None:

@@ -25,13 +25,80 @@ from actionable.config import LMConfig
 from actionable.errors import ConfigError, ModelNotFoundError
 from actionable.lm.base import LanguageModel
 
+#: The user-facing spec forms (error messages, help). ``scripted:<json list>`` is for tests only
+#: and is not advertised.
 SPEC_FORMS = ("embedded", "embedded:chat", "gguf:<file.gguf>", "openai:<name>@<base_url>",
-              "openai-chat:<name>@<base_url>", "hf:<path>[?device=cpu|cuda|auto]", "scripted:<json list>")
+              "openai-chat:<name>@<base_url>", "hf:<path>[?device=cpu|cuda|auto]")
+_HF_OPTIONS = ("device", "gguf_file", "dtype")
 
 
 def _unknown(spec: str, why: str = "") -> ModelNotFoundError:
     return ModelNotFoundError(
         f"unknown model spec {spec!r}{': ' + why if why else ''}; valid forms: " + ", ".join(SPEC_FORMS))
+
+
+def check_spec(spec: str) -> str:
+    """Validate a model spec without loading anything (no model files read, no server contacted,
+    no heavy imports): the form, the embedded model's name, a ``gguf:`` file that exists, the
+    ``openai:<name>@<base_url>`` split and the ``hf:`` options.
+
+    Returns:
+        the stripped spec.
+
+    Raises:
+        ModelNotFoundError: unknown form, or no file at a ``gguf:`` path.
+        ConfigError: unknown ``hf:`` option or a bad ``scripted:`` list.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise _unknown(str(spec), "empty")
+    spec = spec.strip()
+    kind, sep, rest = spec.partition(":")
+    if kind == "embedded":
+        from actionable.lm.embedded import EMBEDDED_NAME
+
+        if rest in ("", EMBEDDED_NAME, "chat", f"{EMBEDDED_NAME}+chat"):
+            return spec
+        raise _unknown(spec, f"the embedded model is {EMBEDDED_NAME}; use 'embedded' or 'embedded:chat'")
+    if kind in ("gguf", "gguf-chat") and rest:
+        from pathlib import Path
+
+        if not Path(rest).expanduser().is_file():
+            raise ModelNotFoundError(f"no GGUF file at {rest!r} (model spec {spec!r}); give an existing "
+                                     "<file.gguf>")
+        return spec
+    if kind in ("openai", "openai-chat"):
+        from actionable.lm.openai_compat import parse_openai_spec
+
+        parse_openai_spec(spec)
+        return spec
+    if kind == "hf" and rest:
+        _hf_options(rest)
+        return spec
+    if kind == "scripted" and sep:
+        _scripted_outputs(rest)
+        return spec
+    raise _unknown(spec)
+
+
+def _hf_options(rest: str) -> tuple[str, dict]:
+    path, _, query = rest.partition("?")
+    opts = {k: v[-1] for k, v in parse_qs(query).items()}
+    bad = sorted(set(opts) - set(_HF_OPTIONS))
+    if bad:
+        raise ConfigError(f"unknown hf: option {', '.join(repr(b) for b in bad)}; allowed: "
+                          + ", ".join(_HF_OPTIONS))
+    return path, opts
+
+
+def _scripted_outputs(rest: str) -> list:
+    try:
+        outputs = json.loads(rest)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"scripted:<json list> needs a JSON list of outputs ({exc.msg})") from None
+    if not isinstance(outputs, list):
+        raise ConfigError("scripted:<json list> needs a JSON list of outputs, e.g. "
+                          "scripted:[\"walk to bedroom\", \"\"]")
+    return outputs
 
 
 def build_lm(spec: str, config: LMConfig | None = None) -> LanguageModel:
@@ -68,25 +135,14 @@ def build_lm(spec: str, config: LMConfig | None = None) -> LanguageModel:
     if kind == "hf" and rest:
         from actionable.lm.transformers_backend import TransformersLM
 
-        path, _, query = rest.partition("?")
-        opts = {k: v[-1] for k, v in parse_qs(query).items()}
-        bad = set(opts) - {"device", "gguf_file", "dtype"}
-        if bad:
-            raise ConfigError(f"unknown hf: option(s) {sorted(bad)}; allowed: device, gguf_file, dtype")
+        path, opts = _hf_options(rest)
         return TransformersLM(path, device=opts.get("device", "auto"), gguf_file=opts.get("gguf_file"),
                               dtype=opts.get("dtype", "auto"),
                               convert_cache=config.cache_dir if config.cache else None)
     if kind == "scripted" and sep:
         from actionable.lm.scripted import ScriptedLM
 
-        try:
-            outputs = json.loads(rest)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"scripted:<json list> needs a JSON list of outputs ({exc.msg})") from None
-        if not isinstance(outputs, list):
-            raise ConfigError("scripted:<json list> needs a JSON list of outputs, e.g. "
-                              "scripted:[\"walk to bedroom\", \"\"]")
-        return ScriptedLM(outputs)
+        return ScriptedLM(_scripted_outputs(rest))
     raise _unknown(spec)
 
 

@@ -55,7 +55,9 @@ class VerifyBenchConfig:
 
         bad = [j for j in self.judges if j not in JUDGE_NAMES]
         if bad or not self.judges:
-            raise ConfigError(f"unknown judge(s) {bad}; choose from {', '.join(JUDGE_NAMES)}")
+            from actionable.errors import unknown_names
+
+            raise ConfigError(unknown_names("judge", bad, JUDGE_NAMES))
         badp = [p for p in self.planners if p not in PLANNER_NAMES]
         if badp or not self.planners:
             raise ConfigError(f"unknown planner(s) {badp}; choose from {', '.join(PLANNER_NAMES)}")

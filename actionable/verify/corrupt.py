@@ -302,7 +302,9 @@ def corrupt_program(program_id: str, gold: Program, scene: Any, *, goal_spec: An
         raise ConfigError(f"n_errors must be in 1..10 (got {n_errors})")
     bad = [k for k in kinds if k not in ERROR_KINDS]
     if bad or not kinds:
-        raise ConfigError(f"unknown error kind(s) {bad}; choose from {', '.join(ERROR_KINDS)}")
+        from actionable.errors import unknown_names
+
+        raise ConfigError(unknown_names("error kind", bad, ERROR_KINDS))
     rng = random.Random(f"{seed}:{program_id}")
     inj = _Injector(program_id, gold, scene, goal_spec, rng)
     wanted = [rng.choice(list(kinds)) for _ in range(n_errors)]

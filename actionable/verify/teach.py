@@ -216,7 +216,9 @@ def score_teach(path: str | Path, judges, model: str = "embedded", out: str | Pa
 
     bad = [j for j in judges if j in ("sim", "hybrid")]
     if bad:
-        raise ConfigError(f"judge(s) {bad} need a VirtualHome scene; TEACh episodes can be scored "
+        names = ", ".join(bad)
+        raise ConfigError(f"--judges: {'judges' if len(bad) > 1 else 'judge'} {names} need"
+                          f"{'' if len(bad) > 1 else 's'} a VirtualHome scene; TEACh episodes can be scored "
                           "with --judges rule,llm")
     eps = [e for e in load_teach(path) if e.labelled]
     if not eps:

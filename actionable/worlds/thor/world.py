@@ -57,7 +57,9 @@ class ThorWorld(World):
         opts = dict(options or {})
         bad = set(opts) - {"scene", "goals"}
         if bad:
-            raise WorldActionError(f"unknown reset option(s) {sorted(bad)}; use 'scene' or 'goals'")
+            from actionable.errors import unknown_names
+
+            raise WorldActionError(unknown_names("reset option", sorted(bad), ("scene", "goals")))
         scene = load_scene(opts.get("scene") or self.default_scene, seed)
         self._s = ThorState(scene)
         g = opts.get("goals") or []

@@ -1,0 +1,96 @@
+"""Findings of a new-user check: one clear ``error:`` line naming the flag or file, exit codes
+per the table (0 ok, 1 the job ran and failed, 2 bad input), a closed stdout exits 0 quietly."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from actionable.cli import main
+
+
+def _err(capsys) -> str:
+    lines = capsys.readouterr().err.strip().splitlines()
+    return lines[-1] if lines else ""
+
+
+def test_check_spec_parses_without_loading(tmp_path):
+    from actionable.errors import ModelNotFoundError
+    from actionable.lm.registry import check_spec
+
+    for ok in ("embedded", "embedded:chat", "openai:x@http://127.0.0.1:9", "hf:some/model?device=cpu",
+               'scripted:["a"]'):
+        assert check_spec(ok) == ok
+    for bad in ("nope", "", "gguf:/nonexistent.gguf", "openai:x"):
+        with pytest.raises(ModelNotFoundError) as ei:
+            check_spec(bad)
+        assert "scripted" not in str(ei.value)
+
+
+def test_eval_verify_bad_model_named_up_front(tmp_path, capsys):
+    assert main(["eval", "verify", "--judges", "llm", "--models", "nope", "--n", "2",
+                 "--out", str(tmp_path / "r"), "--no-progress"]) == 2
+    err = _err(capsys)
+    assert err.startswith("error: --models:") and "'nope'" in err and not (tmp_path / "r").exists()
+
+
+def test_eval_verify_exits_1_when_every_episode_failed(tmp_path, capsys):
+    assert main(["eval", "verify", "--judges", "llm", "--models", "openai:x@http://127.0.0.1:9", "--n", "1",
+                 "--out", str(tmp_path / "r"), "--no-progress"]) == 1
+    assert _err(capsys).startswith("error: every episode failed")
+
+
+def test_eval_continual_bad_model_before_the_run(tmp_path, capsys):
+    assert main(["eval", "continual", "--model", "nope", "--agents", "exrap", "--seeds", "1", "--steps", "2",
+                 "--set-sizes", "3", "-x", "low", "--out", str(tmp_path / "c")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --model:") and "ModelNotFoundError" not in err and "episode" not in err
+
+
+def test_eval_verify_teach_file_checked_first(tmp_path, capsys):
+    assert main(["eval", "verify", "--teach", str(tmp_path / "none.json"), "--out", str(tmp_path / "o")]) == 2
+    assert _err(capsys).startswith("error: --teach: cannot read")
+
+
+@pytest.mark.parametrize("cmd", [["follow"], ["eval", "continual", "--out", "unused"]])
+def test_follow_env_thor_names_the_flag(cmd, capsys):
+    assert main([*cmd, "--env", "thor"]) == 2
+    err = _err(capsys)
+    assert err.startswith("error: --env:") and "thor has no continual setting yet" in err
+    assert main([*cmd, "--env", "mars"]) == 2
+    assert _err(capsys).startswith("error: --env: unknown world 'mars'")
+
+
+@pytest.mark.parametrize("args,flag", [
+    (["verify", "-", "--scene", "nope"], "--scene"),
+    (["follow", "--agent", "oracle", "--steps", "2", "-s", "nope"], "--scene"),
+    (["follow", "--agent", "nope"], "--agent"),
+    (["follow", "--model", "nope"], "--model"),
+    (["eval", "continual", "--agents", "exrap,nope", "--out", "unused"], "--agents"),
+    (["eval", "plan", "--variants", "nope", "--out", "unused"], "--variants"),
+    (["verify", "-", "--judge", "nope"], "--judge"),
+])
+def test_unknown_values_name_the_flag_in_plain_text(args, flag, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("walk to sink\n"))
+    assert main([*args, "--goal", "x"] if args[0] == "verify" else args) == 2
+    err = _err(capsys)
+    assert err.startswith(f"error: {flag}:"), err
+    assert "[" not in err.split(";")[0], err  # no Python list notation
+    assert "'nope'" in err
+
+
+@pytest.mark.parametrize("args", [["-h"], ["scenes", "--env", "thor"], ["scenes"]])
+def test_closed_stdout_exits_0_quietly(args):
+    code = ("import subprocess, sys; p = subprocess.Popen([sys.executable, '-c', "
+            "'from actionable.cli import run; run()', *sys.argv[1:]], stdout=subprocess.PIPE, "
+            "stderr=subprocess.PIPE); p.stdout.readline(); p.stdout.close(); "
+            "err = p.stderr.read(); rc = p.wait(); print(rc); print(err.decode())")
+    p = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, COLUMNS="80"))
+    rc, _, err = p.stdout.partition("\n")
+    assert rc.strip() == "0" and not err.strip(), p.stdout + p.stderr
