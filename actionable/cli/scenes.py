@@ -43,7 +43,10 @@ def scenes_command(
     objects, duplicates merged) and the 518 packaged program scenes, with counts.
     Give a scene name to see its rooms, node counts and (with --classes) classes."""
     if env != "virtualhome":
-        _world_scenes(env, task, as_json)
+        if show is not None:
+            _world_scene(env, show, task, classes, as_json)
+        else:
+            _world_scenes(env, task, as_json)
         return
     from actionable.env.scene import list_program_ids, load_program, load_scene
     from actionable.errors import InputError
@@ -54,7 +57,12 @@ def scenes_command(
     if show is not None and task:
         raise InputError("--task filters the scene list; drop the scene name or the --task option")
     if show is not None:
-        scene = load_scene(show)
+        from actionable.errors import SceneError
+
+        try:
+            scene = load_scene(show)
+        except SceneError as exc:  # name what the user typed: the SCENE argument
+            raise SceneError(f"SCENE: {exc}") from None
         info = _scene_summary(scene)
         if classes:
             info["class_counts"] = {c: len(scene.nodes_of_class(c)) for c in scene.class_names()}
@@ -128,6 +136,47 @@ def _world_scenes(env: str, task: Optional[str], as_json: bool) -> None:
         typer.echo(f"{r['scene']}{extra}")
     typer.echo(f"{len(rows)} scene(s) of world {env}; use with `actionable verify PLAN --env {env} --scene NAME` "
                "(TEACh scenes also without the 'teach:' prefix)")
+
+
+def _world_scene(env: str, show: str, task: Optional[str], classes: bool, as_json: bool) -> None:
+    """One scene of a world of :mod:`actionable.worlds` (``--env thor FloorPlan1``): its objects,
+    and for a TEACh episode its task; an unknown name is an error naming the SCENE argument."""
+    from actionable.errors import ConfigError, InputError
+    from actionable.worlds import list_worlds, make
+
+    if env not in list_worlds():
+        raise ConfigError(f"--env: unknown world {env!r}; choose one of {', '.join(list_worlds())}")
+    if task:
+        raise InputError("--task filters the scene list; drop the scene name or the --task option")
+    names = make(env).scenes()
+    name = next((c for c in (show, f"teach:{show}") if c in names), None)
+    if name is None:
+        raise ConfigError(f"SCENE: unknown {env} scene {show!r}; `actionable scenes --env {env}` lists the "
+                          f"{len(names)} scenes")
+    info: dict = {"env": env, "name": name}
+    if env == "thor":
+        from actionable.verify.teach_bench import load_demos
+        from actionable.worlds.thor.scene import load_scene
+
+        sc = load_scene(name)
+        types = Counter(t["type"] for t in sc.templates)
+        info.update(source=sc.source, objects=len(sc.ids), types=len(types))
+        d = next((d for d in load_demos() if f"teach:{d.id}" == name), None)
+        if d is not None:
+            info.update(task=d.task, description=d.desc)
+        if classes:
+            info["class_counts"] = dict(sorted(types.items()))
+    if as_json:
+        typer.echo(json.dumps(info, indent=2))
+        return
+    lines = [f"scene {name} (world {env})" + (f": {info['objects']} objects of {info['types']} types, "
+                                                f"from {info['source']}" if "objects" in info else "")]
+    if "task" in info:
+        lines.append(f"task: {info['task']} - {info['description']}")
+    if "class_counts" in info:
+        lines.append("classes: " + ", ".join(f"{c} x{n}" for c, n in info["class_counts"].items()))
+    lines.append(f"use with `actionable verify PLAN --env {env} --scene {show}`")
+    typer.echo("\n".join(lines))
 
 
 def _print_scene(info: dict) -> None:

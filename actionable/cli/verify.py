@@ -37,32 +37,23 @@ def _read_plan(path: Path):
     file, the output of ``actionable plan`` as printed (or its ``--json``, or ``--format
     script|text``), ``verify``'s revised-plan listing, or TEACh JSON
     (:mod:`actionable.verify.planfile`)."""
-    import sys
 
     from actionable.errors import InputError
     from actionable.verify.planfile import loads_plan_json, read_plan_text
 
-    if str(path) == "-":
-        text = sys.stdin.read()
-    else:
-        if not path.is_file():
-            what = "is a directory" if path.is_dir() else "does not exist"
-            raise InputError(f"plan file {str(path)!r} {what}; give a text file with one action a line")
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise InputError(f"{path} is not UTF-8 text") from None
-    if len(text) > 200_000:
-        raise InputError(f"{path} is {len(text)} characters; a plan file is at most 200,000")
+    text, where = _read_text(path)
     if path.suffix.lower() in (".json", ".jsonl") or text.lstrip().startswith("{"):
         plan = loads_plan_json(text)  # `actionable plan --json` output
         if plan is not None:
             return plan, plan.task
         from actionable.verify.teach import parse_teach
 
-        eps = parse_teach(text, path.stem)
+        try:
+            eps = parse_teach(text, path.stem)
+        except InputError as exc:  # name the file the user gave
+            raise InputError(f"{where}: {exc}") from None
         if len(eps) != 1:
-            raise InputError(f"{path} holds {len(eps)} episodes; `verify` takes one plan "
+            raise InputError(f"{where} holds {len(eps)} episodes; `verify` takes one plan "
                              "(use `actionable eval verify --teach FILE` to score many)")
         return eps[0].plan, eps[0].goal
     from actionable.errors import ProgramParseError
@@ -70,11 +61,34 @@ def _read_plan(path: Path):
     try:
         plan = read_plan_text(text)
     except ProgramParseError as exc:
-        raise InputError(f"plan file {str(path)!r}: {exc}") from None
+        raise InputError(f"{where}: {exc}") from None
     if not len(plan):
-        raise InputError(f"{path} holds no action; write one action a line, e.g. '[WALK] <sink>' "
+        raise InputError(f"{where} holds no action; write one action a line, e.g. '[WALK] <sink>' "
                          "or 'walk to sink'")
     return plan, plan.task
+
+
+def _read_text(path: Path) -> tuple[str, str]:
+    """``(text, where)`` of a plan file (``-``: standard input); ``where`` names it in errors
+    (``plan file 'p.txt'`` or ``standard input``)."""
+    import sys
+
+    from actionable.errors import InputError
+
+    if str(path) == "-":
+        text, where = sys.stdin.read(), "standard input"
+    else:
+        where = f"plan file {str(path)!r}"
+        if not path.is_file():
+            what = "is a directory" if path.is_dir() else "does not exist"
+            raise InputError(f"{where} {what}; give a text file with one action a line")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{where} is not UTF-8 text") from None
+    if len(text) > 200_000:
+        raise InputError(f"{where} is {len(text)} characters; a plan file is at most 200,000")
+    return text, where
 
 
 def verify_command(
@@ -203,23 +217,25 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
     _split(judge, JUDGE_NAMES, "judge")
     _split(planner, ("apply", "llm"), "planner")
     sc = _thor_scene(scene) if env == "thor" else scene  # scene names are the world's own
-    if not plan_file.is_file():
-        raise InputError(f"plan file {str(plan_file)!r} does not exist; give a text file with one action a line")
-    try:
-        text = plan_file.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{plan_file} is not UTF-8 text") from None
+    text, where = _read_text(plan_file)
     task_name = None
     adapter = make_adapter(env, sc)
     if plan_file.suffix.lower() in (".json", ".jsonl"):
         from actionable.verify.teach import parse_teach
 
-        eps = parse_teach(text, plan_file.stem)
+        try:
+            eps = parse_teach(text, plan_file.stem)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
         if len(eps) != 1:
-            raise InputError(f"{plan_file} holds {len(eps)} episodes; `verify` takes one plan")
+            raise InputError(f"{where} holds {len(eps)} episodes; `verify` takes one plan")
         plan, notes, goal = eps[0].plan, list(eps[0].warnings), goal or eps[0].goal
     else:
-        plan, notes = read_world_plan(adapter, text)
+        try:
+            plan, notes = read_world_plan(adapter, text)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+        goal = goal or plan.task or None  # a `Task:` line of `plan`'s output
     from actionable.verify.teach_bench import load_demos
 
     demo = next((d for d in load_demos() if f"teach:{d.id}" == sc), None)

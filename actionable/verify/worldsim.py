@@ -604,9 +604,17 @@ def read_world_plan(adapter: WorldAdapter, text: str) -> tuple[Program, list[str
         InputError: a line that is not an action (names the line), or no action at all.
     """
     from actionable.errors import ProgramParseError
+    from actionable.verify.planfile import _NOTE, _NUMBERED, _task_of, is_listing
 
     steps, notes, held = [], [], None
-    for n, ln in enumerate(text.splitlines(), 1):
+    listing = is_listing(text)  # `plan`'s human output: only its numbered lines are steps
+    lines = text.splitlines()
+    for n, ln in enumerate(lines, 1):
+        if listing:
+            m = _NUMBERED.match(ln)
+            if not m or "(not an admissible action" in m.group(2):
+                continue  # Task: header, verdicts, goal check, warnings, stop line
+            ln = _NOTE.sub("", m.group(2))
         raw = ln.strip().rstrip(",")
         if not raw or raw.startswith("#"):
             continue
@@ -626,4 +634,4 @@ def read_world_plan(adapter: WorldAdapter, text: str) -> tuple[Program, list[str
         steps.append(st)
     if not steps:
         raise InputError("the plan holds no action; write one action a line, e.g. 'PickUp(Mug)'")
-    return Program(tuple(steps)), notes
+    return Program(tuple(steps), _task_of(lines)), notes

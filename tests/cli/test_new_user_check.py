@@ -94,3 +94,40 @@ def test_closed_stdout_exits_0_quietly(args):
                        env=dict(os.environ, COLUMNS="80"))
     rc, _, err = p.stdout.partition("\n")
     assert rc.strip() == "0" and not err.strip(), p.stdout + p.stderr
+
+
+def test_scenes_thor_unknown_scene_and_details(capsys):
+    assert main(["scenes", "--env", "thor", "FloorPlan999"]) == 2
+    assert _err(capsys).startswith("error: SCENE: unknown thor scene 'FloorPlan999'")
+    assert main(["scenes", "nope"]) == 2
+    assert _err(capsys).startswith("error: SCENE: ")
+    assert main(["scenes", "--env", "thor", "FloorPlan1", "--classes"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("scene FloorPlan1 (world thor)") and "classes: " in out and "Mug x" in out
+
+
+def test_verify_errors_name_the_file(tmp_path, capsys, monkeypatch):
+    import io
+
+    j = tmp_path / "j.json"
+    j.write_text('{"a": 1}')
+    assert main(["verify", str(j), "--judge", "rule"]) == 2
+    assert _err(capsys).startswith(f"error: plan file '{j}':")
+    k = tmp_path / "k.json"
+    k.write_text("nope{")
+    assert main(["verify", str(k), "--judge", "rule"]) == 2
+    assert _err(capsys).startswith(f"error: plan file '{k}': not JSON or JSONL")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))
+    assert main(["verify", "-", "--judge", "rule"]) == 2
+    assert _err(capsys).startswith("error: standard input holds no action")
+
+
+def test_verify_thor_reads_plan_output_and_names_the_file(tmp_path, capsys):
+    t = tmp_path / "t.txt"
+    t.write_text("Task: Make coffee\n  1. PickUp(Mug)  (score 0.40)\n  2. Fly(Moon)\nexecutable: yes\n")
+    assert main(["verify", str(t), "--env", "thor", "--scene", "FloorPlan1", "--judge", "rule"]) == 2
+    assert _err(capsys).startswith(f"error: plan file '{t}': line 3: cannot read 'Fly(Moon)'")
+    t.write_text("Task: Make coffee\n  1. PickUp(Mug)  (score 0.40)\n  2. Place(CounterTop)\nexecutable: yes\n")
+    assert main(["verify", str(t), "--env", "thor", "--scene", "FloorPlan1", "--judge", "rule"]) == 0
+    out = capsys.readouterr().out
+    assert "goal: Make coffee" in out and "was 2" in out
