@@ -57,7 +57,7 @@ from actionable.env.program import Program, Step
 from actionable.errors import ConfigError
 from actionable.verify.base import NAVIGATION, POSTURE_ACTIONS, JudgeResult, VerifyTask, mentions, undoes
 from actionable.verify.critique import Critique, CritiqueKind, _bind_ids
-from actionable.verify.relevance import relevance_candidates
+from actionable.verify.relevance import reason_for, relevance_candidates
 from actionable.verify.repairs import ALREADY_INV, STATE_FIX, already, goal_proposals, precondition_fixes
 from actionable.verify.replay import goal_check, make_simulator, replay, resolve_plan
 
@@ -325,7 +325,7 @@ class SimulatorJudge:
 
     # ---------------------------------------------------------------- phase 3
     def relevance_candidates(self, steps: list[Step], task, strict: bool = True,
-                             removed_after=frozenset()) -> list[tuple[set[int], str]]:
+                             removed_after=frozenset()) -> list[tuple[set[int], str | dict[int, str]]]:
         """Groups of step indices that feed neither a later step nor a goal
         (:func:`actionable.verify.relevance.relevance_candidates`)."""
         return relevance_candidates(steps, lambda st, observe=None: self._run(st, task, observe), strict=strict,
@@ -349,8 +349,8 @@ class SimulatorJudge:
                 drop |= group
                 for k in sorted(fresh):
                     o, st = entries[k]
-                    crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), f"redundant: {why}",
-                                          st, self.name))
+                    crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(),
+                                          f"redundant: {reason_for(why, k)}", st, self.name))
 
     # ---------------------------------------------------------------- API
     def judge(self, plan: Program, task: VerifyTask) -> JudgeResult:

@@ -56,7 +56,7 @@ def _named_by_goal(name: str, goal_text: str) -> bool:
 def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                          goal_nodes: frozenset[int] | set[int] = frozenset(),
                          goal_text: str = "", removed_after: frozenset[int] | set[int] = frozenset()
-                         ) -> list[tuple[set[int], str]]:
+                         ) -> list[tuple[set[int], str | dict[int, str]]]:
     """Groups of step indices (0-based) that feed neither a later step nor a goal.
 
     Args:
@@ -80,7 +80,7 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
 
     res = run(steps, observe=observe)
     limit = len(steps) if res.executable else res.failed_index
-    groups: list[tuple[set[int], str]] = []
+    groups: list[tuple[set[int], str | dict[int, str]]] = []
     for i in range(1, limit):
         if steps[i] == steps[i - 1]:
             groups.append(({i}, "repeats the previous action"))
@@ -106,7 +106,9 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                     free = (all(b.action in NAVIGATION for b in between) if s.action in ESTABLISH
                             else not any(mentions(b, s.args[0]) for b in between))
                     if t.action == inv and free:
-                        groups.append(({i, j}, f"{s.to_text()} is undone by step {j + 1}"))
+                        # each step of the pair gets its own reason (issue 16)
+                        groups.append(({i, j}, {i: f"{s.to_text()} is undone by step {j + 1}",
+                                                j: f"{t.to_text()} only undoes step {i + 1}"}))
                         paired |= {i, j}
                     break
                 if mentions(t, s.args[0]) and t.action not in NAVIGATION:
@@ -120,13 +122,24 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                 t = steps[j]
                 if (t.action in PUT_ACTIONS and all(b.action in NAVIGATION for b in steps[i + 1:j])
                         and placements.get((i, "before")) == placements.get((j, "after"))):
-                    groups.append(({i, j}, f"{s.args[0].name} is put back where it was, unused"))
+                    groups.append(({i, j}, {i: f"{s.args[0].name} is put back where it was by step {j + 1}, "
+                                               "unused",
+                                            j: f"{t.to_text()} only puts back what step {i + 1} picked up"}))
             elif limit == len(steps):
                 goal_obj = s.args[0].id in goal_nodes or _named_by_goal(s.args[0].name, goal_text)
                 if not goal_obj or not strict:
                     groups.append(({i}, f"{s.args[0].name} is picked up and never used"))
     _walk_groups(steps, res, limit, groups, removed_after)
     return groups
+
+
+def reason_for(why, k: int) -> str:
+    """The reason of step ``k`` of a candidate group: groups carry one reason for all their
+    steps (``str``) or one per step (``{index: reason}``, e.g. an undo pair, where the second
+    step is not "undone by" itself)."""
+    if isinstance(why, dict):
+        return why.get(k) or next(iter(why.values()), "")
+    return why
 
 
 def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
@@ -177,4 +190,4 @@ def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
             taken.add(back)
 
 
-__all__ = ["relevance_candidates", "WALKS"]
+__all__ = ["relevance_candidates", "reason_for", "WALKS"]

@@ -55,7 +55,7 @@ from actionable.errors import ConfigError, InputError
 from actionable.verify.base import INVERSE_ACTIONS, PUT_ACTIONS, JudgeResult, VerifyTask, mentions, same_object
 from actionable.verify.critique import Critique, CritiqueKind
 from actionable.verify.grounded import INSERT, INSERT_UNDO, REMOVE_CAUSE, REMOVE_FAILING, REMOVE_GOAL
-from actionable.verify.relevance import _named_by_goal
+from actionable.verify.relevance import _named_by_goal, reason_for
 
 __all__ = ["WorldReplay", "WorldAdapter", "ThorAdapter", "WorldJudge", "make_adapter", "ADAPTERS",
            "world_undoes"]
@@ -487,10 +487,10 @@ class WorldJudge:
         notes.append(f"plan still fails after {self.max_repairs} repairs")
 
     # --- phase 3
-    def groups(self, steps: list[Step], task, strict: bool = True) -> list[tuple[set[int], str, bool]]:
+    def groups(self, steps: list[Step], task, strict: bool = True) -> list[tuple[set[int], str | dict[int, str], bool]]:
         """Candidate groups ``(indices, reason, loose)``; ``loose`` groups may change the final
         state of the moved object itself (an object the goal text does not name)."""
-        out: list[tuple[set[int], str, bool]] = []
+        out: list[tuple[set[int], str | dict[int, str], bool]] = []
         n = len(steps)
         for i in range(1, n):
             if steps[i] == steps[i - 1]:
@@ -502,10 +502,13 @@ class WorldJudge:
                 t = steps[j]
                 if s.args and mentions(t, s.args[0]):
                     if world_undoes(t, s) and s.action in INVERSE_ACTIONS:
-                        out.append(({i, j}, f"{s.to_text()} is undone by step {j + 1}", False))
+                        out.append(({i, j}, {i: f"{s.to_text()} is undone by step {j + 1}",
+                                             j: f"{t.to_text()} only undoes step {i + 1}"}, False))
                     elif s.action in PUT_ACTIONS and t.action == "GRAB":
-                        out.append(({i, j}, f"{s.args[0].name} is put down and picked up again by step {j + 1}",
-                                    False))
+                        out.append(({i, j}, {i: f"{s.args[0].name} is put down and picked up again by step "
+                                                f"{j + 1}",
+                                             j: f"{t.to_text()} only picks up again what step {i + 1} put "
+                                                "down"}, False))
                     elif s.action == "GRAB" and t.action in PUT_ACTIONS and t.args[0] == s.args[0]:
                         loose = not self._names_goal(s, task)
                         out.append(({i, j}, f"{s.args[0].name} is picked up and put down (step {j + 1}) "
@@ -550,8 +553,8 @@ class WorldJudge:
                 drop |= group
                 for k in sorted(group):
                     o, st = entries[k]
-                    crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), f"redundant: {why}", st,
-                                          self.name))
+                    crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(),
+                                          f"redundant: {reason_for(why, k)}", st, self.name))
 
     # --- API
     def judge(self, plan: Program, task: VerifyTask) -> JudgeResult:

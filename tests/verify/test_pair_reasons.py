@@ -1,0 +1,26 @@
+"""Issue 16: each step of a removed pair carries its own reason (the second step of an undo
+pair is not "undone by" itself)."""
+
+from __future__ import annotations
+
+from actionable.env.program import Program
+from actionable.verify.judge import VerifyTask, make_judge
+
+def test_undo_pair_steps_get_their_own_reasons():
+    plan = Program.parse("walk to television\nswitch on television\nswitch off television\n"
+                         "switch on television")
+    res = make_judge("sim").judge(plan, VerifyTask(goal="Turn on TV"))
+    lines = {c.index: c.describe() for c in res.critiques}
+    assert set(lines) == {2, 3}, lines
+    assert "is undone by step 4" in lines[2]
+    assert "only undoes step 3" in lines[3] and "undone by step 4" not in lines[3]
+
+def test_world_undo_pair_steps_get_their_own_reasons():
+    from actionable.verify.worldsim import make_adapter, read_world_plan
+
+    adapter = make_adapter("thor", "FloorPlan1")
+    plan, _ = read_world_plan(adapter, "PickUp(Mug)\nToggleOn(Faucet)\nToggleOff(Faucet)\nToggleOn(Faucet)\n")
+    res = make_judge("sim", world=adapter).judge(plan, VerifyTask(goal="Pick up the mug"))
+    lines = {c.index: c.describe() for c in res.critiques}
+    assert "is undone by step 3" in lines[1], lines
+    assert "only undoes step 2" in lines[2] and "undone by" not in lines[2], lines
