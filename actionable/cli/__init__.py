@@ -222,6 +222,7 @@ def _name_the_flag(msg: str, typed: list[tuple[str, str]]) -> str:
     hits = set()
     for flag, value in typed:
         items = {value.strip()} | {x.strip() for x in value.split(",")}
+        items |= {x.partition(":")[2] for x in list(items) if ":" in x}  # st:/dir -> '/dir' in the message
         if any(x and (f"'{x}'" in msg or f'"{x}"' in msg) for x in items):
             hits.add(flag)
     if len(hits) != 1:

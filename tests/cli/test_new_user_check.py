@@ -131,3 +131,13 @@ def test_verify_thor_reads_plan_output_and_names_the_file(tmp_path, capsys):
     assert main(["verify", str(t), "--env", "thor", "--scene", "FloorPlan1", "--judge", "rule"]) == 0
     out = capsys.readouterr().out
     assert "goal: Make coffee" in out and "was 2" in out
+
+
+def test_name_the_flag_helper():
+    from actionable.cli import _name_the_flag
+
+    typed = [("--translation-model", "st:/nonexistent"), ("--model", "embedded")]
+    assert _name_the_flag("no sentence-transformers model at '/nonexistent'", typed).startswith(
+        "--translation-model: ")
+    assert _name_the_flag("--scene: unknown 'x'", [("--scene", "x")]) == "--scene: unknown 'x'"
+    assert _name_the_flag("unknown 'x'", [("--a", "x"), ("--b", "x")]) == "unknown 'x'"  # ambiguous
