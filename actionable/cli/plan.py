@@ -111,6 +111,9 @@ def plan_command(
     from actionable.env.scene import load_scene
 
     graph = load_scene(scene)  # unknown scene: one clear error before any model loads
+    from actionable.lm.registry import check_spec
+
+    check_spec(model)  # unknown model: one clear error before anything loads
     with _Progress() as prog:
         from actionable.planning.session import PlanningSession
 
@@ -137,6 +140,9 @@ def _plan_grounded(task, scene, model, translation_model, samples, max_steps, te
     if bank is not None and not bank.is_file():
         raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
     graph = load_scene(scene)
+    from actionable.lm.registry import check_spec
+
+    check_spec(model)  # unknown model: one clear error before anything loads
     with _Progress() as prog:
         from actionable.planning.session import PlanningSession, implied_goal_check
 

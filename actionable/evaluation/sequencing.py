@@ -41,7 +41,7 @@ import hashlib
 import time
 from dataclasses import asdict, dataclass, field
 
-from actionable.errors import ConfigError
+from actionable.errors import ConfigError, PlanningError
 
 GROUNDED_ROWS: dict[str, dict] = {
     "grounded": {},
@@ -64,7 +64,8 @@ def parse_list(text: str, allowed: tuple[str, ...], flag: str) -> list[str]:
     items = [x.strip().lower() for x in text.split(",") if x.strip()]
     bad = [x for x in items if x not in allowed]
     if bad or not items:
-        raise ConfigError(f"{flag}: unknown value(s) {bad or text!r}; choose from {', '.join(allowed)}")
+        shown = ", ".join(repr(b) for b in bad) if bad else repr(text)
+        raise ConfigError(f"{flag}: unknown value(s) {shown}; choose from {', '.join(allowed)}")
     if len(set(items)) != len(items):
         raise ConfigError(f"{flag} lists a value twice: {text!r}")
     return items
@@ -192,7 +193,15 @@ class SequencingWorker:
         scene = load_scene(pid)
         ex_src, ex_tasks = self.exclusions(pid, prog.task, split)
         t0 = time.perf_counter()
-        out = self._plan(row, prog, scene, ex_src, ex_tasks)
+        try:
+            out = self._plan(row, prog, scene, ex_src, ex_tasks)
+        except PlanningError as exc:  # a refusal ("nothing matches", "no such object") is a failed task
+            from actionable.env.program import Program
+            from actionable.planning.affordance import ground_program
+
+            g = ground_program(Program(()), scene, repair=False)
+            g.executable = False
+            out = {"steps": [], "repaired": [], "grounded": g, "extra": {"refused": str(exc)[:300]}}
         seconds = time.perf_counter() - t0
         return {"program_id": pid, "row": row, "split": split, "task": prog.task,
                 **self._score(pid, scene, gold, out), "seconds": round(seconds, 3),
