@@ -295,9 +295,10 @@ def _print_human(result, session) -> None:
     gc = result.goal_check or {}
     if gc.get("checked"):
         verdict = "[green]goal met[/green]" if gc["task_success"] else "[yellow]goal not met[/yellow]"
-        con.print(f"Goal: {verdict}: {gc['met']} of {gc['total']} goal conditions of program {gc['program_id']} "
-                  f"({gc['task']}), matched by class" + (f"; unmet: {', '.join(gc['unmet'][:5])}"
-                                                         if gc.get("unmet") else ""))
+        origin = ("read from the task text" if gc.get("source") else
+                  f"of program {gc['program_id']} ({gc['task']})")
+        con.print(f"Goal: {verdict}: {gc['met']} of {gc['total']} goal conditions {origin}, matched by class"
+                  + (f"; unmet: {', '.join(gc['unmet'][:5])}" if gc.get("unmet") else ""))
     else:
         con.print(f"Goal: not checked ({gc.get('reason', 'no goal annotation for this task')}).")
     objs = (result.objects or {}).get("matched") or []

@@ -171,31 +171,9 @@ def implied_goal_check(session: PlanningSession, result: PlanResult, description
         return {"checked": False, "reason": "no plan was grounded in the scene; goal not checked"}
     ann = load_goal_annotations()
     q = normalize_task(result.task)
-    for r in session.retriever.nearest(result.task, description, k=10):
-        src = r.example.source
-        same = normalize_task(r.example.task) == q or r.similarity >= min_similarity
-        if same and src in ann:
-            state = result.final_state
-            if state is None:
-                from actionable.env.simulator import execute_program
 
-                state = execute_program(result.resolved_program, session.scene).final_state
-            executed = list(result.resolved_program.steps)
-            if not ex.get("executable") and ex.get("steps_executed") is not None:
-                executed = executed[: ex["steps_executed"]]
-            from actionable.env.scene import load_scene
-
-            own = load_scene(src)  # the annotation's ids name objects of the program's own scene
-            classes = {i: own.class_of(i) for i in own.node_ids}
-            gr = check_goals(ann[src], state.to_dict(), executed, match="class", classes=classes)
-            return {"checked": True, "program_id": src, "task": r.example.task, "met": gr.met,
-                    "total": gr.total, "task_success": bool(gr.task_success and ex.get("executable")),
-                    "unmet": list(gr.unmet)}
-    # no packaged title: read goal conditions from the text ("turn on the TV" -> ON(television))
-    from actionable.verify.goaltext import derive_goal_spec
-
-    derived = derive_goal_spec(result.task, result.resolved_program, session.scene)
-    if derived.spec is not None and derived.spec.total:
+    def check(spec, classes=None) -> dict:
+        """Check ``spec`` on the state after the executed part of the plan."""
         state = result.final_state
         if state is None:
             from actionable.env.simulator import execute_program
@@ -204,9 +182,25 @@ def implied_goal_check(session: PlanningSession, result: PlanResult, description
         executed = list(result.resolved_program.steps)
         if not ex.get("executable") and ex.get("steps_executed") is not None:
             executed = executed[: ex["steps_executed"]]
-        gr = check_goals(derived.spec, state.to_dict(), executed, match="class")
-        return {"checked": True, "program_id": "the task text", "task": result.task, "met": gr.met,
-                "total": gr.total, "task_success": bool(gr.task_success and ex.get("executable")),
-                "unmet": list(gr.unmet), "source": derived.source}
+        gr = check_goals(spec, state.to_dict(), executed, match="class", classes=classes)
+        return {"checked": True, "met": gr.met, "total": gr.total, "unmet": list(gr.unmet),
+                "task_success": bool(gr.task_success and ex.get("executable"))}
+
+    for r in session.retriever.nearest(result.task, description, k=10):
+        src = r.example.source
+        same = normalize_task(r.example.task) == q or r.similarity >= min_similarity
+        if same and src in ann:
+            from actionable.env.scene import load_scene
+
+            own = load_scene(src)  # the annotation's ids name objects of the program's own scene
+            out = check(ann[src], {i: own.class_of(i) for i in own.node_ids})
+            return {**out, "program_id": src, "task": r.example.task}
+    # no packaged title: read goal conditions from the text ("turn on the TV" -> ON(television))
+    from actionable.verify.goaltext import derive_goal_spec
+
+    derived = derive_goal_spec(result.task, result.resolved_program, session.scene)
+    if derived.spec is not None and derived.spec.total:
+        return {**check(derived.spec), "program_id": "the task text", "task": result.task,
+                "source": derived.source}
     return {"checked": False, "reason": "no annotated program with this task name, and no goal condition "
                                         "could be read from the text; goal not checked"}
