@@ -68,7 +68,7 @@ def test_env_bad_input_is_one_error_line_exit_2(capsys):
                 ["eval", "continual", "--env", "mars", "--agents", "oracle", "--out", "/tmp/never-written-env"]):
         assert main(cmd) == 2, cmd
         err = capsys.readouterr().err
-        assert err.startswith("error:") and err.count("\n") == 1 and "unknown env 'mars'" in err, err
+        assert err.startswith("error:") and err.count("\n") == 1 and "unknown world 'mars'" in err and "--env" in err, err
         assert "driving" in err and "virtualhome" in err
 
 

@@ -139,7 +139,7 @@ PLAN_CASES = [
     (["Watch TV", "--model", "nope:xx"], ["model spec"]),
     (["Watch TV", "--model", "scripted:notjson"], ["json list"]),
     (["Watch TV", "--model", "scripted:[1, 2]"], ["scripted"]),
-    (["Watch TV", "--model", "gguf:/nonexistent/model.gguf"], ["not found"]),
+    (["Watch TV", "--model", "gguf:/nonexistent/model.gguf"], ["no gguf file"]),
     (["Watch TV", "--model", "openai:gpt-4o@not a url"], ["url"]),
     (["Watch TV", "--translation-model", "nope"], ["translation model"]),
     (["Watch TV", "--samples", "ten"], ["--samples"]),
