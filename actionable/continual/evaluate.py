@@ -16,6 +16,7 @@ import math
 from pathlib import Path
 
 from actionable.continual.metrics import mean_ci
+from actionable.continual.worlds import DEFAULT_WORLD
 from actionable.errors import ConfigError
 
 LEVELS = ("low", "medium", "high")
@@ -23,13 +24,15 @@ LEVELS = ("low", "medium", "high")
 
 def episodes_for(agents, levels, sizes, seeds, steps: int, scene: str, model: str,
                  query_mode: str = "logprob", w_t: float = 0.01, interpreter: str = "lm",
-                 relevance: float = 0.5, env: str = "virtualhome"):
+                 relevance: float = 0.5, env: str = DEFAULT_WORLD):
     """The (key, payload) grid, as :class:`~actionable.evaluation.runner.Episode` objects.
 
     ``env``: the continual world (:mod:`.worlds`); payloads name it only when it is not
     VirtualHome, so VirtualHome run directories resume as before."""
+    from actionable.continual.worlds import get_world
     from actionable.evaluation.runner import Episode
 
+    world_fields = get_world(env).run_fields()
     for lv in levels:
         if lv not in LEVELS:
             raise ConfigError(f"unknown non-stationarity {lv!r}; use low, medium, high")
@@ -42,7 +45,7 @@ def episodes_for(agents, levels, sizes, seeds, steps: int, scene: str, model: st
                         "agent": a, "level": lv, "n": n, "seed": s, "steps": steps, "scene": scene,
                         "model": model, "query_mode": query_mode, "w_t": w_t,
                         "interpreter": interpreter, "relevance": relevance,
-                        **({"env": env} if env != "virtualhome" else {})}))
+                        **world_fields}))
     return out
 
 
@@ -63,7 +66,7 @@ class ContinualWorker:
             from actionable.continual.episode import make_agent, run_episode
             from actionable.continual.worlds import get_world
 
-            world = get_world(p.get("env", "virtualhome"))
+            world = get_world(p.get("env", DEFAULT_WORLD))
             if "lm" not in state and p["agent"] != "oracle":
                 from actionable.lm.registry import load_lm
                 state["lm"] = load_lm(p["model"], LMConfig(model=p["model"], cache=self.cache))

@@ -36,6 +36,8 @@ class ContinualWorld:
     ``--interpreter`` flag says, and no embedder is loaded). ``describe(level)``: a short phrase for
     the trace header (``changes every 6 steps``). ``step_extras(house)`` / ``episode_extras(house)``:
     optional world-specific fields added to every step record / to the episode stats.
+    ``names_itself_in_runs``: episode payloads carry ``env=<name>`` (:meth:`run_fields`);
+    VirtualHome's do not, so run directories written before worlds existed resume as before.
     """
 
     name: str
@@ -52,6 +54,11 @@ class ContinualWorld:
     step_extras: Callable | None = None
     episode_extras: Callable | None = None
     description: str = field(default="", compare=False)
+    names_itself_in_runs: bool = True
+
+    def run_fields(self) -> dict:
+        """Fields this world adds to an episode payload (``{"env": name}`` or nothing)."""
+        return {"env": self.name} if self.names_itself_in_runs else {}
 
 
 # ----------------------------------------------------------------------------- VirtualHome
@@ -93,7 +100,7 @@ def _vh_describe(level: str) -> str:
 VIRTUALHOME = ContinualWorld(
     name="virtualhome", scene="1003_2", make_house=_vh_house, sample=_vh_sample, load=_vh_load,
     interpret=_vh_interpret, exclusive=(("on", "off"), ("open", "closed")), check_scene=_vh_check_scene,
-    describe=_vh_describe, lm_interpreter=True, max_instructions=24,
+    describe=_vh_describe, lm_interpreter=True, max_instructions=24, names_itself_in_runs=False,
     description="VirtualHome's evolving graph as a non-stationary house (default scene 1003_2)")
 
 
