@@ -148,24 +148,17 @@ def _world_scene(env: str, show: str, task: Optional[str], classes: bool, as_jso
         raise ConfigError(f"--env: unknown world {env!r}; choose one of {', '.join(list_worlds())}")
     if task:
         raise InputError("--task filters the scene list; drop the scene name or the --task option")
-    names = make(env).scenes()
-    name = next((c for c in (show, f"teach:{show}") if c in names), None)
+    world = make(env)
+    name = world.resolve_scene(show)
     if name is None:
         raise ConfigError(f"SCENE: unknown {env} scene {show!r}; `actionable scenes --env {env}` lists the "
-                          f"{len(names)} scenes")
-    info: dict = {"env": env, "name": name}
-    if env == "thor":
-        from actionable.verify.teach_bench import load_demos
-        from actionable.worlds.thor.scene import load_scene
+                          f"{len(world.scenes())} scenes")
+    info: dict = {"env": env, "name": name, **world.scene_info(name, classes)}
+    from actionable.verify.teach_bench import load_demos
 
-        sc = load_scene(name)
-        types = Counter(t["type"] for t in sc.templates)
-        info.update(source=sc.source, objects=len(sc.ids), types=len(types))
-        d = next((d for d in load_demos() if f"teach:{d.id}" == name), None)
-        if d is not None:
-            info.update(task=d.task, description=d.desc)
-        if classes:
-            info["class_counts"] = dict(sorted(types.items()))
+    d = next((d for d in load_demos() if f"teach:{d.id}" == name), None)  # a TEACh episode's task
+    if d is not None:
+        info.update(task=d.task, description=d.desc)
     if as_json:
         typer.echo(json.dumps(info, indent=2))
         return

@@ -182,20 +182,21 @@ def verify_command(
         typer.echo(f"{i:3d}. {s.to_script()}")
 
 
-def _thor_scene(scene: str) -> str:
-    """``--scene`` for the THOR world: a TEACh episode id (``teach:`` optional) or ``FloorPlan<N>``."""
+def _world_scene(env: str, scene: str) -> str:
+    """``--scene`` for a world's own scene names (THOR: a TEACh episode id, ``teach:`` optional,
+    or ``FloorPlan<N>``), resolved by the world (:meth:`World.resolve_scene`)."""
     from actionable.errors import ConfigError
     from actionable.worlds import make
 
-    scenes = set(make("thor").scenes())
+    world = make(env)
     if scene in ("", "default"):
-        raise ConfigError("--env thor needs --scene: a TEACh episode id (e.g. 17dfd631e1080392_3a62) or a "
-                          "floor plan (FloorPlan1); `actionable scenes --env thor` lists them")
-    for cand in (scene, f"teach:{scene}"):
-        if cand in scenes:
-            return cand
-    raise ConfigError(f"unknown THOR scene {scene!r}; `actionable scenes --env thor` lists the "
-                      f"{len(scenes)} scenes (TEACh episode ids and FloorPlan<N>)")
+        raise ConfigError(f"--env {env} needs --scene: one of the world's scenes, e.g. "
+                          f"{', '.join(world.scenes()[:2])}; `actionable scenes --env {env}` lists them")
+    name = world.resolve_scene(scene)
+    if name is None:
+        raise ConfigError(f"unknown {env} scene {scene!r}; `actionable scenes --env {env}` lists the "
+                          f"{len(world.scenes())} scenes")
+    return name
 
 
 def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env, verbose):
@@ -216,7 +217,7 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
                           f"{', '.join(sorted(ADAPTERS))}")
     _split(judge, JUDGE_NAMES, "judge")
     _split(planner, ("apply", "llm"), "planner")
-    sc = _thor_scene(scene) if env == "thor" else scene  # scene names are the world's own
+    sc = _world_scene(env, scene)  # scene names are the world's own
     text, where = _read_text(plan_file)
     task_name = None
     adapter = make_adapter(env, sc)

@@ -152,6 +152,20 @@ class World(abc.ABC):
     def scenes(self) -> list[str]:
         """Scene names ``reset(options={"scene": ...})`` accepts."""
 
+    #: prefixes a user may leave off a scene name (THOR: ``teach:``)
+    scene_prefixes: tuple[str, ...] = ()
+
+    def resolve_scene(self, name: str) -> str | None:
+        """The scene ``name`` refers to: itself, or itself with one of :attr:`scene_prefixes`;
+        ``None`` when :meth:`scenes` has neither."""
+        names = set(self.scenes())
+        return next((c for c in (name, *(p + name for p in self.scene_prefixes)) if c in names), None)
+
+    def scene_info(self, name: str, classes: bool = False) -> dict:
+        """Facts about scene ``name`` for ``actionable scenes --env <world> <scene>`` (counts,
+        source; with ``classes``, ``class_counts``). Default: none."""
+        return {}
+
     def state_key(self) -> Any:
         """A hashable summary of the current state (used by the checker for determinism)."""
         return repr(self.observe())

@@ -180,8 +180,23 @@ class ThorWorld(World):
         s = self._state_or_raise()
         return (s.agent_loc, s.held, tuple((i, o.parent, tuple(o.states())) for i, o in sorted(s.objects.items())))
 
+    scene_prefixes = ("teach:",)
+
     def scenes(self) -> list[str]:
         return list(list_scenes())
+
+    def scene_info(self, name: str, classes: bool = False) -> dict:
+        """Source, object and type counts of a floor plan or TEACh initial state."""
+        from collections import Counter
+
+        from actionable.worlds.thor.scene import load_scene
+
+        sc = load_scene(name)
+        types = Counter(t["type"] for t in sc.templates)
+        info = {"source": sc.source, "objects": len(sc.ids), "types": len(types)}
+        if classes:
+            info["class_counts"] = dict(sorted(types.items()))
+        return info
 
     def _state_or_raise(self) -> ThorState:
         if self._s is None:
