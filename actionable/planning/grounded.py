@@ -54,7 +54,7 @@ from actionable.lm.base import GenerationParams
 from actionable.planning import prompts
 from actionable.planning.affordance import AffordanceOracle, Attempt
 from actionable.planning.examples import format_step_text
-from actionable.planning.objects import match_task_objects
+from actionable.planning.objects import ObjectMatch, match_task_objects
 from actionable.planning.result import PlanResult, StepTrace
 from actionable.planning.retrieval import ProgramRetriever, Retrieved, query_text
 
@@ -125,14 +125,16 @@ class GroundedPlanner:
         return np.stack([self._phrase_vecs[p] for p in phrases]) if phrases else np.zeros((0, 1))
 
     def relevant_classes(self, scene, task: str, description: str | None,
-                         retrieved: list[Retrieved]) -> dict[str, str]:
-        """Scene classes relevant to the task -> why (``"retrieved"``, ``"task words: ..."``).
+                         retrieved: list[Retrieved]) -> tuple[dict[str, str], ObjectMatch]:
+        """``(scene classes relevant to the task -> why, the task's object match)``; why is
+        ``"retrieved"`` or ``"task words: ..."``.
 
         Classes used by the retrieved programs, plus the classes the task's
         words name (:func:`~actionable.planning.objects.match_task_objects`:
         names, VirtualHome's equivalences, then the translation LM), with
-        VirtualHome's name equivalences. Sets ``self.last_match``.
+        VirtualHome's name equivalences.
         """
+        from actionable.env.program import parse_step
         from actionable.env.scene import load_name_equivalence
 
         cfg = self.config
@@ -150,17 +152,14 @@ class GroundedPlanner:
             for r in retrieved[: cfg.pool_programs]:
                 for s in r.example.steps:
                     try:
-                        from actionable.env.program import parse_step
-
                         for a in parse_step(s).args:
                             add(a.name, "retrieved")
                     except Exception:  # noqa: BLE001 - a user bank line that does not parse adds nothing
                         continue
         match = match_task_objects(query_text(task, None), names, self.embedder)
-        self.last_match = match
         for words, c, how, score in match.matched:
             add(c, f"task words: {words!r} ({how}{'' if how == 'name' else f', cos {score:.2f}'})")
-        return out
+        return out, match
 
     # ------------------------------------------------------------------ public
     def plan(self, task: str, scene, description: str | None = None, exclude_sources=(),
@@ -196,19 +195,19 @@ class GroundedPlanner:
         retrieved = self.retriever.nearest(task, description, k=k, exclude_sources=exclude_sources,
                                            exclude_tasks=exclude_tasks)
         res.retrieved = [r.to_dict() for r in retrieved]
-        classes = self.relevant_classes(graph, task, description, retrieved)
+        classes, match = self.relevant_classes(graph, task, description, retrieved)
         res.relevant_classes = dict(sorted(classes.items()))
-        res.objects = self.last_match.to_dict()
+        res.objects = match.to_dict()
         best_sim = max((r.similarity for r in retrieved), default=0.0)
-        for word, closest in self.last_match.missing:
+        for word, closest in match.missing:
             res.warnings.append(f"the task names {word!r}; this scene has none (closest: {', '.join(closest)})")
-        if self.last_match.missing and best_sim < cfg.missing_object_similarity:
-            word, closest = self.last_match.missing[0]
+        if match.missing and best_sim < cfg.missing_object_similarity:
+            word, closest = match.missing[0]
             raise PlanningError(
                 f"the task names {word!r}, and scene {getattr(graph, 'name', '')!r} has no such object; closest "
                 f"objects here: {', '.join(closest) or 'none'}. Rephrase the task with an object of the scene "
                 "(run 'actionable scenes --classes'), or plan in another scene (--scene)")
-        if not self.last_match.matched and best_sim < cfg.min_task_similarity:
+        if not match.matched and best_sim < cfg.min_task_similarity:
             raise PlanningError(
                 f"nothing in the example bank or the scene matches {task!r} (best program similarity "
                 f"{best_sim:.2f} < {cfg.min_task_similarity}); rephrase the task with objects of the "
@@ -222,12 +221,14 @@ class GroundedPlanner:
         phrases = [s.to_text() for s in pool]
         vec = self._vecs(phrases)
         task_cos = vec @ self.embedder.encode([query_text(task, description)])[0]
-        named = set(self.last_match.classes)
+        named = set(match.classes)
         obj_share = [sum(a.name in named for a in s.args) / max(1, len(s.args)) for s in pool]
         prompt = self._prompt_head(task, description, retrieved)
         res.prompt = prompt
         ret_w = self._retrieval_weights(retrieved)
-        ret_steps = [(w, list(r.example.steps)) for w, r in zip(ret_w, retrieved[: cfg.pool_programs])]
+        # (weight, steps, step counts) of each retrieved program, counted once per plan
+        ret_steps = [(w, list(r.example.steps), Counter(r.example.steps))
+                     for w, r in zip(ret_w, retrieved[: cfg.pool_programs])]
         done_text: list[str] = []
         noop_done: set[str] = set()
         res.stop_reason = "max_steps"
@@ -240,8 +241,9 @@ class GroundedPlanner:
             trans = self._translation(phrases, vec, samples)
             cands = []
             counts = Counter(done_text)
+            nexts = [_next_step(steps, done_text) for _, steps, _ in ret_steps]  # once per step
             for i, (s, p) in enumerate(zip(pool, phrases)):
-                prior = self._prior(p, counts, done_text, ret_steps) if cfg.use_retrieval else 0.0
+                prior = self._prior(p, counts, nexts, ret_steps) if cfg.use_retrieval else 0.0
                 c = _Cand(p, s, prior=prior, task=float(task_cos[i]), trans=float(trans[i]),
                           objects=obj_share[i])
                 c.total = (cfg.w_retrieval * c.prior + cfg.w_task * c.task + cfg.w_translation * c.trans
@@ -284,7 +286,7 @@ class GroundedPlanner:
         else:
             res.stop_reason = "max_steps"
         res.prompt = prompt
-        named = set(self.last_match.classes)
+        named = set(match.classes)
         acted = {a.name for s in res.steps for a in s.step.args}
         if named and not named & acted and best_sim < cfg.missing_object_similarity:
             res.warnings.append("the plan does not act on the objects the task names ("
@@ -321,12 +323,12 @@ class GroundedPlanner:
         return list(s / s.sum())
 
     @staticmethod
-    def _prior(phrase: str, counts: Counter, done_text: list[str], ret_steps) -> float:
+    def _prior(phrase: str, counts: Counter, nexts: list, ret_steps) -> float:
         p = 0.0
-        for w, steps in ret_steps:
-            if steps.count(phrase) > counts.get(phrase, 0):
+        for (w, _, need), nxt in zip(ret_steps, nexts):
+            if need.get(phrase, 0) > counts.get(phrase, 0):
                 p += 0.5 * w
-            if _next_step(steps, done_text) == phrase:
+            if nxt == phrase:
                 p += 0.5 * w
         return p
 
@@ -334,8 +336,7 @@ class GroundedPlanner:
     def _done_prior(done_text: list[str], ret_steps) -> float:
         p = 0.0
         have = Counter(done_text)
-        for w, steps in ret_steps:
-            need = Counter(steps)
+        for w, _, need in ret_steps:
             covered = sum(min(n, have.get(s, 0)) for s, n in need.items())
             p += w * covered / max(1, sum(need.values()))
         return p
