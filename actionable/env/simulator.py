@@ -117,13 +117,6 @@ class StateView:
         """The state as a VirtualHome graph dict (a few ms for the 288-node house)."""
         return self._state.to_dict()
 
-    def fingerprint(self) -> int:
-        """Hash of how this state differs from the scene's initial state: node
-        states and edges that changed (canonical, so two action sequences that
-        reach the same state give the same value). Cost: O(changes), tens of
-        microseconds; used by planners as a no-progress / loop guard."""
-        return hash(state_diff(self._state))
-
 
 def state_diff(state: Any) -> tuple[tuple, tuple]:
     """Canonical ``(changed nodes, changed edges)`` of an ``EnvironmentState``

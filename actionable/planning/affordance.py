@@ -78,6 +78,8 @@ class AffordanceOracle:
         self.seen: set[int] = {self.fingerprint(self.state)}
 
     def fingerprint(self, state) -> int:
+        """Hash of how ``state`` differs from the scene's initial state (canonical: two
+        action sequences reaching the same state agree); the loop guard's key."""
         return hash(state_diff(state))
 
     def view(self, state=None) -> StateView:
