@@ -85,6 +85,12 @@ def grounded_example_block(ex, with_description: bool = True) -> str:
     return "\n".join(lines) + "\n\n"
 
 
+def _returns(path: list[int]) -> bool:
+    """Whether a state path revisits a state after a change (``[a, b, a]``; ``[a, a]`` is a no-op)."""
+    runs = [fp for i, fp in enumerate(path) if i == 0 or fp != path[i - 1]]
+    return len(set(runs)) < len(runs)
+
+
 class GroundedPlanner:
     """Plan with an LM scoring afforded actions in a simulated scene (module doc).
 
@@ -386,7 +392,10 @@ class GroundedPlanner:
             out.append(c)
             if len(out) >= cfg.shortlist:
                 break
-        return out
+        # an attempt whose own path returns to a state it passed (walk to the plate just
+        # put down, grab it, put it back) makes no progress; it still counts toward the
+        # shortlist, so the other candidates and their scores are unchanged
+        return [c for c in out if not _returns(c.attempt.path)]
 
     def _lm_scores(self, step_prompt: str, cands: list[_Cand], res: PlanResult) -> None:
         cfg = self.config

@@ -197,3 +197,13 @@ def test_every_grounded_plan_executes(parts, pid, task):
         return
     assert res.executability["executable"], res.executability
     assert execute_program(res.resolved_program, scene).executable
+
+
+def test_returns_flags_a_path_back_to_a_passed_state():
+    from actionable.planning.grounded import _returns
+
+    assert _returns([1, 2, 1])          # walk to the plate, grab it, put it back
+    assert _returns([1, 2, 3, 2])
+    assert not _returns([1, 1, 2])      # a no-op repair step is not a return
+    assert not _returns([1, 2, 3])
+    assert not _returns([])
