@@ -15,8 +15,11 @@ At each step ``t`` (ExRAP Sec. 3, Algorithm 1):
      executions and a demonstration (Eq. 9; one ``score`` call per step, none
      when nothing is pending),
    - ``v_R(z) = sum_q H(P_t(q)) max(0, 1 - d_after(z) / d_now)`` (Eq. 11), with ``d``
-     the mean graph distance (room hops + 1) from the agent to the entities of
-     ``q``'s retrieved quadruples that the query names (else the rooms it names);
+     the mean graph distance (room hops + 1) from the agent to ``q``'s *targets*:
+     the objects the interpreted query is about (its predicates' entities, Eq. 4),
+     placed by memory's ``in_room`` belief, else the house's static map;
+     without predicates, the entities of ``q``'s retrieved quadruples that the
+     query names (else the rooms it names);
 5. the skill is ``argmax_z w_T v_T(z) + w_R v_R(z)`` (Eq. 12; w_T = 0.01, w_R = 1).
 
 Deviation (documented in docs/continual.md): the Eq. 11 term is clipped at 0.
@@ -24,6 +27,16 @@ Information gain cannot be negative; unclipped, leaving a room whose objects
 the LM is still unsure about costs up to ``-3 H`` per query in this house, and
 no pending execution elsewhere can win at ``w_T = 0.01`` (measured: the agent
 stood still for 14 steps with an execution pending).
+
+Fix (issue 13 item 5, measured in ``benchmarks/bench_exploration.py``): the targets
+used to be taken from the retrieved quadruples only. Retrieval is by text similarity,
+so for "light in the home office is on" with the home office never visited it
+returns the *lights already seen* in the bedroom and dining room; d then pointed at
+rooms the agent had just left, the home office never had any v_R, and the agent
+alternated between two rooms (``targets="retrieved"`` keeps that rule for the
+before/after benchmark). The staleness age is likewise taken from the retrieved
+quadruples *about the query's own objects* (a fresh look at another light no longer
+keeps an old belief about this one young).
 
 Ablations: ``temporal_consistency=False`` (ExRAP-TC), ``explore="fixed"``
 (ExRAP-EXP: visit rooms in a fixed cycle instead of v_R) and ``explore="llm"``
@@ -61,6 +74,9 @@ class ExRAPConfig(BaseModel):
     reuse: bool = True
     staleness_tau: float = Field(12.0, gt=0.0, description="steps; 1e9 disables the prior")
     explore: str = Field("info_gain", pattern="^(info_gain|fixed|llm)$")
+    targets: str = Field("query", pattern="^(query|retrieved)$",
+                         description="Eq. 11 targets: the query's own objects (query) or, as before "
+                                     "issue 13 item 5, the query-named entities of the retrieved quadruples")
 
 
 @dataclass
@@ -91,6 +107,18 @@ def skill_effect(skill: Skill, house: NonStationaryHouse) -> tuple[str, str, str
     if skill.kind == "move_onto":
         return (house.entity(skill.args[0]), "on", house.entity(skill.args[1]))
     return None
+
+
+def query_entities(task: Task) -> list[str]:
+    """The objects an interpreted query is about (Eq. 11's targets): every predicate's source
+    entity and, for a relation to another object (``napkin on counter``), that object too.
+    Rooms (``in_room`` values) and states are not objects. Empty when the task has no predicates."""
+    out: list[str] = []
+    for src, rel, value, _alts in task.facts:
+        for e in (src, value if rel not in ("is", "in_room") else None):
+            if e and e != AGENT and e not in out:
+                out.append(e)
+    return out
 
 
 _ENT_RE = re.compile(r"^[a-z_\-]+_(\d+)$")
@@ -160,6 +188,13 @@ class ExRAPAgent(MemoryAgentBase):
                 "reuse_rate": s.reuse_rate, "query_lm_calls": s.lm_calls,
                 "inconsistent": s.inconsistent, "lm_calls": s.lm_calls + self.lm_calls}
 
+    def _retrieved_targets(self, task: Task, got) -> list[str]:
+        """Entities of the retrieved subgraph that the query names; without any, the rooms it
+        names (the Eq. 11 targets before issue 13 item 5, and the fallback without predicates)."""
+        qtok = set(tokenize(task.query)) - _STATE_WORDS
+        named = [q.source for q in got if q.source != AGENT and set(tokenize(q.source)) & qtok]
+        return named or [name for name in self.room_names if name.replace("_", " ") in task.query]
+
     def _distance(self, ents: list[str], room: int) -> float:
         rooms = [r for r in (self.entity_room(e) for e in ents) if r is not None]
         if not rooms:
@@ -172,15 +207,12 @@ class ExRAPAgent(MemoryAgentBase):
         beliefs, ents, pending = {}, {}, []
         for task in self.tasks:
             p, got, how = self.evaluator.evaluate(task.query, self.memory, t, task.facts)
+            own = query_entities(task) if self.config.targets == "query" else []
             if got:
-                age = t - max(q.t for q in got)
+                mine = [q for q in got if q.source in own] or got
+                age = t - max(q.t for q in mine)
                 p = 0.5 + (p - 0.5) * math.exp(-age / self.config.staleness_tau)
-            # entities of the retrieved subgraph that the query names (Eq. 11's targets);
-            # without any, the rooms the query names
-            qtok = set(tokenize(task.query)) - _STATE_WORDS
-            named = [q.source for q in got if q.source != AGENT and set(tokenize(q.source)) & qtok]
-            ents[task.query] = named or [name for name in self.room_names
-                                         if name.replace("_", " ") in task.query]
+            ents[task.query] = own or self._retrieved_targets(task, got)
             beliefs[task.query] = p
             if p > self.config.theta:
                 for z in task.execution:
