@@ -1,6 +1,7 @@
 """``actionable follow`` and ``actionable eval continual``: ExRAP-style continual
 instruction following in a non-stationary VirtualHome house, or another continual
-world chosen with ``--env`` (``driving``: Eclipse SUMO; :mod:`actionable.continual.worlds`).
+world chosen with ``--env`` (``thor``: an AI2-THOR kitchen; ``driving``: Eclipse SUMO;
+:mod:`actionable.continual.worlds`).
 
 Heavy imports (llama.cpp, virtualhome_eval, matplotlib) happen inside the commands.
 """
@@ -18,7 +19,8 @@ from typing import Optional
 import typer
 from actionable import defaults as D
 
-_ENV_HELP = ("World: virtualhome (default; a VirtualHome house) or driving (an Eclipse SUMO town; needs "
+_ENV_HELP = ("World: virtualhome (default; a VirtualHome house), thor (an AI2-THOR kitchen, symbolic: ALFRED's "
+             "PDDL semantics, FloorPlan1-30; instructions read by rule) or driving (an Eclipse SUMO town; needs "
              "pip install -e \".[driving]\"; instructions read by rule).")
 _AGENT_HELP = ("exrap, exrap-tc (no temporal consistency), exrap-exp (fixed exploration), "
                "exrap-llm (LLM exploration), exrap-sample (10-sample query answers), llm-planner, saycan, "
@@ -91,7 +93,8 @@ def follow_command(
                               help="LM: embedded (SmolLM2-135M, offline), gguf:<file>, openai:<name>@<base_url>, hf:<path>."),
     scene: Optional[str] = typer.Option(None, "--scene", "-s",
                                         help="Scene: a packaged program id (default 1003_2: 4 rooms, 11 movable objects) "
-                                             "or 'default'; with --env driving a road network: town (default), village, city."),
+                                             "or 'default'; with --env thor a kitchen FloorPlan1 (default) ... FloorPlan30; "
+                                             "with --env driving a road network: town (default), village, city."),
     env: str = typer.Option("virtualhome", "--env", help=_ENV_HELP),
     seed: int = typer.Option(D.SEED, "--seed", help="Seed of the house dynamics and the generated instructions."),
     query_mode: str = typer.Option(D.QUERY_MODE, "--query-mode",
@@ -220,6 +223,7 @@ def continual_eval_command(
     model: str = typer.Option("embedded", "--model", "-m", help="LM spec (see `actionable follow --help`)."),
     scene: Optional[str] = typer.Option(None, "--scene", "-s",
                                         help="Scene (packaged program id or 'default'; default 1003_2); with "
+                                             "--env thor a kitchen FloorPlan1 (default) ... FloorPlan30; with "
                                              "--env driving a road network (default town)."),
     env: str = typer.Option("virtualhome", "--env", help=_ENV_HELP),
     query_mode: str = typer.Option("logprob", "--query-mode", help="logprob or sample."),

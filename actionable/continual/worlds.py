@@ -13,7 +13,8 @@ The agents (:mod:`.agent`, :mod:`.baselines`), the TEKG, the query evaluator and
 
 Worlds are looked up by name (``--env``) in one registry: ``virtualhome`` (default, VirtualHome's
 :class:`~actionable.env.nonstationary.NonStationaryHouse`) and ``driving`` (Eclipse SUMO,
-:data:`actionable.worlds.driving.continual.CONTINUAL_WORLD`). Specs are imported lazily, so
+:data:`actionable.worlds.driving.continual.CONTINUAL_WORLD`) and ``thor`` (an ALFRED kitchen,
+:data:`actionable.worlds.thor.continual.CONTINUAL_WORLD`). Specs are imported lazily, so
 naming the worlds costs nothing. :func:`register_world` adds another.
 """
 
@@ -108,6 +109,7 @@ VIRTUALHOME = ContinualWorld(
 _WORLDS: dict[str, ContinualWorld | str] = {
     "virtualhome": VIRTUALHOME,
     "driving": "actionable.worlds.driving.continual:CONTINUAL_WORLD",
+    "thor": "actionable.worlds.thor.continual:CONTINUAL_WORLD",
 }
 
 
