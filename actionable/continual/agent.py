@@ -9,7 +9,10 @@ At each step ``t`` (ExRAP Sec. 3, Algorithm 1):
    addition (documented in docs/continual.md): the paper's large LM reads the
    timestamps and grows uncertain by itself; a 135M model does not;
 3. an execution is *pending* when ``P_t(q) > theta`` (0.5) and memory does not
-   already show its effect;
+   already show its effect; a skill whose effect is not an observable triple
+   (the driving world's ``yield_at``, ``stop_on``, ...) is not pending again until
+   memory holds a fact about the query's objects newer than its last run (the
+   agent looks again before repeating it);
 4. each candidate skill ``z`` (go to each room, plus pending executions) gets
    - ``v_T(z)``: the LM's summed log-prob of the skill text given the pending
      executions and a demonstration (Eq. 9; one ``score`` call per step, none
@@ -180,6 +183,7 @@ class ExRAPAgent(MemoryAgentBase):
                                         temporal_consistency=c.temporal_consistency, reuse=c.reuse,
                                         answer=c.answer, min_ratio=c.relevance)
         self._cycle = 0
+        self._ran: dict[str, int] = {}  # execution text -> step it was last chosen
 
     @property
     def stats(self) -> dict:
@@ -208,17 +212,21 @@ class ExRAPAgent(MemoryAgentBase):
         for task in self.tasks:
             p, got, how = self.evaluator.evaluate(task.query, self.memory, t, task.facts)
             own = query_entities(task) if self.config.targets == "query" else []
+            seen_t = -1  # step of the newest retrieved fact about the query's objects
             if got:
                 mine = [q for q in got if q.source in own] or got
-                age = t - max(q.t for q in mine)
-                p = 0.5 + (p - 0.5) * math.exp(-age / self.config.staleness_tau)
+                seen_t = max(q.t for q in mine)
+                p = 0.5 + (p - 0.5) * math.exp(-(t - seen_t) / self.config.staleness_tau)
             ents[task.query] = own or self._retrieved_targets(task, got)
             beliefs[task.query] = p
             if p > self.config.theta:
                 for z in task.execution:
                     eff = skill_effect(z, self.house)
-                    if eff is None or not self.believed(eff):
-                        pending.append((task, z))
+                    if eff is not None and self.believed(eff):
+                        continue  # memory shows the effect
+                    if eff is None and self._ran.get(z.text, -1) >= seen_t:
+                        continue  # no observable effect: ran since the last look, look again first
+                    pending.append((task, z))
         cands: list[Skill] = list(self.house.navigation_skills())
         cands += [z for _, z in pending if z not in cands]
         v_t = self._exploit(cands, pending)
@@ -231,6 +239,8 @@ class ExRAPAgent(MemoryAgentBase):
                f"{len(pending)} pending"
                + {"fixed": "; v_R = 1 for the next room of the fixed cycle (ExRAP-EXP)",
                   "llm": "; v_R = the LM's probability of each move (ExRAP-LLM)"}.get(self.config.explore, ""))
+        if any(best == z for _, z in pending):
+            self._ran[best.text] = t
         return Decision(best, why, beliefs, total)
 
     def _exploit(self, cands: list[Skill], pending) -> dict[str, float]:

@@ -301,3 +301,26 @@ def test_query_entities_are_the_query_objects():
               ("light_64", "is", "on", ("on", "off"))))
     assert query_entities(t) == ["napkin_2010", "kitchencounter_230", "light_64"]
     assert query_entities(Task("t", "q", ())) == []
+
+
+def test_execution_without_observable_effect_waits_for_a_fresh_look(house):
+    """A skill whose effect memory cannot show (the driving world's yield/stop) is not repeated
+    on a stale belief: after it ran, it is pending again only once a newer fact about the query's
+    object is in memory (measured in the driving world: 'yield at the park' re-run from another
+    junction on a 0.96 belief two steps old)."""
+    from actionable.env.nonstationary import Observation
+    house.reset(seed=0)
+    house.step(Skill("go", (201,)))
+    seen = house.observe()  # the dining room: the TV is visible
+    z = Skill("wait", (), "wait for the television")  # no effect triple
+    task = Task("t", "television in the dining room is on", (z,),
+                (("television_248", "is", "on", ("on", "off")),))
+    lm = TableLM(lambda prompt, c: {" on": -0.05, " off": -3.0}.get(c, -1.0))
+    agent = ExRAPAgent(lm)
+    agent.reset([task], house)
+    assert agent.act(Observation(1, seen.room, seen.facts), 1).skill == z
+    away = Observation(2, "bedroom", [("agent", "in_room", "bedroom")])
+    d = agent.act(away, 2)
+    assert d.skill != z and "0 pending" in d.why
+    d = agent.act(Observation(3, seen.room, seen.facts), 3)  # looked again: pending again
+    assert d.skill == z and "1 pending" in d.why
