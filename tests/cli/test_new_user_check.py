@@ -56,10 +56,15 @@ def test_eval_verify_teach_file_checked_first(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("cmd", [["follow"], ["eval", "continual", "--out", "unused"]])
-def test_follow_env_thor_names_the_flag(cmd, capsys):
-    assert main([*cmd, "--env", "thor"]) == 2
+def test_follow_env_without_continual_setting_names_the_flag(cmd, capsys, monkeypatch):
+    from actionable.worlds import registry
+
+    # every built-in world has a continual setting now (thor: the kitchen); a registered world
+    # without one is named as such
+    monkeypatch.setitem(registry._REGISTRY, "toy", registry.WorldSpec("toy", lambda **kw: None))
+    assert main([*cmd, "--env", "toy"]) == 2
     err = _err(capsys)
-    assert err.startswith("error: --env:") and "thor has no continual setting yet" in err
+    assert err.startswith("error: --env:") and "toy has no continual setting yet" in err
     assert main([*cmd, "--env", "mars"]) == 2
     assert _err(capsys).startswith("error: --env: unknown world 'mars'")
 
