@@ -18,21 +18,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable
 
-from actionable.env.scene import (
+from actionable.env.dataset import (
     ADDED_ID_START, DEFAULT_SCENE_VERSION, _copy_node, _dataset_dir, _pid_key, _program_ids, load_graphs,
 )
 from actionable.errors import SceneError
 
 log = logging.getLogger(__name__)
-
-
-@functools.lru_cache(maxsize=4)
-def default_scene_graph(cache_dir: str):
-    """The merged default scene as one shared SceneGraph per process and cache dir
-    (read-only by convention: its accessors return copies)."""
-    from actionable.env.scene import DEFAULT_SCENE, SceneGraph
-
-    return SceneGraph.from_dict(default_scene_dict(cache_dir), name=DEFAULT_SCENE)
 
 
 @functools.lru_cache(maxsize=4)
