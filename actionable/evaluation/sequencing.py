@@ -257,27 +257,46 @@ class SequencingWorker:
 
     # -- scoring ----------------------------------------------------------------------
     def _score(self, pid: str, scene, gold, out: dict) -> dict:
-        from actionable.evaluation.goals import check_goals
-        from actionable.evaluation.metrics import normalized_lcs
+        return score_plan(out, gold, self.annotations.get(pid), scene)
 
-        g = out["grounded"]
-        spec = self.annotations.get(pid)
-        executed = g.steps if g.executable else g.steps[:-1]
-        metrics = {"executable": bool(g.executable) and bool(out["steps"]),
-                   "length": len(out["steps"]), "repairs": int(sum(out["repaired"])),
-                   "lcs": normalized_lcs(out["steps"], gold.steps),
-                   "loop": _loop_flag([s.to_text() for s in out["steps"]], g.fingerprints)}
-        if spec is not None:
-            init = check_goals(spec, scene.to_dict(), [], match="class")
-            final = check_goals(spec, g.final_state.to_dict(), executed, match="class")
-            unmet0 = set(init.unmet)
-            new_met = sum(1 for u in unmet0 if u not in set(final.unmet))
-            metrics.update({
-                "gc_all": final.goal_condition_success,
-                "gc_new": (new_met / len(unmet0)) if unmet0 else None,
-                "task_success": bool(metrics["executable"] and final.task_success),
-                "unmet_goals": list(final.unmet)[:10]})
-        return metrics
+
+def score_plan(out: dict, gold, spec, scene) -> dict:
+    """EAI-aligned metrics of one grounded plan (the sequencing benchmark's scoring).
+
+    Args:
+        out: ``{"steps": [Step], "repaired": [bool], "grounded": GroundedProgram}``
+            (:func:`actionable.planning.affordance.ground_program` of the steps in
+            ``scene``).
+        gold: the program's own human steps (a ``Program``), for LCS.
+        spec: the program's annotated ``GoalSpec`` or ``None`` (then no goal metrics).
+        scene: the program's initial ``SceneGraph``.
+
+    Returns:
+        ``executable``, ``length``, ``repairs``, ``lcs``, ``loop`` and, with a spec,
+        ``gc_all``, ``gc_new`` (``None`` when every goal held initially),
+        ``task_success`` (executes *and* every goal holds; goals matched by class)
+        and ``unmet_goals`` (at most 10).
+    """
+    from actionable.evaluation.goals import check_goals
+    from actionable.evaluation.metrics import normalized_lcs
+
+    g = out["grounded"]
+    executed = g.steps if g.executable else g.steps[:-1]
+    metrics = {"executable": bool(g.executable) and bool(out["steps"]),
+               "length": len(out["steps"]), "repairs": int(sum(out["repaired"])),
+               "lcs": normalized_lcs(out["steps"], gold.steps),
+               "loop": _loop_flag([s.to_text() for s in out["steps"]], g.fingerprints)}
+    if spec is not None:
+        init = check_goals(spec, scene.to_dict(), [], match="class")
+        final = check_goals(spec, g.final_state.to_dict(), executed, match="class")
+        unmet0 = set(init.unmet)
+        new_met = sum(1 for u in unmet0 if u not in set(final.unmet))
+        metrics.update({
+            "gc_all": final.goal_condition_success,
+            "gc_new": (new_met / len(unmet0)) if unmet0 else None,
+            "task_success": bool(metrics["executable"] and final.task_success),
+            "unmet_goals": list(final.unmet)[:10]})
+    return metrics
 
 
 def summarise(records) -> list[dict]:
@@ -324,4 +343,4 @@ def summary_markdown(rows: list[dict]) -> str:
 
 
 __all__ = ["ROWS", "SPLITS", "SequencingSettings", "SequencingWorkerFactory", "title_folds",
-           "goal_program_ids", "tuning_program_ids", "summarise", "summary_markdown", "asdict"]
+           "goal_program_ids", "tuning_program_ids", "score_plan", "summarise", "summary_markdown", "asdict"]
