@@ -71,13 +71,17 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
 
     Args:
         task: the instruction, e.g. ``"Watch TV"``.
-        world: ``"virtualhome"`` (the only world with a planner).
-        scene: ``"default"`` or a packaged program id (``actionable scenes`` lists them).
+        world: a registered world with a planning domain: ``"virtualhome"`` or ``"thor"``
+            (the AI2-THOR kitchen; grounded planner only).
+        scene: the world's scene: VirtualHome ``"default"`` or a packaged program id
+            (``actionable scenes``); THOR ``FloorPlan<N>`` or ``teach:<game>`` (``"default"``:
+            FloorPlan1; ``actionable scenes --env thor``).
         model: planning LM spec (``embedded``, ``gguf:<file>``, ``openai:<name>@<url>``, ``hf:<path>``).
         variant: ``grounded`` (default) or a Huang et al. 2022 variant: ``vanilla``,
             ``translated``, ``corrected``, ``full``.
         translation_model: ``minilm``, ``bow`` or ``st:<dir>``.
-        bank: example-bank JSONL path (default: the packaged programs).
+        bank: example-bank JSONL path (default: the world's bank: VirtualHome's packaged programs,
+            THOR's TEACh demonstrations).
         cache: use the LM response cache.
         progress: see the module docstring.
         **options: planner settings: fields of ``GroundedConfig`` for ``grounded``
@@ -90,16 +94,15 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
         ``steps_as_program()``, ``goal_check``, ``to_dict()``.
 
     Raises:
-        ConfigError, InputError, SceneError, ModelNotFoundError (all :class:`ActionableError`).
+        ConfigError, InputError, SceneError (THOR: UnknownSceneError), UnknownWorldError,
+        PlanningError (e.g. the task names an object the scene lacks; the message names the
+        closest objects), ModelNotFoundError (all :class:`ActionableError`).
     """
     from actionable.config import VARIANTS, GroundedConfig, LMConfig, PlannerConfig, make_config
-    from actionable.env.scene import load_scene
     from actionable.errors import ConfigError
+    from actionable.planning.domain import planning_domain
     from actionable.planning.prompts import clean_task
 
-    if world != "virtualhome":
-        raise ConfigError(f"world={world!r}: planning runs in 'virtualhome' (use actionable.verify for "
-                          "plans in other worlds)")
     if variant != "grounded" and variant not in VARIANTS:
         raise ConfigError(f"variant={variant!r}: use one of grounded, {', '.join(VARIANTS)}")
     task = clean_task(task)
@@ -111,17 +114,24 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
     else:
         options["cutoff"] = D.plan_cutoff(model, options.get("cutoff"))
         pcfg = make_config(PlannerConfig, variant=variant, **options)
-    graph = load_scene(scene)  # unknown scene: one clear error before any model loads
-    from actionable.planning.session import PlanningSession, implied_goal_check
+    domain = planning_domain(world, scene)  # unknown world or scene: one clear error before any model loads
+    if variant != "grounded" and getattr(domain, "paper_graph", None) is None:
+        raise ConfigError(f"variant={variant!r} needs a world with a whole-scene admissible-action index "
+                          f"(virtualhome); in world {world!r} use variant='grounded'")
+    from actionable.planning.session import PlanningSession
 
     cb = _progress(progress)
     if variant == "grounded":
-        session = PlanningSession(lcfg, None, scene=graph, bank=bank, progress=cb)
-        result = session.grounded_planner(gcfg).plan(task, graph)
+        session = PlanningSession(lcfg, None, scene=domain, bank=bank if bank is not None else domain.example_bank(),
+                                  progress=cb)
+        result = session.grounded_planner(gcfg).plan(task, domain)
+        result.goal_check = domain.goal_check(result, session)
     else:
-        session = PlanningSession(lcfg, pcfg, scene=graph, bank=bank, progress=cb)
+        from actionable.planning.session import implied_goal_check
+
+        session = PlanningSession(lcfg, pcfg, scene=domain.paper_graph, bank=bank, progress=cb)
         result = session.plan(task)
-    result.goal_check = implied_goal_check(session, result)
+        result.goal_check = implied_goal_check(session, result)
     return result
 
 

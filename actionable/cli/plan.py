@@ -28,7 +28,13 @@ def plan_command(
     variant: str = typer.Option(D.VARIANT, "--variant", "-v", help=_VARIANT_HELP),
     scene: str = typer.Option(D.PLAN_SCENE, "--scene", "-s",
                               help="Scene: 'default' (the house with every packaged object) or a packaged "
-                                   "program id such as 1003_2 (see `actionable scenes`)."),
+                                   "program id such as 1003_2 (see `actionable scenes`); with --env thor a "
+                                   "floor plan FloorPlan<N> or a TEACh initial state teach:<game> "
+                                   "(`actionable scenes --env thor`; 'default' = FloorPlan1)."),
+    env: str = typer.Option(D.WORLD, "--env", "-e",
+                            help="World to plan in: virtualhome (default) or thor (the AI2-THOR kitchen of "
+                                 "ALFRED and TEACh, symbolic; grounded planner only, goals of Make coffee, "
+                                 "Boil water and Water the plant checked)."),
     model: str = typer.Option(D.MODEL, "--model", "-m",
                               help="Planning LM: embedded (SmolLM2-135M, offline), gguf:<file>, "
                                    "openai:<name>@<base_url>, hf:<path>."),
@@ -72,7 +78,8 @@ def plan_command(
                                help="No progress on stderr (the spinner on a terminal; timestamped lines "
                                     "such as 'planning step 3/30' otherwise)."),
 ) -> None:
-    """Turn a household TASK into a VirtualHome program and check that it executes.
+    """Turn a household TASK into a program for a world (VirtualHome, or with --env thor the AI2-THOR
+    kitchen) and check that it executes.
 
     Prints the numbered program, whether it executes in the scene and, if not,
     the failing step and the unmet precondition. The first run embeds the
@@ -96,11 +103,22 @@ def plan_command(
         raise ConfigError(f"--format: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     if as_json:
         fmt = "json"
-    if variant == "grounded":
-        return _plan_grounded(task, scene, model, translation_model, samples, max_steps, temperature, top_p,
-                              seed, bank, no_cache, fmt)
-    if variant not in VARIANTS:
+    if variant not in VARIANTS and variant != "grounded":
         raise ConfigError(f"--variant: unknown variant {variant!r}; use one of grounded, {', '.join(VARIANTS)}")
+    from actionable.planning.domain import planning_domain
+
+    from actionable.errors import UnknownWorldError
+
+    try:
+        domain = planning_domain(env, scene)  # unknown world or scene: one clear error before any model loads
+    except UnknownWorldError as exc:
+        raise ConfigError(f"--env: {exc}") from None
+    if variant == "grounded":
+        return _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p,
+                              seed, bank, no_cache, fmt)
+    if getattr(domain, "paper_graph", None) is None:
+        raise ConfigError(f"--variant {variant} needs a world with a whole-scene admissible-action index "
+                          f"(virtualhome); with --env {env} use --variant grounded")
     cutoff = D.plan_cutoff(model, cutoff)
     pcfg = make_config(PlannerConfig, variant=variant, samples=samples, beta=beta, cutoff=cutoff,
                        max_steps=max_steps, temperature=temperature, top_p=top_p, seed=seed, repair=repair)
@@ -108,9 +126,7 @@ def plan_command(
     if bank is not None and not bank.is_file():
         raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
 
-    from actionable.env.scene import load_scene
-
-    graph = load_scene(scene)  # unknown scene: one clear error before any model loads
+    graph = domain.paper_graph
     from actionable.lm.registry import check_spec
 
     check_spec(model)  # unknown model: one clear error before anything loads
@@ -127,29 +143,28 @@ def plan_command(
         raise typer.Exit(1)
 
 
-def _plan_grounded(task, scene, model, translation_model, samples, max_steps, temperature, top_p, seed, bank,
+def _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p, seed, bank,
                    no_cache, fmt) -> None:
-    """``actionable plan --variant grounded`` (the default)."""
+    """``actionable plan --variant grounded`` (the default) in ``domain``'s world and scene."""
     from actionable.config import GroundedConfig, LMConfig, make_config
     from actionable.errors import ConfigError
-    from actionable.env.scene import load_scene
 
     gcfg = make_config(GroundedConfig, samples=samples, max_steps=max_steps, temperature=temperature,
                        top_p=top_p, seed=seed)
     lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache)
     if bank is not None and not bank.is_file():
         raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
-    graph = load_scene(scene)
     from actionable.lm.registry import check_spec
 
     check_spec(model)  # unknown model: one clear error before anything loads
     with _Progress() as prog:
-        from actionable.planning.session import PlanningSession, implied_goal_check
+        from actionable.planning.session import PlanningSession
 
-        session = PlanningSession(lcfg, None, scene=graph, bank=bank, progress=prog.update)
-        result = session.grounded_planner(gcfg).plan(task, graph)
-        result.goal_check = implied_goal_check(session, result)
-    _output(result, session, fmt)
+        session = PlanningSession(lcfg, None, scene=domain, progress=prog.update,
+                                  bank=bank if bank is not None else domain.example_bank())
+        result = session.grounded_planner(gcfg).plan(task, domain)
+        result.goal_check = domain.goal_check(result, session)
+    _output(result, session, fmt, domain.executes_in)
     if not result.steps or not result.executable:
         raise typer.Exit(1)
 
@@ -165,7 +180,7 @@ def program_steps(result) -> list:
     return list(prog.steps) if prog is not None else []
 
 
-def _output(result, session, fmt: str) -> None:
+def _output(result, session, fmt: str, where: str = "the VirtualHome simulator") -> None:
     """Print ``result`` in ``--format`` ``fmt``.
 
     ``json``: :meth:`PlanResult.to_dict` plus ``session`` and ``program_script_lines``. Field
@@ -184,7 +199,7 @@ def _output(result, session, fmt: str) -> None:
         for st in program_steps(result):
             typer.echo(st.to_script() if fmt == "script" else st.unresolved().to_text())
     else:
-        _print_human(result, session)
+        _print_human(result, session, where)
 
 
 class _Progress:
@@ -246,7 +261,7 @@ class _Progress:
         return False
 
 
-def _print_human(result, session) -> None:
+def _print_human(result, session, where: str = "the VirtualHome simulator") -> None:
     from rich.console import Console
 
     con = Console(highlight=False, soft_wrap=True)
@@ -284,7 +299,7 @@ def _print_human(result, session) -> None:
     if ex.get("executable"):
         n = len(resolved) or ex.get("steps_executed")
         con.print(f"[green]Executable[/green] in scene {info['scene']}: all {n} step{'s' if n != 1 else ''} run "
-                  "in the VirtualHome simulator. Executable does not mean the task is done:")
+                  f"in {where}. Executable does not mean the task is done:")
     else:
         fi = ex.get("failed_index")
         where = f"step {fi + 1} ({ex.get('failed_step')})" if fi is not None else "the plan"
@@ -295,8 +310,8 @@ def _print_human(result, session) -> None:
     gc = result.goal_check or {}
     if gc.get("checked"):
         verdict = "[green]goal met[/green]" if gc["task_success"] else "[yellow]goal not met[/yellow]"
-        origin = ("read from the task text" if gc.get("source") else
-                  f"of program {gc['program_id']} ({gc['task']})")
+        origin = gc.get("origin") or ("read from the task text" if gc.get("source") else
+                                      f"of program {gc['program_id']} ({gc['task']})")
         con.print(f"Goal: {verdict}: {gc['met']} of {gc['total']} goal conditions {origin}, matched by class"
                   + (f"; unmet: {', '.join(gc['unmet'][:5])}" if gc.get("unmet") else ""))
     else:

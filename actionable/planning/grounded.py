@@ -9,11 +9,17 @@ The method combines four published ideas (issue 12):
   ``Done`` skill for termination.
 * **SayCan** (Ahn et al. 2022): usefulness times affordance. Here the
   affordance is exact and 0/1: a candidate is kept only if some binding of its
-  objects executes in the simulator from the current state
-  (:class:`~actionable.planning.affordance.AffordanceOracle`).
+  objects executes in the world from the current state.
 * **CAPE** (Raman et al. 2024): when a preferred action's preconditions are
-  unmet, corrective steps are inserted (by rules, :mod:`~actionable.planning.repair`),
-  marked as repairs in the output.
+  unmet, corrective steps are inserted (by the world's rules), marked as
+  repairs in the output.
+
+The world is reached only through its planning domain
+(:mod:`~actionable.planning.domain`): affordance, repair, state fingerprints,
+candidate steps, object matching and replay come from the world's package
+(VirtualHome: :mod:`actionable.worlds.virtualhome_planning`, the simulator oracle
+of :mod:`~actionable.planning.affordance` and the rules of
+:mod:`~actionable.planning.repair`; THOR: :mod:`actionable.worlds.thor.planning`).
 * **LLM-Planner** (Song et al. 2023): the prompt holds the k nearest whole
   programs (:class:`~actionable.planning.retrieval.ProgramRetriever`); the
   query's own program is excluded in evaluation.
@@ -52,7 +58,8 @@ from actionable.env.program import Program, Step
 from actionable.errors import PlanningError, ResolutionError
 from actionable.lm.base import GenerationParams
 from actionable.planning import prompts
-from actionable.planning.affordance import AffordanceOracle, Attempt
+from actionable.planning.affordance import Attempt
+from actionable.planning.domain import Affordance, PlanningDomain, planning_domain
 from actionable.planning.examples import format_step_text
 from actionable.planning.objects import ObjectMatch, match_task_objects
 from actionable.planning.result import PlanResult, StepTrace
@@ -101,13 +108,16 @@ class GroundedPlanner:
         retriever: :class:`ProgramRetriever` over the example bank.
         config: :class:`~actionable.config.GroundedConfig`.
         progress: optional callback receiving event dicts.
+        world: registry id of the world whose planning domain a scene *name* is looked up in
+            (:func:`~actionable.planning.domain.planning_domain`); a
+            :class:`~actionable.planning.domain.PlanningDomain` passed to :meth:`plan` is used as it is.
 
     Raises:
         PlanningError: ``use_lm`` without an LM that can score.
     """
 
     def __init__(self, lm, embedder, retriever: ProgramRetriever, config: GroundedConfig | None = None,
-                 progress=None):
+                 progress=None, world: str = "virtualhome"):
         self.config = config or GroundedConfig()
         if self.config.use_lm and (lm is None or not getattr(lm, "supports_score", False)):
             raise PlanningError("the grounded planner scores candidates with the LM; this LM cannot "
@@ -116,6 +126,7 @@ class GroundedPlanner:
         self.embedder = embedder
         self.retriever = retriever
         self.progress = progress
+        self.world = world
         self._phrase_vecs: dict[str, np.ndarray] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -136,21 +147,20 @@ class GroundedPlanner:
         ``"retrieved"`` or ``"task words: ..."``.
 
         Classes used by the retrieved programs, plus the classes the task's
-        words name (:func:`~actionable.planning.objects.match_task_objects`:
-        names, VirtualHome's equivalences, then the translation LM), with
-        VirtualHome's name equivalences.
-        """
-        from actionable.env.program import parse_step
-        from actionable.env.scene import load_name_equivalence
+        words name (the domain's ``match_objects``; VirtualHome:
+        :func:`~actionable.planning.objects.match_task_objects`: names, VirtualHome's
+        equivalences, then the translation LM), with the world's name equivalences.
 
+        Args:
+            scene: an :class:`~actionable.planning.domain.Affordance` (the world's view of the scene).
+        """
         cfg = self.config
         names = scene.class_names()
         present = set(names)
-        eq = load_name_equivalence()
         out: dict[str, str] = {}
 
         def add(name: str, why: str) -> None:
-            for n in (name, *eq.get(name, ()), *(k for k, v in eq.items() if name in v)):
+            for n in scene.equivalents(name):
                 if n in present and n != "character":
                     out.setdefault(n, why)
 
@@ -158,11 +168,11 @@ class GroundedPlanner:
             for r in retrieved[: cfg.pool_programs]:
                 for s in r.example.steps:
                     try:
-                        for a in parse_step(s).args:
-                            add(a.name, "retrieved")
+                        for a in scene.step_classes(s):
+                            add(a, "retrieved")
                     except Exception:  # noqa: BLE001 - a user bank line that does not parse adds nothing
                         continue
-        match = match_task_objects(query_text(task, None), names, self.embedder)
+        match = scene.match_objects(query_text(task, None), self.embedder)
         for words, c, how, score in match.matched:
             add(c, f"task words: {words!r} ({how}{'' if how == 'name' else f', cos {score:.2f}'})")
         return out, match
@@ -174,7 +184,9 @@ class GroundedPlanner:
 
         Args:
             task: the instruction (validated by :func:`prompts.clean_task`).
-            scene: a :class:`~actionable.env.scene.SceneGraph` or a scene name.
+            scene: a :class:`~actionable.planning.domain.PlanningDomain` (any world: its
+                affordance, repair, candidates and replay are used), or a scene of the planner's
+                ``world`` (a name; VirtualHome also a :class:`~actionable.env.scene.SceneGraph`).
             description: optional task description (used for retrieval and the prompt).
             exclude_sources / exclude_tasks: retrieval exclusions (evaluation splits).
 
@@ -184,24 +196,23 @@ class GroundedPlanner:
             resolved program (it holds by construction, and is checked).
 
         Raises:
-            InputError: bad task text. SceneError: unknown scene.
+            InputError: bad task text. SceneError: unknown scene. ConfigError: the world
+            has no planning domain.
             PlanningError: nothing in the bank or the scene relates to the task.
         """
-        from actionable.env.admissible import admissible_actions
-
         cfg = self.config
         task = prompts.clean_task(task)
+        domain = scene if isinstance(scene, PlanningDomain) else planning_domain(self.world, scene)
         t0 = time.perf_counter()
         res = PlanResult(task=task, variant="grounded", config=cfg.model_dump(),
                          planning_model=self.lm.model_id if (self.lm is not None and cfg.use_lm) else "none",
                          translation_model=self.embedder.model_id)
-        oracle = AffordanceOracle(scene, repair_budget=cfg.repair_budget if cfg.repair else 0)
-        graph = oracle.scene
+        oracle = domain.start(repair_budget=cfg.repair_budget if cfg.repair else 0)
         k = max(cfg.prompt_examples, cfg.pool_programs)
         retrieved = self.retriever.nearest(task, description, k=k, exclude_sources=exclude_sources,
                                            exclude_tasks=exclude_tasks)
         res.retrieved = [r.to_dict() for r in retrieved]
-        classes, match = self.relevant_classes(graph, task, description, retrieved)
+        classes, match = self.relevant_classes(oracle, task, description, retrieved)
         res.relevant_classes = dict(sorted(classes.items()))
         res.objects = match.to_dict()
         best_sim = max((r.similarity for r in retrieved), default=0.0)
@@ -210,20 +221,15 @@ class GroundedPlanner:
         if match.missing and best_sim < cfg.missing_object_similarity:
             word, closest = match.missing[0]
             raise PlanningError(
-                f"the task names {word!r}, and scene {getattr(graph, 'name', '')!r} has no such object; closest "
+                f"the task names {word!r}, and scene {domain.name!r} has no such object; closest "
                 f"objects here: {', '.join(closest) or 'none'}. Rephrase the task with an object of the scene "
-                "(run 'actionable scenes --classes'), or plan in another scene (--scene)")
+                f"({domain.classes_hint}), or plan in another scene (--scene)")
         if not match.matched and best_sim < cfg.min_task_similarity:
             raise PlanningError(
                 f"nothing in the example bank or the scene matches {task!r} (best program similarity "
                 f"{best_sim:.2f} < {cfg.min_task_similarity}); rephrase the task with objects of the "
-                "house (run 'actionable scenes --classes')")
-        rooms = {graph.class_of(r) for r in graph.rooms}
-        pool = [s for s in admissible_actions(graph) if s.args and (
-            (s.action in ("WALK", "RUN") and s.args[0].name in rooms)
-            or all(a.name in classes for a in s.args))]
-        pool += [Step(a, ()) for a in ("STANDUP", "SLEEP", "WAKEUP")]
-        pool = list(dict.fromkeys(pool))
+                f"scene ({domain.classes_hint})")
+        pool = oracle.candidates(classes)
         phrases = [s.to_text() for s in pool]
         vec = self._vecs(phrases)
         task_cos = vec @ self.embedder.encode([query_text(task, description)])[0]
@@ -301,7 +307,7 @@ class GroundedPlanner:
         res.program = Program(tuple(s.step for s in res.steps), task=task, description=description or "")
         res.resolved_program = Program(tuple(resolved), task=task, description=description or "")
         t = time.perf_counter()
-        self._verify(res, graph)
+        self._verify(res, oracle)
         res.timings["execution_s"] = time.perf_counter() - t
         res.timings["total_s"] = time.perf_counter() - t0
         return res
@@ -366,7 +372,7 @@ class GroundedPlanner:
             return np.zeros(len(phrases), dtype=np.float32)
         return (vec @ np.asarray(self.embedder.encode(texts), dtype=np.float32).T).max(axis=1)
 
-    def _afford(self, oracle: AffordanceOracle, cands: list[_Cand], noop_done: set[str],
+    def _afford(self, oracle: Affordance, cands: list[_Cand], noop_done: set[str],
                 done_set: frozenset = frozenset()) -> list[_Cand]:
         """The first ``shortlist`` candidates (by prior score) that execute from
         the current state (after repair) and do not revisit a state."""
@@ -411,22 +417,13 @@ class GroundedPlanner:
                        "objects": round(float(c.objects), 4)}
             c.total += cfg.w_lm * c.lm
 
-    def _verify(self, res: PlanResult, graph) -> None:
-        from actionable.env.simulator import execute_program
-
+    def _verify(self, res: PlanResult, oracle) -> None:
         if not res.steps:
             res.executability = {"executable": False, "failed_index": None, "failed_step": None,
                                  "error_type": "empty_plan", "error": "the planner produced no steps",
                                  "unmet_preconditions": [], "steps_executed": 0}
             return
-        er = execute_program(res.resolved_program, graph)
-        fi = er.failed_index
-        res.final_state = er.final_state
-        res.executability = {"executable": bool(er.executable), "failed_index": fi,
-                             "failed_step": res.program.steps[fi].to_text() if fi is not None else None,
-                             "error_type": er.error_type, "error": er.error,
-                             "unmet_preconditions": list(er.unmet_preconditions or []),
-                             "steps_executed": er.steps_executed}
+        res.executability, res.final_state = oracle.execute(res.resolved_program.steps)
 
 
 def _next_step(steps: list[str], done: list[str]) -> str | None:

@@ -67,13 +67,13 @@ def _norm(s: str) -> str:
     return re.sub(r"[^a-z0-9 ]+", " ", s.replace("_", " ").lower()).strip()
 
 
-def alias_table(scene_classes, equivalence: dict[str, tuple[str, ...]]) -> dict[str, str]:
-    """Typed name (normalised, spaces) -> scene class."""
+def alias_table(scene_classes, equivalence: dict[str, tuple[str, ...]], extra=None) -> dict[str, str]:
+    """Typed name (normalised, spaces) -> scene class (``extra``: :data:`EXTRA_ALIASES` when None)."""
     present = set(scene_classes)
     out: dict[str, str] = {}
     for c in sorted(present):
         out.setdefault(_norm(c), c)
-    for c, alts in list(equivalence.items()) + list(EXTRA_ALIASES.items()):
+    for c, alts in list(equivalence.items()) + list((EXTRA_ALIASES if extra is None else extra).items()):
         targets = [c] if c in present else [a for a in alts if a in present]
         for t in targets:
             for name in (c, *alts):
@@ -91,13 +91,17 @@ def _vocabulary() -> set[str]:
     return names
 
 
-def match_task_objects(task: str, scene_classes, embedder=None) -> ObjectMatch:
+def match_task_objects(task: str, scene_classes, embedder=None, equivalence=None, vocabulary=None) -> ObjectMatch:
     """Map the objects a task names onto ``scene_classes`` (see the module doc).
 
     Args:
         task: the instruction.
         scene_classes: class names present in the scene.
         embedder: translation LM for words no name matches (``None``: names only).
+        equivalence: ``{class: (names typed for it, ...)}`` of the world; ``None``: VirtualHome's
+            table plus :data:`EXTRA_ALIASES` (another world's table is used alone).
+        vocabulary: the world's object names (normalised, spaces), for *missing*; ``None``:
+            VirtualHome's.
 
     Returns:
         :class:`ObjectMatch`.
@@ -105,7 +109,10 @@ def match_task_objects(task: str, scene_classes, embedder=None) -> ObjectMatch:
     from actionable.env.scene import load_name_equivalence
 
     classes = [c for c in scene_classes if c != "character"]
-    table = alias_table(classes, load_name_equivalence())
+    if equivalence is None:
+        table = alias_table(classes, load_name_equivalence())
+    else:
+        table = alias_table(classes, equivalence, extra={})
     words = _norm(task).split()
     out = ObjectMatch()
     used = [False] * len(words)
@@ -122,7 +129,7 @@ def match_task_objects(task: str, scene_classes, embedder=None) -> ObjectMatch:
     rest = [w for w, u in zip(words, used) if not u and w not in _STOP and len(w) > 2 and not w.isdigit()]
     if not rest:
         return out
-    vocab = _vocabulary()
+    vocab = _vocabulary() if vocabulary is None else set(vocabulary)
     sims = None
     if embedder is not None and classes:
         mat = np.asarray(embedder.encode([_norm(c) for c in classes]), dtype=np.float32)

@@ -160,3 +160,11 @@ class VirtualHomeWorld(World):
         from actionable.env.scene import list_scenes
 
         return list(list_scenes())
+
+    @classmethod
+    def planning_domain(cls, scene: Any = "default"):
+        """The grounded planner's view of ``scene``
+        (:class:`~actionable.worlds.virtualhome_planning.VirtualHomePlanning`; raises SceneError)."""
+        from actionable.worlds.virtualhome_planning import VirtualHomePlanning
+
+        return VirtualHomePlanning(scene)

@@ -198,6 +198,14 @@ class ThorWorld(World):
             info["class_counts"] = dict(sorted(types.items()))
         return info
 
+    @classmethod
+    def planning_domain(cls, scene: str = "FloorPlan1"):
+        """The grounded planner's view of ``scene``
+        (:class:`~actionable.worlds.thor.planning.ThorPlanning`; raises UnknownSceneError)."""
+        from actionable.worlds.thor.planning import ThorPlanning
+
+        return ThorPlanning(scene)
+
     def _state_or_raise(self) -> ThorState:
         if self._s is None:
             raise WorldNotResetError("the THOR world has no episode; call reset() first")

@@ -1,0 +1,161 @@
+"""The THOR kitchen's planning domain (actionable/worlds/thor/planning.py, repair.py, bank.py):
+exact affordance without side effects, the THOR repair rules, the TEACh example bank and its
+leak-free exclusions, and no-LM grounded plans scored by the world's goal predicates."""
+
+from __future__ import annotations
+
+import pytest
+
+from actionable.config import GroundedConfig
+from actionable.env.program import Step
+from actionable.errors import ResolutionError, UnknownSceneError
+from actionable.planning.domain import PlanningDomain, planning_domain
+from actionable.planning.grounded import GroundedPlanner
+from actionable.planning.retrieval import ProgramRetriever
+from actionable.worlds.base import check_goals
+from actionable.worlds.thor.bank import episode_program, held_out_sources, teach_bank
+from actionable.worlds.thor.goals import task_goals
+from actionable.worlds.thor.planning import ThorPlanning, class_name, clone
+from actionable.worlds.thor.scene import ThorState
+
+KITCHEN = "teach:af49e2061b576182_7eeb"  # FloorPlan8: coffee machine, stove, house plant; nothing done at start
+
+
+@pytest.fixture(scope="module")
+def emb(tmp_path_factory):
+    from actionable.grounding.embedder import load_embedder
+
+    return load_embedder("minilm", cache_dir=tmp_path_factory.mktemp("cache"))
+
+
+def test_domain_comes_from_the_registry_and_knows_its_scene():
+    d = planning_domain("thor", "af49e2061b576182_7eeb")  # bare TEACh game id
+    assert isinstance(d, ThorPlanning) and isinstance(d, PlanningDomain)
+    assert d.name == KITCHEN and d.floor_plan() == "FloorPlan8"
+    assert planning_domain("thor", "default").name == "FloorPlan1"
+    with pytest.raises(UnknownSceneError, match="FloorPlan1"):
+        planning_domain("thor", "FloorPlan9999")
+
+
+def test_class_names_are_snake_case_types():
+    assert class_name("CoffeeMachine") == "coffee_machine" and class_name("Mug") == "mug"
+    o = ThorPlanning("FloorPlan1").start()
+    assert {"mug", "coffee_machine", "sink_basin", "faucet", "house_plant"} <= set(o.class_names())
+
+
+def test_attempt_never_changes_the_state_and_repairs_walk_before_grab():
+    o = ThorPlanning("FloorPlan1").start()
+    before = o.fingerprint(o.state)
+    att = o.attempt(Step.of("grab", "mug"))
+    assert att.ok and o.fingerprint(o.state) == before
+    assert [s.action for s in att.steps][-1] == "GRAB" and att.repaired[-1] is False
+    assert att.steps[0].action == "WALK" and att.repaired[0] is True
+    assert att.state.held == att.steps[-1].args[0].id
+    assert not o.attempt(Step.of("grab", "mug"), repair=False).ok
+    o.commit(att)
+    assert o.state.held is not None and o.fingerprint(o.state) != before
+
+
+def test_repair_fills_an_empty_vessel_at_the_sink_before_pouring():
+    o = ThorPlanning("FloorPlan1").start()
+    att = o.attempt(Step.of("pour", "cup", "house_plant"))
+    assert att.ok, att.info
+    texts = [s.unresolved().to_text() for s in att.steps]
+    assert "put cup in sink basin" in texts and "switch on faucet" in texts and texts[-1] == "pour cup into house plant"
+    assert all(att.repaired[:-1]) and att.n_repairs == len(texts) - 1
+    assert check_goals(task_goals("Water the plant"), att.state).success
+
+
+def test_repair_puts_down_a_held_object_first():
+    o = ThorPlanning("FloorPlan1").start()
+    o.commit(o.attempt(Step.of("grab", "mug")))
+    att = o.attempt(Step.of("grab", "cup"))
+    assert att.ok and att.steps[-1].args[0].name == "cup"
+    assert any(s.action in ("PUTBACK", "PUTIN") and s.args[0].name == "mug" for s in att.steps[:-1])
+
+
+def test_unknown_class_is_a_resolution_error():
+    o = ThorPlanning("FloorPlan1").start()
+    with pytest.raises(ResolutionError, match="television"):
+        o.attempt(Step.of("switchon", "television"))
+
+
+def test_clone_is_independent():
+    s = ThorState(ThorPlanning("FloorPlan1").scene)
+    c = clone(s)
+    mug = c.of_type("Mug")[0]
+    c.move(mug, None)
+    c.held = mug
+    assert s.held is None and s.objects[mug].parent is not None
+
+
+def test_candidates_are_class_level_and_afforded_by_capabilities():
+    o = ThorPlanning("FloorPlan1").start()
+    texts = {s.to_text() for s in o.candidates({"mug", "coffee_machine", "sink_basin", "house_plant"})}
+    assert {"grab mug", "put mug in coffee machine", "switch on coffee machine", "pour mug into house plant",
+            "walk to house plant", "put mug in sink basin"} <= texts
+    assert "grab coffee machine" not in texts and "switch on mug" not in texts
+
+
+def test_execute_replays_from_the_initial_state():
+    o = ThorPlanning("FloorPlan1").start()
+    att = o.attempt(Step.of("grab", "mug"))
+    ex, final = o.execute(att.steps)
+    assert ex["executable"] and ex["steps_executed"] == len(att.steps) and final.held is not None
+    ex, _ = o.execute(att.steps[-1:])  # the grab without its walk
+    assert not ex["executable"] and ex["failed_index"] == 0 and any("atLocation" in u for u in ex["unmet_preconditions"])
+
+
+def test_teach_bank_is_the_teach_demonstrations():
+    bank = teach_bank()
+    assert 70 <= len(bank) <= 79
+    assert all(e.source.startswith("teach:") for e in bank.examples)
+    coffee = [e for e in bank.examples if e.description == "Coffee"]
+    with_machine = [e for e in coffee if any("coffee machine" in s for s in e.steps)]
+    assert len(coffee) >= 10 and len(with_machine) > len(coffee) // 2  # a few drivers stopped early
+    ep = {"objects": [{"id": "Mug|1", "type": "Mug", "states": []}, {"id": "CM|1", "type": "CoffeeMachine", "states": []}],
+          "interactions": [["Pickup", "Mug|1", 1], ["Place", "CM|1", 1], ["ToggleOn", "CM|1", 0]]}
+    assert episode_program(ep) == ("grab mug", "put mug in coffee machine")  # failed interactions dropped
+
+
+def test_held_out_sources_are_exactly_the_scene_floor_plan():
+    from actionable.worlds.thor import data
+
+    d = ThorPlanning(KITCHEN)
+    held = set(d.held_out_sources())
+    assert KITCHEN in held
+    eps = data.teach_episodes()
+    assert all(eps[s[len("teach:"):]]["world"].startswith("FloorPlan8_") for s in held)
+    assert held == set(held_out_sources("FloorPlan8"))
+
+
+@pytest.mark.parametrize("task", ["Make coffee", "Water the plant"])
+def test_no_lm_plan_is_executable_and_meets_the_goals_leak_free(emb, task):
+    d = ThorPlanning(KITCHEN)
+    start = check_goals(task_goals(task), ThorState(d.scene))
+    assert not start.success
+    planner = GroundedPlanner(None, emb, ProgramRetriever(d.example_bank(), emb), GroundedConfig(use_lm=False))
+    res = planner.plan(task, d, exclude_sources=d.held_out_sources())
+    assert not {r["source"] for r in res.retrieved} & set(d.held_out_sources())
+    assert res.executable and res.steps
+    gc = d.goal_check(res)
+    assert gc["checked"] and gc["task_success"], (res.program.to_text(), gc)
+    assert check_goals(task_goals(task), res.final_state).success  # the same predicates, on the replayed state
+
+
+def test_boil_water_plan_is_executable_and_its_goal_check_is_honest(emb):
+    d = ThorPlanning(KITCHEN)
+    planner = GroundedPlanner(None, emb, ProgramRetriever(d.example_bank(), emb), GroundedConfig(use_lm=False))
+    res = planner.plan("Boil water", d, exclude_sources=d.held_out_sources())
+    assert res.executable
+    gc = d.goal_check(res)
+    direct = check_goals(task_goals("Boil water"), res.final_state)
+    assert gc["met"] == len(direct.met) and gc["total"] == 3 and gc["task_success"] == direct.success
+
+
+def test_goal_check_of_a_task_without_goal_predicates():
+    class R:
+        task, final_state, executability = "Slice the bread", None, {"executable": True}
+
+    gc = ThorPlanning("FloorPlan1").goal_check(R())
+    assert gc["checked"] is False and "Make coffee" in gc["reason"]
