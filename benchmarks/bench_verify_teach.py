@@ -2,6 +2,7 @@
 
     python benchmarks/bench_verify_teach.py --judges rule,sim --out runs/teach-det
     python benchmarks/bench_verify_teach.py --judges llm,hybrid --llm-n 20 --out runs/teach-lm
+    python benchmarks/bench_verify_teach.py --judges sim --sets noised --by-split   # tune / report halves
     python benchmarks/bench_verify_teach.py --counts          # label counts of the converted data
     python benchmarks/bench_verify_teach.py --sample 25 --out runs/teach-det   # flagged shortest actions
 
@@ -29,6 +30,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=None)
     ap.add_argument("--counts", action="store_true")
     ap.add_argument("--sample", type=int, default=0, help="print N flagged actions of the shortest set")
+    ap.add_argument("--by-split", action="store_true",
+                    help="also one row per half: tune (even source positions) / report (odd)")
     a = ap.parse_args(argv)
     from actionable.verify.teach_bench import label_counts, markdown, run_bench, summarize
 
@@ -45,7 +48,7 @@ def main(argv=None) -> int:
     recs = run_bench(judges, which=tuple(a.sets.split(",")), lm=lm, n=a.n, llm_n=a.llm_n,
                      max_rounds=a.max_rounds, out=a.out,
                      progress=lambda r: print(f"  {r['which']} {r['judge']} {r['id']}: r1 {r['r1']}", flush=True))
-    print(markdown(summarize(recs)))
+    print(markdown(summarize(recs, by_split=a.by_split)))
     print(f"\n{len(recs)} runs in {time.time() - t0:.0f} s")
     if a.sample:
         shown = 0

@@ -183,6 +183,20 @@ def load_demos() -> tuple[TeachDemo, ...]:
     return tuple(_demo(r) for r in recs)
 
 
+def split_of(demo_id: str) -> str:
+    """``"tune"`` for the episodes at even positions of the source order (0, 2, ...), ``"report"``
+    for the odd ones. The judges' TEACh-specific choices (issue 14) were made looking at the
+    tune half only; the report half is the held-out figure.
+
+    Raises:
+        InputError: an id that is not one of the 100 episodes.
+    """
+    order = {d.id: k for k, d in enumerate(load_demos())}
+    if demo_id not in order:
+        raise InputError(f"{demo_id!r} is not a converted TEACh episode id")
+    return "tune" if order[demo_id] % 2 == 0 else "report"
+
+
 def label_counts(demos=None) -> dict[str, int]:
     """Counts over the data: episodes, lines, driver actions, inserted (all / object / motion),
     deleted, and object actions of each sequence."""
@@ -363,10 +377,14 @@ def run_demo(demo: TeachDemo, judge_name: str, *, which: str = "noised", lm=None
     return rec
 
 
-def summarize(recs: list[dict]) -> list[dict]:
-    """One row per (which, judge, replayable subset): P/R/F1 of round 1 and of the loop (identical
-    lines interchangeable; ``F1 strict`` by position), revisions, executability before/after."""
+def summarize(recs: list[dict], by_split: bool = False) -> list[dict]:
+    """One row per (which, judge[, split]): P/R/F1 of round 1 and of the loop (identical lines
+    interchangeable; ``F1 strict`` by position), revisions, executability before/after.
+    ``by_split``: one row per half of :func:`split_of` as well (``which`` gets ``/tune``,
+    ``/report``)."""
     rows = []
+    if by_split:
+        recs = list(recs) + [{**r, "which": f"{r['which']}/{split_of(r['id'])}"} for r in recs]
     keys = sorted({(r["which"], r["judge"]) for r in recs})
     for which, j in keys:
         rs = [r for r in recs if r["which"] == which and r["judge"] == j]

@@ -94,8 +94,10 @@ class WorldAdapter(Protocol):
     world: Any
     scene: str
 
-    def replay(self, steps: Sequence[Step], goals: Sequence = ()) -> WorldReplay:
-        """Run ``steps`` from the scene's initial state; stop at the first failure."""
+    def replay(self, steps: Sequence[Step], goals: Sequence = (), tries: int = 4,
+               bind: Sequence[str | None] | None = None) -> WorldReplay:
+        """Run ``steps`` from the scene's initial state; stop at the first failure. ``bind``: per
+        step, an object id to try first (``WorldReplay.bound_ids`` of an earlier replay)."""
 
     def goals(self, goal_text: str, task: str | None = None) -> tuple[list, str]:
         """The world's goal predicates for a task (``[]`` when none) and a note saying which."""
@@ -138,6 +140,7 @@ TYPE_ALIASES = {"sink": ("sinkbasin",), "bathtub": ("bathtubbasin",), "stove": (
                 "counter": ("countertop",), "trash": ("garbagecan",), "trashcan": ("garbagecan",)}
 _UNMET_ID = re.compile(r"^(not )?(\w+)\((?:[^()]*,\s*)?([^,()]+)\)$")
 _PUT_ALL = re.compile(r"put all (?:the )?(\w+?)s? (?:on|in|into) (?:one|any|a|the)? ?(\w+?)s?\.?$", re.I)
+_BOIL = re.compile(r"^boil (?:the |a |some )?(\w+?)s?\.?$", re.I)
 _CLEAN_ALL = re.compile(r"clean all (?:the )?(\w+?)s?\.?$", re.I)
 
 
@@ -157,6 +160,10 @@ class ThorAdapter:
     Raises:
         UnknownSceneError: the scene is not a THOR scene.
     """
+
+    #: devices whose running acts on other objects (water, heat): switching one on and off again is
+    #: a use of it (a rinse, a heating), never an undo pair to remove
+    use_devices = frozenset({"faucet", "stoveknob", "stoveburner", "microwave", "toaster", "coffeemachine"})
 
     def __init__(self, scene: str, task: str | None = None):
         from actionable.worlds import make
@@ -210,14 +217,18 @@ class ThorAdapter:
         *_, info = self.world.step(Action(act, (oid,)))
         return info
 
-    def replay(self, steps: Sequence[Step], goals: Sequence = (), tries: int = 4) -> WorldReplay:
+    def replay(self, steps: Sequence[Step], goals: Sequence = (), tries: int = 4,
+               bind: Sequence[str | None] | None = None) -> WorldReplay:
         """Run ``steps`` from the scene's initial state (see the module doc for the binding).
+
+        ``bind``: per step, an object id to try first (``None``: bind by class). The judge passes
+        the ids of the plan it edits, so that a removal never re-binds the other steps.
 
         When a step fails on a precondition about an object (``opened(Cabinet|a)``,
         ``isFilledWithLiquid(Cup|b)``) that an earlier step bound by class, the replay is re-run
         with that earlier step bound to the named object (or, when it was already that one, to the
         next instance), at most ``tries`` times; the run that gets furthest is returned."""
-        force: dict[int, str] = {}
+        force: dict[int, str] = {k: b for k, b in enumerate(bind or ()) if b is not None}
         skip: dict[int, set] = {}
         best = self._replay(steps, goals, force, skip)
         for _ in range(tries):
@@ -265,6 +276,11 @@ class ThorAdapter:
                 memory[st.args[0].name] = held
             target = st.args[-1].name if st.action in ("PUTBACK", "PUTIN", "POUR") else st.args[0].name
             cands = self._candidates(target, memory, set(memory.values()) - {memory.get(target)})
+            if st.action == "GRAB":  # an object the plan puts somewhere later: not one already there
+                dest = {t for later in steps[k + 1:] if later.action in ("PUTBACK", "PUTIN")
+                        and later.args[0].name == target for t in self._types(later.args[-1].name)}
+                there = [c for c in cands if (p := s.objects[c].parent) and s.objects[p].type.lower() in dest]
+                cands = [c for c in cands if c not in there] + there
             if k in force:
                 cands = [force[k]] + [c for c in cands if c != force[k]]
             if k in skip:
@@ -360,6 +376,14 @@ class ThorAdapter:
                 return not any(o.type.lower() == x and o.dirty for o in s.objects.values())
             g = Goal(f"no {m.group(1)} is dirty", test)
             return [g], f"goal conditions checked (1, from the goal text): {g.text}"
+        m = _BOIL.search(goal_text.strip())
+        if m:
+            x = _norm(m.group(1))
+
+            def test(s, x=x):
+                return any(o.type.lower() == x and getattr(o, "boiled", False) for o in s.objects.values())
+            g = Goal(f"a {m.group(1)} is boiled (cooked in water on a heat source)", test)
+            return [g], f"goal conditions checked (1, from the goal text): {g.text}"
         return [], "goal conditions: none could be derived from the goal; only executability and the final state are checked"
 
 
@@ -407,13 +431,17 @@ class WorldJudge:
             self._goal_cache[key] = self.adapter.goals(task.goal, task.program_id)
         return self._goal_cache[key]
 
-    def _run(self, steps, task) -> WorldReplay:
-        return self.adapter.replay(list(steps), self._goals(task)[0])
+    def _run(self, steps, task, bind=None) -> WorldReplay:
+        if bind is None:
+            return self.adapter.replay(list(steps), self._goals(task)[0])
+        return self.adapter.replay(list(steps), self._goals(task)[0], bind=bind)
 
     def _names_goal(self, step: Step, task) -> bool:
         """An argument's class is named by the goal text (plural ``s`` ignored: "Cloths")."""
-        words = " ".join(re.sub(r"(?<=[a-z])e?s\b", "", w) for w in task.goal.lower().split())
-        return any(_named_by_goal(a.name, task.goal) or _named_by_goal(a.name, words) for a in step.args)
+        low = task.goal.lower()
+        singular = [" ".join(re.sub(suffix, "", w) for w in low.split()) for suffix in (r"(?<=[a-z])s\b",
+                                                                                         r"(?<=[a-z])es\b")]
+        return any(_named_by_goal(a.name, t) for a in step.args for t in (task.goal, *singular))
 
     def _serves_goal(self, steps: list[Step], k: int, task) -> bool:
         """``steps[k]`` names an object of the goal text and no later step repeats its action on
@@ -497,13 +525,16 @@ class WorldJudge:
                 out.append(({i}, "repeats the previous action", False))
             elif not strict and steps[i] in steps[:i - 1]:
                 out.append(({i}, "repeats an earlier action", False))
+        later: list[tuple[set[int], str | dict[int, str], bool]] = []  # whole pick-up/put-down moves
+        uses = getattr(self.adapter, "use_devices", frozenset())
         for i, s in enumerate(steps):
             for j in range(i + 1, n):
                 t = steps[j]
                 if s.args and mentions(t, s.args[0]):
                     if world_undoes(t, s) and s.action in INVERSE_ACTIONS:
-                        out.append(({i, j}, {i: f"{s.to_text()} is undone by step {j + 1}",
-                                             j: f"{t.to_text()} only undoes step {i + 1}"}, False))
+                        if not (s.action in ("SWITCHON", "SWITCHOFF") and _norm(s.args[0].name) in uses):
+                            out.append(({i, j}, {i: f"{s.to_text()} is undone by step {j + 1}",
+                                                 j: f"{t.to_text()} only undoes step {i + 1}"}, False))
                     elif s.action in PUT_ACTIONS and t.action == "GRAB":
                         out.append(({i, j}, {i: f"{s.args[0].name} is put down and picked up again by step "
                                                 f"{j + 1}",
@@ -511,20 +542,23 @@ class WorldJudge:
                                                 "down"}, False))
                     elif s.action == "GRAB" and t.action in PUT_ACTIONS and t.args[0] == s.args[0]:
                         loose = not self._names_goal(s, task)
-                        out.append(({i, j}, f"{s.args[0].name} is picked up and put down (step {j + 1}) "
-                                    + ("for nothing" if not loose else "but the task does not need it"), loose))
+                        later.append(({i, j}, f"{s.args[0].name} is picked up and put down (step {j + 1}) "
+                                      + ("for nothing" if not loose else "but the task does not need it"), loose))
                     break
             else:
                 if s.action == "GRAB":
-                    out.append(({i}, f"{s.args[0].name} is picked up and never used",
-                                not self._names_goal(s, task)))
+                    later.append(({i}, f"{s.args[0].name} is picked up and never used",
+                                  not self._names_goal(s, task)))
+        out += later  # a detour (put down, pick up again) is removed before the move it interrupts
         for i in range(n):
             out.append(({i}, f"{steps[i].to_text()} changes nothing the plan or the goal needs", False))
         return out
 
     def _accept(self, steps, drop, group, loose, task, base: WorldReplay) -> bool:
         gone = drop | group
-        rep = self._run([s for k, s in enumerate(steps) if k not in gone], task)
+        kept = [k for k in range(len(steps)) if k not in gone]
+        ids = base.bound_ids  # the other steps keep the objects they acted on in the plan
+        rep = self._run([steps[k] for k in kept], task, [ids[k] if k < len(ids) else None for k in kept])
         if base.executable:
             if not rep.executable or rep.goals_met < base.goals_met:
                 return False

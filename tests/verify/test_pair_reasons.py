@@ -19,8 +19,18 @@ def test_world_undo_pair_steps_get_their_own_reasons():
     from actionable.verify.worldsim import make_adapter, read_world_plan
 
     adapter = make_adapter("thor", "FloorPlan1")
-    plan, _ = read_world_plan(adapter, "PickUp(Mug)\nToggleOn(Faucet)\nToggleOff(Faucet)\nToggleOn(Faucet)\n")
+    plan, _ = read_world_plan(adapter, "PickUp(Mug)\nOpen(Fridge)\nClose(Fridge)\nOpen(Fridge)\n")
     res = make_judge("sim", world=adapter).judge(plan, VerifyTask(goal="Pick up the mug"))
     lines = {c.index: c.describe() for c in res.critiques}
     assert "is undone by step 3" in lines[1], lines
     assert "only undoes step 2" in lines[2] and "undone by" not in lines[2], lines
+
+
+def test_world_device_switched_on_and_off_is_a_use_not_an_undo():
+    """Issue 14: a faucet run and stopped rinses; TEACh's humans do it, it is not an undo pair."""
+    from actionable.verify.worldsim import make_adapter, read_world_plan
+
+    adapter = make_adapter("thor", "FloorPlan1")
+    plan, _ = read_world_plan(adapter, "PickUp(Mug)\nToggleOn(Faucet)\nToggleOff(Faucet)\n")
+    res = make_judge("sim", world=adapter).judge(plan, VerifyTask(goal="Pick up the mug"))
+    assert not [c for c in res.critiques if c.index in (1, 2)], [c.describe() for c in res.critiques]
