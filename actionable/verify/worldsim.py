@@ -424,6 +424,7 @@ class WorldJudge:
         self.adapter = adapter
         self.max_repairs = max_repairs
         self._goal_cache: dict = {}
+        self._serves: dict[int, int | None] = {}  # inserted step -> the plan step it is a precondition of
 
     def _goals(self, task: VerifyTask):
         key = (task.goal, task.program_id)
@@ -494,6 +495,7 @@ class WorldJudge:
                         crits.append(Critique(CritiqueKind.MISSING, anchor, st.to_script(),
                                               f"precondition: {why}", st, self.name))
                     entries[pos:pos] = [(None, st) for st in new]
+                    self._serves.update({id(st): entries[k + len(new)][0] for st in new})
                     done = True
                     break
                 j = payload
@@ -590,6 +592,20 @@ class WorldJudge:
                     crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(),
                                           f"redundant: {reason_for(why, k)}", st, self.name))
 
+    def _drop_orphans(self, entries, task, crits) -> None:
+        """A precondition inserted for a step that the relevance phase then removed serves nothing:
+        its MISSING critique is withdrawn when the plan executes without it and meets as many goals."""
+        gone = {c.index for c in crits if c.kind is CritiqueKind.REMOVE}
+        orphans = [st for o, st in entries if o is None and self._serves.get(id(st)) in gone]
+        if not orphans:
+            return
+        keep = [st for o, st in entries if o not in gone or o is None]
+        base = self._run(keep, task)
+        rest = [st for st in keep if not any(st is x for x in orphans)]
+        rep = self._run(rest, task)
+        if base.executable and rep.executable and rep.goals_met >= base.goals_met:
+            crits[:] = [c for c in crits if not any(c.step is x for x in orphans)]
+
     # --- API
     def judge(self, plan: Program, task: VerifyTask) -> JudgeResult:
         """Critiques of ``plan`` (0-based indices); warnings say which goal conditions were checked
@@ -600,8 +616,10 @@ class WorldJudge:
         entries: list[tuple[int | None, Step]] = list(enumerate(plan.steps))
         crits: list[Critique] = []
         notes = [f"{note} (world {getattr(self.adapter.world, 'id', '?')}, scene {self.adapter.scene})"]
+        self._serves: dict[int, int | None] = {}
         self._repair(entries, task, crits, notes)
         self._relevance(entries, task, crits)
+        self._drop_orphans(entries, task, crits)
         if goals:
             rep = self._run([s for _, s in entries], task)
             notes.append(f"goals met after the edits: {rep.goals_met} of {rep.goals_total}")
