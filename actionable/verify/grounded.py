@@ -62,6 +62,8 @@ from actionable.verify.repairs import ALREADY_INV, STATE_FIX, already, goal_prop
 from actionable.verify.replay import goal_check, make_simulator, replay, resolve_plan
 
 INSERT, REMOVE_CAUSE, INSERT_UNDO, REMOVE_FAILING, REMOVE_GOAL = 1, 1, 3, 3, 5
+#: the agent's posture goals and the action that establishes them (a STANDUP undoes both)
+POSTURE_FIX = {"SITTING": "SIT", "LYING": "LIE"}
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,8 @@ def _last_breaker(fix: Step, steps: list[Step]) -> int | None:
             return j
         if steps[j].action == fix.action and steps[j].args[:1] == fix.args[:1]:
             return None
+        if fix.action in POSTURE_ACTIONS and steps[j].action in POSTURE_ACTIONS:
+            return None  # the agent sat or lay down again after the last STANDUP
     return None
 
 
@@ -291,8 +295,9 @@ class SimulatorJudge:
         solved: set[str] = set()
         props = goal_proposals(task.goal_spec, res.view(), steps)
         for goal in task.goal_spec.states:  # the step that undid a goal state: remove it (cheaper)
-            if goal.state in STATE_FIX and goal.node_id in res.view():
-                fix = Step.of(STATE_FIX[goal.state], (res.view().cls(goal.node_id), goal.node_id))
+            act = STATE_FIX.get(goal.state) or POSTURE_FIX.get(goal.state)
+            if act is not None and goal.node_id in res.view():
+                fix = Step.of(act, (res.view().cls(goal.node_id), goal.node_id))
                 props.insert(0, (("remove", fix), f"goal {goal.describe()} is not met"))
         for new, why in props:
             if why in solved:
@@ -306,7 +311,7 @@ class SimulatorJudge:
                 if r2.executable and self._met(r2, task) > met:
                     o, st = entries.pop(j)
                     crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(),
-                                          f"contradictory: it undoes the {why.removeprefix('goal ')}", st,
+                                          f"contradictory: it undoes the {why.removesuffix(' is not met')}", st,
                                           self.name))
                     met = self._met(r2, task)
                     solved.add(why)

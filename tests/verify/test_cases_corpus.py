@@ -16,8 +16,7 @@ from actionable.verify.grounded import SimulatorJudge
 
 CASES = load_cases()
 #: Known misses, kept visible (strict xfail: the test fails once they are fixed).
-KNOWN = {"c04": "goal repair removes the step that undid an annotated *state* goal only for object "
-                "states (ON/OPEN/...), not the agent's posture: SIT, STANDUP gets a MISSING SIT"}
+KNOWN: dict[str, str] = {}  # c04 (SIT, STANDUP against a SITTING goal) fixed in issue 14
 
 
 def _params():

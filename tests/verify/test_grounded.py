@@ -91,7 +91,7 @@ def test_contradiction_of_a_goal_is_removed_not_compensated(gold, judge, task):
     wm = gold.steps[-1].args[0]
     res = judge.judge(gold.replace_steps(gold.steps + (Step("SWITCHOFF", (wm,)),)), task)
     assert [(c.kind, c.index) for c in res.critiques] == [(CritiqueKind.REMOVE, len(gold))]
-    assert "undoes the ON(washing_machine.1001)" in res.critiques[0].reason
+    assert "undoes the goal ON(washing_machine.1001)" in res.critiques[0].reason
     assert res.goal_conditions and "ON(washing_machine.1001)" in res.goal_conditions
 
 
