@@ -30,6 +30,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=None)
     ap.add_argument("--counts", action="store_true")
     ap.add_argument("--sample", type=int, default=0, help="print N flagged actions of the shortest set")
+    ap.add_argument("--split", choices=("tune", "report"), default=None, help="run one half only")
     ap.add_argument("--by-split", action="store_true",
                     help="also one row per half: tune (even source positions) / report (odd)")
     a = ap.parse_args(argv)
@@ -46,7 +47,7 @@ def main(argv=None) -> int:
         lm = load_lm(a.model)
     t0 = time.time()
     recs = run_bench(judges, which=tuple(a.sets.split(",")), lm=lm, n=a.n, llm_n=a.llm_n,
-                     max_rounds=a.max_rounds, out=a.out,
+                     max_rounds=a.max_rounds, out=a.out, split=a.split,
                      progress=lambda r: print(f"  {r['which']} {r['judge']} {r['id']}: r1 {r['r1']}", flush=True))
     print(markdown(summarize(recs, by_split=a.by_split)))
     print(f"\n{len(recs)} runs in {time.time() - t0:.0f} s")

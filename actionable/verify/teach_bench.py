@@ -431,12 +431,18 @@ def markdown(rows: list[dict]) -> str:
 
 
 def run_bench(judges, *, which=("noised",), lm=None, n: int | None = None, llm_n: int | None = None,
-              max_rounds: int = 5, out: str | Path | None = None, progress=None) -> list[dict]:
+              max_rounds: int = 5, out: str | Path | None = None, progress=None,
+              split: str | None = None) -> list[dict]:
     """Run ``judges`` on the converted demonstrations; ``sim``/``hybrid`` only where the THOR world
     replays the episode. ``n`` limits episodes (source order); ``llm_n`` limits those of the
-    LM-based judges (``llm``, ``hybrid``). Writes ``out/run.jsonl`` (resumable) and
+    LM-based judges (``llm``, ``hybrid``); ``split`` (``tune``/``report``) keeps one half of
+    :func:`split_of`. Writes ``out/run.jsonl`` (resumable) and
     ``out/summary.md`` when ``out`` is given. Returns the records."""
     demos = load_demos()[: n or None]
+    if split is not None:
+        if split not in ("tune", "report"):
+            raise InputError(f"--split: {split!r}; choose tune or report")
+        demos = tuple(d for d in demos if split_of(d.id) == split)
     done: dict[tuple, dict] = {}
     path = None
     if out is not None:

@@ -57,3 +57,45 @@ def test_shortest_demos_keep_success(judge):
     if judge == "sim":
         assert row["success_after"] >= row["success_before"] and row["exec_after"] >= row["exec_before"]
     assert row["episodes"] == 30
+
+
+def test_split_halves_are_disjoint_and_cover_every_episode():
+    from actionable.errors import InputError
+    from actionable.verify.teach_bench import split_of
+
+    demos = load_demos()
+    halves = {d.id: split_of(d.id) for d in demos}
+    assert set(halves.values()) == {"tune", "report"}
+    assert sum(v == "tune" for v in halves.values()) == 50
+    assert split_of(demos[0].id) == "tune" and split_of(demos[1].id) == "report"
+    with pytest.raises(InputError, match="not a converted TEACh episode"):
+        split_of("nope")
+
+
+def test_put_all_binds_an_object_not_already_on_the_target():
+    """Issue 14: 'Put all Newspaper on one Tables' - the detour (bookshelf, pick up again) is
+    removed, the move of a newspaper to the coffee table is kept (it used to bind the newspaper
+    already on the table, so the whole move looked redundant)."""
+    d = next(d for d in load_demos() if d.id == "7d2a79f43e605c36_1657")
+    rec = run_demo(d, "sim")
+    assert rec["r1"]["tp"] == 4 and rec["r1"]["fp"] == 0 and rec["r1"]["fn"] == 0
+    assert rec["final"] == ["[GRAB] <newspaper>", "[PUTBACK] <newspaper> <coffee_table>"]
+
+
+def test_boil_x_has_a_goal_and_the_detour_is_removed():
+    from actionable.verify.worldsim import make_adapter
+
+    d = next(d for d in load_demos() if d.id == "5fceb114ca1450e6_f30d")
+    goals, note = make_adapter("thor", thor_scene_of(d), d.task).goals(d.goal)
+    assert len(goals) == 1 and "Potato is boiled" in note
+    rec = run_demo(d, "sim")
+    assert rec["r1"]["tp"] == 2 and rec["r1"]["fp"] == 0  # shelf detour, removed without re-binding the pot
+
+
+def test_run_bench_keeps_one_half(tmp_path):
+    from actionable.verify.teach_bench import run_bench, split_of
+
+    recs = run_bench(["rule"], n=6, split="report")
+    assert len(recs) == 3 and all(split_of(r["id"]) == "report" for r in recs)
+    rows = summarize(recs, by_split=True)
+    assert {r["which"] for r in rows} == {"noised", "noised/report"}
