@@ -19,9 +19,11 @@ carry no walks (motion is not modelled), so before an action on an object out of
 steps ``GotoLocation(<object>)``, as the world's own TEACh replay does. Class names bind to object
 ids at replay time: the id a name was bound to before, else the held object, else reachable and
 accessible instances first, then the rest by id, trying each until the action executes (a failed
-``World.step`` leaves the state unchanged); types absent from the scene fall back to aliases
-(``sink`` -> ``SinkBasin``, ``table`` -> ``DiningTable``/``CoffeeTable``/``SideTable``/``Desk``,
-...).
+``World.step`` leaves the state unchanged); a pick-up tries last the objects already standing
+where the plan later puts that class ("Put all X on Y" moves an X that is not on a Y yet); types
+absent from the scene fall back to aliases (``sink`` -> ``SinkBasin``, ``table`` ->
+``DiningTable``/``CoffeeTable``/``SideTable``/``Desk``, ...). The THOR adapter lives in
+:mod:`actionable.verify.thor_adapter`.
 
 Minimal edits (the cost model of :mod:`actionable.verify.grounded`, same constants):
 
@@ -32,16 +34,21 @@ Minimal edits (the cost model of :mod:`actionable.verify.grounded`, same constan
    ``GRAB x`` right after ``PUTBACK x``); remove the earlier step it would undo instead (cost 1);
    remove the failing step (cost 3; 5 when it names an object of the goal text).
 2. *goals*: the world's goal predicates for the task (``ThorWorld.goals``: Make coffee, Boil water,
-   Water the plant; TEACh's "Put all X on one Y" / "Clean all X" descriptions are read too) are
-   checked and reported; a removal never lowers the number met. Unmet goals are reported, not
-   repaired.
+   Water the plant; TEACh's "Put all X on one Y", "Clean all X" and "Boil X" descriptions are read
+   too) are checked and reported; a removal never lowers the number met. Unmet goals are
+   reported, not repaired.
 3. *relevance*: groups of steps removed when the plan without them still executes, meets every
    goal it met, and **ends in the same final state** (agent pose aside): a step repeating the
    previous one, an undo pair (``ToggleOn..ToggleOff``, ``Open..Close``, either order, no step
    between naming the object), an object put down and picked up again with nothing between that
    names it, an object picked up and put back where it was; and, where the final state differs
    only in the moved object, the pick-up and placement (or a pick-up never used) of an object that
-   the goal text does not name.
+   the goal text does not name. Detours (put down, picked up again) are tried before the whole
+   move they interrupt; the steps kept stay bound to the objects they acted on in the plan (a
+   removal never re-binds them, :meth:`ThorAdapter.replay` ``bind``); a device whose running acts
+   on other objects (faucet, stove, microwave, toaster, coffee machine) switched on and off again
+   is a use, not an undo pair; a precondition inserted in phase 1 for a step removed here is
+   withdrawn.
 """
 
 from __future__ import annotations
@@ -50,11 +57,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
-from actionable.env.program import Argument, Program, Step
+from actionable.env.program import Program, Step
 from actionable.errors import ConfigError, InputError
 from actionable.verify.base import INVERSE_ACTIONS, PUT_ACTIONS, JudgeResult, VerifyTask, mentions, same_object
 from actionable.verify.critique import Critique, CritiqueKind
-from actionable.verify.grounded import INSERT, INSERT_UNDO, REMOVE_CAUSE, REMOVE_FAILING, REMOVE_GOAL
+from actionable.verify.grounded import INSERT, INSERT_UNDO, REMOVE_CAUSE, REMOVE_FAILING
 from actionable.verify.relevance import _named_by_goal, reason_for
 
 __all__ = ["WorldReplay", "WorldAdapter", "ThorAdapter", "WorldJudge", "make_adapter", "ADAPTERS",
@@ -129,266 +136,28 @@ def world_undoes(later: Step, earlier: Step) -> bool:
     return False
 
 
-# ---------------------------------------------------------------------------- THOR
-_THOR_ACT = {"GRAB": "PickUp", "PUTBACK": "Place", "PUTIN": "Place", "POUR": "Pour", "SWITCHON": "ToggleOn",
-             "SWITCHOFF": "ToggleOff", "OPEN": "Open", "CLOSE": "Close", "CUT": "Slice", "WIPE": "Clean",
-             "WALK": "GotoLocation", "RUN": "GotoLocation", "FIND": "GotoLocation"}
-#: class names TEACh lines use for types a scene may lack (tried after the exact type)
-TYPE_ALIASES = {"sink": ("sinkbasin",), "bathtub": ("bathtubbasin",), "stove": ("stoveburner",),
-                "table": ("diningtable", "coffeetable", "sidetable", "desk"), "shelf": ("shelvingunit",),
-                "tv": ("television",), "coffeemaker": ("coffeemachine",), "sinkbasin": ("sink",),
-                "counter": ("countertop",), "trash": ("garbagecan",), "trashcan": ("garbagecan",)}
-_UNMET_ID = re.compile(r"^(not )?(\w+)\((?:[^()]*,\s*)?([^,()]+)\)$")
-_PUT_ALL = re.compile(r"put all (?:the )?(\w+?)s? (?:on|in|into) (?:one|any|a|the)? ?(\w+?)s?\.?$", re.I)
-_BOIL = re.compile(r"^boil (?:the |a |some )?(\w+?)s?\.?$", re.I)
-_CLEAN_ALL = re.compile(r"clean all (?:the )?(\w+?)s?\.?$", re.I)
-
 
 def _norm(name: str) -> str:
     """``coffee_machine`` / ``CoffeeMachine`` / ``Watch2`` -> ``coffeemachine`` / ``watch``."""
     return re.sub(r"\d+$", "", re.sub(r"[\s_\-]", "", name.lower())) or name.lower()
 
 
-class ThorAdapter:
-    """Plans of the project's steps in the THOR kitchen world (see the module doc).
-
-    Args:
-        scene: ``teach:<game>`` or ``FloorPlan<N>`` (see ``actionable scenes --env thor``).
-        task: a task name whose world goals to check (TEACh's ``Coffee``, ``Water Plant``; else
-            goals come from the goal text).
-
-    Raises:
-        UnknownSceneError: the scene is not a THOR scene.
-    """
-
-    #: devices whose running acts on other objects (water, heat): switching one on and off again is
-    #: a use of it (a rinse, a heating), never an undo pair to remove
-    use_devices = frozenset({"faucet", "stoveknob", "stoveburner", "microwave", "toaster", "coffeemachine"})
-
-    def __init__(self, scene: str, task: str | None = None):
-        from actionable.worlds import make
-
-        self.world = make("thor", scene=scene)
-        self.scene = scene
-        self.task = task
-        self.world.reset(options={"scene": scene})  # raises UnknownSceneError early
-
-    # --- language ---
-    def format_step(self, step: Step) -> str:
-        act = _THOR_ACT.get(step.action, step.action.title())
-        names = [a.name for a in step.args]
-        if act in ("Place", "Pour") and len(names) == 2:
-            names = names[1:]
-        return f"{act}({', '.join(''.join(p.title() for p in n.split('_')) for n in names)})"
-
-    def parse_line(self, text: str, held: str | None = None) -> Step | None:
-        from actionable.verify.teach import parse_teach_action
-        from actionable.verify.teach_bench import MOTION, SEQ_ACTIONS, split_line
-
-        p = split_line(text)
-        if p is not None:  # Driver.PickUp('Mug') / Commander.Say(...)
-            if p[0] != "Driver" or p[1] == "Say" or p[1] in MOTION:
-                return None
-            text = f"{SEQ_ACTIONS.get(p[1], p[1])}({', '.join(p[2])})"
-        return parse_teach_action(text.strip(), held)
-
-    # --- binding ---
-    def _types(self, name: str) -> list[str]:
-        n = _norm(name)
-        return [n, *TYPE_ALIASES.get(n, ())]
-
-    def _candidates(self, name: str, memory: dict, taken: set) -> list[str]:
-        s = self.world.state
-        out: list[str] = []
-        if name in memory and memory[name] in s.objects:
-            out.append(memory[name])
-        for t in self._types(name):
-            ids = sorted(i for i, o in s.objects.items() if o.type.lower() == t)
-            ids.sort(key=lambda i: (i != s.held, i in taken, not s.reachable(i), s.enclosed(i) is not None))
-            out += [i for i in ids if i not in out]
-        return out
-
-    def _try(self, act: str, oid: str):
-        from actionable.worlds.base import Action
-
-        s = self.world.state
-        if act != "GotoLocation" and not s.reachable(oid):
-            self.world.step(Action("GotoLocation", (oid,)))
-        *_, info = self.world.step(Action(act, (oid,)))
-        return info
-
-    def replay(self, steps: Sequence[Step], goals: Sequence = (), tries: int = 4,
-               bind: Sequence[str | None] | None = None) -> WorldReplay:
-        """Run ``steps`` from the scene's initial state (see the module doc for the binding).
-
-        ``bind``: per step, an object id to try first (``None``: bind by class). The judge passes
-        the ids of the plan it edits, so that a removal never re-binds the other steps.
-
-        When a step fails on a precondition about an object (``opened(Cabinet|a)``,
-        ``isFilledWithLiquid(Cup|b)``) that an earlier step bound by class, the replay is re-run
-        with that earlier step bound to the named object (or, when it was already that one, to the
-        next instance), at most ``tries`` times; the run that gets furthest is returned."""
-        force: dict[int, str] = {k: b for k, b in enumerate(bind or ()) if b is not None}
-        skip: dict[int, set] = {}
-        best = self._replay(steps, goals, force, skip)
-        for _ in range(tries):
-            if best.executable:
-                break
-            ids = [m.group(3) for u in best.unmet if (m := _UNMET_ID.match(u.strip()))]
-            ids = [i for i in ids if i in self.world.state.objects]
-            j = x = None
-            for i in ids:
-                typ = self.world.state.objects[i].type
-                j = next((j for j in range(len(best.bound_ids) - 1, -1, -1)
-                          if best.bound_ids[j] and self.world.state.objects.get(best.bound_ids[j]) is not None
-                          and self.world.state.objects[best.bound_ids[j]].type == typ), None)
-                if j is not None:
-                    x = i
-                    break
-            if j is None:
-                break
-            if best.bound_ids[j] == x:
-                skip.setdefault(j, set()).add(x)
-                force.pop(j, None)
-            else:
-                force[j] = x
-            r = self._replay(steps, goals, dict(force), {k: set(v) for k, v in skip.items()})
-            if r.executable or (r.failed_index or 0) > (best.failed_index or 0):
-                best = r
-        return best
-
-    def _replay(self, steps, goals, force, skip) -> WorldReplay:
-        w = self.world
-        w.reset(options={"scene": self.scene})
-        memory: dict[str, str] = {}
-        bound: list[str] = []
-        bound_ids: list[str] = []
-        for k, st in enumerate(steps):
-            act = _THOR_ACT.get(st.action)
-            if act is None:
-                return self._done(False, k, f"{st.to_script()} has no THOR action", [], goals, bound, memory, bound_ids)
-            s = w.state
-            if st.action in ("PUTBACK", "PUTIN", "POUR"):
-                held = s.held
-                if held is None or _norm(s.objects[held].type) not in self._types(st.args[0].name):
-                    return self._done(False, k, f"{self.format_step(st)} needs {st.args[0].name} in hand",
-                                      [f"holds(agent, {st.args[0].name})"], goals, bound, memory, bound_ids)
-                memory[st.args[0].name] = held
-            target = st.args[-1].name if st.action in ("PUTBACK", "PUTIN", "POUR") else st.args[0].name
-            cands = self._candidates(target, memory, set(memory.values()) - {memory.get(target)})
-            if st.action == "GRAB":  # an object the plan puts somewhere later: not one already there
-                dest = {t for later in steps[k + 1:] if later.action in ("PUTBACK", "PUTIN")
-                        and later.args[0].name == target for t in self._types(later.args[-1].name)}
-                there = [c for c in cands if (p := s.objects[c].parent) and s.objects[p].type.lower() in dest]
-                cands = [c for c in cands if c not in there] + there
-            if k in force:
-                cands = [force[k]] + [c for c in cands if c != force[k]]
-            if k in skip:
-                cands = [c for c in cands if c not in skip[k]] + [c for c in cands if c in skip[k]]
-            if not cands:
-                return self._done(False, k, f"no {target} in scene {self.scene}", [f"exists({target})"],
-                                  goals, bound, memory, bound_ids)
-            first = None
-            for oid in cands[:12]:
-                info = self._try(act, oid)
-                if info["executed"]:
-                    memory[target] = oid
-                    bound.append(info["action"])
-                    bound_ids.append(oid)
-                    first = None
-                    break
-                first = first or info
-            if first is not None:
-                return self._done(False, k, first["error"], list(first["unmet_preconditions"]), goals, bound,
-                                  memory, bound_ids)
-        return self._done(True, None, None, [], goals, bound, memory, bound_ids)
-
-    def _done(self, ok, k, err, unmet, goals, bound, memory, bound_ids) -> WorldReplay:
-        s = self.world.state
-        outcome = {i: (o.parent, tuple(o.states())) for i, o in s.objects.items()}
-        outcome["held"] = s.held
-        res = self.world.check(list(goals)) if goals else None
-        held = next((n for n, i in memory.items() if i == s.held), None) if s.held else None
-        return WorldReplay(ok, k, err, unmet, outcome, len(res.met) if res else 0,
-                           len(goals), bound, held, list(bound_ids))
-
-    def type_name(self, oid: str) -> str:
-        """Class name (snake case) of a world object id."""
-        from actionable.verify.teach import snake
-
-        o = self.world.state.objects.get(oid)
-        return snake(o.type) if o is not None else oid
-
-    # --- judge hooks ---
-    def fixes(self, steps: Sequence[Step], k: int, rep: WorldReplay) -> list[tuple[int, list[Step], str]]:
-        st, out = steps[k], []
-        for u in rep.unmet:
-            m = _UNMET_ID.match(u.strip())
-            if not m:
-                continue
-            neg, pred, arg = m.group(1), m.group(2), m.group(3)
-            if pred == "opened" and not neg and st.action not in ("OPEN", "CLOSE"):
-                c = self.type_name(arg)
-                out.append((k, [Step("OPEN", (Argument(c),))], f"{c} must be open first"))
-            elif pred in ("holds", "holdsAny") and not neg and st.action in ("PUTBACK", "PUTIN", "POUR"):
-                x = st.args[0]
-                out.append((k, [Step("GRAB", (Argument(x.name),))], f"{x.name} must be in hand"))
-        return out
-
-    def already(self, step: Step, rep: WorldReplay) -> str | None:
-        want = {"SWITCHON": "not isToggled", "SWITCHOFF": "isToggled", "OPEN": "not opened", "CLOSE": "opened"}
-        p = want.get(step.action)
-        if p and any(u.startswith(p + "(") for u in rep.unmet):
-            state = {"SWITCHON": "on", "SWITCHOFF": "off", "OPEN": "open", "CLOSE": "closed"}[step.action]
-            return f"{step.args[0].name} is already {state}"
-        if step.action == "GRAB" and rep.held == step.args[0].name:
-            return f"{step.args[0].name} is already in hand"
-        return None
-
-    def goals(self, goal_text: str, task: str | None = None) -> tuple[list, str]:
-        """World goals for the TEACh task name or the goal text; "Put all X on one Y" and "Clean all X"
-        descriptions become predicates (every X stands on a Y / no X is dirty)."""
-        from actionable.errors import WorldGoalError
-        from actionable.worlds.base import Goal
-
-        for t in (task or self.task, goal_text):
-            if not t:
-                continue
-            try:
-                gs = self.world.goals(t)
-                return gs, f"goal conditions checked ({len(gs)}, world goals of {t!r}): " + "; ".join(g.text for g in gs)
-            except WorldGoalError:
-                pass
-        m = _PUT_ALL.search(goal_text.strip())
-        if m:
-            x, y = _norm(m.group(1)), self._types(m.group(2))
-
-            def test(s, x=x, y=y):
-                objs = [o for o in s.objects.values() if o.type.lower() == x]
-                return bool(objs) and all(o.parent and s.objects[o.parent].type.lower() in y for o in objs)
-            g = Goal(f"every {m.group(1)} stands on a {m.group(2)}", test)
-            return [g], f"goal conditions checked (1, from the goal text): {g.text}"
-        m = _CLEAN_ALL.search(goal_text.strip())
-        if m:
-            x = _norm(m.group(1))
-
-            def test(s, x=x):
-                return not any(o.type.lower() == x and o.dirty for o in s.objects.values())
-            g = Goal(f"no {m.group(1)} is dirty", test)
-            return [g], f"goal conditions checked (1, from the goal text): {g.text}"
-        m = _BOIL.search(goal_text.strip())
-        if m:
-            x = _norm(m.group(1))
-
-            def test(s, x=x):
-                return any(o.type.lower() == x and getattr(o, "boiled", False) for o in s.objects.values())
-            g = Goal(f"a {m.group(1)} is boiled (cooked in water on a heat source)", test)
-            return [g], f"goal conditions checked (1, from the goal text): {g.text}"
-        return [], "goal conditions: none could be derived from the goal; only executability and the final state are checked"
-
-
 #: adapter factories by world id (``make_adapter`` looks the id up here; no per-world branches)
-ADAPTERS: dict[str, Callable[..., WorldAdapter]] = {"thor": ThorAdapter}
+def _thor(scene: str, task: str | None = None) -> WorldAdapter:
+    from actionable.verify.thor_adapter import ThorAdapter
+
+    return ThorAdapter(scene, task)
+
+
+ADAPTERS: dict[str, Callable[..., WorldAdapter]] = {"thor": _thor}
+
+
+def __getattr__(name: str):  # ``worldsim.ThorAdapter`` and its tables, imported on first use
+    if name in ("ThorAdapter", "TYPE_ALIASES"):
+        from actionable.verify import thor_adapter
+
+        return getattr(thor_adapter, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def make_adapter(env: str, scene: str, task: str | None = None) -> WorldAdapter:
