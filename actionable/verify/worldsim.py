@@ -207,11 +207,13 @@ class WorldJudge:
         return self.adapter.replay(list(steps), self._goals(task)[0], bind=bind)
 
     def _names_goal(self, step: Step, task) -> bool:
-        """An argument's class is named by the goal text (plural ``s`` ignored: "Cloths")."""
+        """An argument's class is named by the goal text (plural ``s``/``es`` ignored: "Cloths",
+        "Plates"; an instance number too: ``watch2`` is a watch)."""
         low = task.goal.lower()
         singular = [" ".join(re.sub(suffix, "", w) for w in low.split()) for suffix in (r"(?<=[a-z])s\b",
                                                                                          r"(?<=[a-z])es\b")]
-        return any(_named_by_goal(a.name, t) for a in step.args for t in (task.goal, *singular))
+        names = {n for a in step.args for n in (a.name, re.sub(r"\d+$", "", a.name))}
+        return any(_named_by_goal(n, t) for n in names for t in (task.goal, *singular))
 
     def _serves_goal(self, steps: list[Step], k: int, task) -> bool:
         """``steps[k]`` names an object of the goal text and no later step repeats its action on
