@@ -20,7 +20,7 @@ def test_follow_env_driving_live_trace_and_files(tmp_path, capsys):
                "--nonstationarity", "high", "--save-instructions", str(ins), "--trace", str(trace)])
     out = capsys.readouterr().out
     assert rc == 0, out
-    assert "in scene town" in out and "light cycle 40 s" in out
+    assert "in scene town" in out and "light cycle 120 s" in out
     assert "t=  0" in out and "t=  5" in out and "why:" in out and "SR " in out
     saved = json.loads(ins.read_text())
     assert len(saved) == 3 and all(d["text"].startswith(("If", "When", "Whenever")) for d in saved)
