@@ -9,8 +9,16 @@ the episode's description (``Prepare coffee in a clean mug``, ``Water the plant`
 Potato``), its description the TEACh task (``Coffee``). TEACh moves are not object interactions,
 so the programs hold no walks (the planner's repairs insert them).
 
-Leakage: :func:`held_out_sources` lists the episodes recorded in one AI2-THOR floor plan; an
-evaluation in a scene of that floor plan excludes them (``benchmarks/bench_thor_plan.py``).
+A second, optional source (off by default; ``teach_bank(goal_demos=True)``): demonstrations of
+the tasks with goal predicates (Make coffee, Boil water), found by a search to the world's goals
+in six other ALFRED kitchens (:mod:`.demos`, ``data/goal_demos.json``), because TEACh has no
+demonstration of boiling water. Measured, they help "Boil water" little and hurt "Make coffee"
+(docs/results.md, "Worlds"), so the planner's default bank is TEACh's alone.
+
+Leakage: :func:`held_out_sources` lists the programs recorded in one AI2-THOR floor plan; an
+evaluation in a scene of that floor plan excludes them (``benchmarks/bench_thor_plan.py``). The
+goal demonstrations come from floor plans the measurement does not use; a leave-task-out run
+(``--protocol title-out``) also excludes every program with the query's task name.
 """
 
 from __future__ import annotations
@@ -49,15 +57,21 @@ def episode_program(ep: dict) -> tuple[str, ...]:
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=1)
-def teach_bank():
+@functools.lru_cache(maxsize=2)
+def teach_bank(goal_demos: bool = False):
     """The example bank: one program per TEACh episode (:func:`episode_program`); task = the
     episode's description (``Prepare coffee in a clean mug``), description = its TEACh task
-    (``Coffee``), source = ``teach:<game>``. Episodes without an interaction are left out."""
+    (``Coffee``), source = ``teach:<game>``; episodes without an interaction are left out. With
+    ``goal_demos``, also the demonstrations searched from the world's goal predicates in other
+    ALFRED kitchens (:mod:`.demos`; task = the goal task, source = ``goals:<floor plan>``)."""
     from actionable.planning.examples import Example, ExampleBank
 
     exs = [Example(ep["desc"].strip().rstrip("."), ep["task"], episode_program(ep), f"teach:{g}")
            for g, ep in sorted(data.teach_episodes().items())]
+    if goal_demos:
+        from actionable.worlds.thor.demos import goal_demos as demos
+
+        exs += [Example(d["task"], "", tuple(d["steps"]), f"goals:{d['scene']}") for d in demos()]
     return ExampleBank([e for e in exs if e.steps])
 
 
@@ -67,8 +81,12 @@ def floor_plan(world: str) -> str:
 
 
 def held_out_sources(plan: str) -> tuple[str, ...]:
-    """Sources (``teach:<game>``) of the episodes recorded in floor plan ``plan`` (``FloorPlan10``)."""
-    return tuple(f"teach:{g}" for g, ep in sorted(data.teach_episodes().items()) if floor_plan(ep["world"]) == plan)
+    """Sources of the bank recorded in floor plan ``plan`` (``FloorPlan10``): its TEACh episodes
+    (``teach:<game>``) and its goal demonstrations (``goals:<plan>``)."""
+    from actionable.worlds.thor.demos import goal_demos
+
+    return tuple(f"teach:{g}" for g, ep in sorted(data.teach_episodes().items()) if floor_plan(ep["world"]) == plan) \
+        + tuple(dict.fromkeys(f"goals:{d['scene']}" for d in goal_demos() if floor_plan(d["scene"]) == plan))
 
 
 __all__ = ["teach_bank", "episode_program", "held_out_sources", "floor_plan"]

@@ -18,8 +18,9 @@ step                   THOR action                      note
 ``CUT x``              ``Slice(x)``                     holding a knife
 =====================  ===============================  =================================
 
-Binding (a class to an id): the id the plan bound that class to before, the held object, then
-instances in reach and not shut in a closed container, then the rest, by id (at most
+Binding (a class to an id): the id the plan bound that class to before, an instance linked to an
+object the plan used (the knob of the burner the pot went on, the faucet of the basin), the held
+object, then instances in reach and not shut in a closed container, then the rest, by id (at most
 ``max_bindings`` tried). Class names are the types in snake case (``CoffeeMachine`` ->
 ``coffee_machine``). Rule repair from the unmet preconditions the interpreter names (CAPE):
 ``atLocation(agent, x)`` -> ``WALK x``; ``opened(c)`` -> ``OPEN c``; ``holds(agent, x)`` ->
@@ -148,10 +149,13 @@ class ThorAffordance:
             raise ResolutionError(f"no {cls!r} in THOR scene {self.scene.name!r}")
         ids = s.of_type(t)
         mem = self.memory.get(cls)
+        used = set(self.memory.values())
+        links = s.scene.links
         if walk:
             key = lambda i: (i != mem, s.enclosed(i) is not None, s.reachable(i), i)  # noqa: E731
-        else:
-            key = lambda i: (i != mem, i != s.held, not s.reachable(i), s.enclosed(i) is not None, i)  # noqa: E731
+        else:  # a knob (faucet) whose burner (basin) the plan used comes first
+            key = lambda i: (i != mem, links.get(i) not in used, i != s.held, not s.reachable(i),  # noqa: E731
+                             s.enclosed(i) is not None, i)
         return sorted(ids, key=key)
 
     def _bindings(self, step: Step, s: ThorState) -> list[Step]:

@@ -107,7 +107,7 @@ def test_execute_replays_from_the_initial_state():
 
 
 def test_teach_bank_is_the_teach_demonstrations():
-    bank = teach_bank()
+    bank = teach_bank(goal_demos=False)
     assert 70 <= len(bank) <= 79
     assert all(e.source.startswith("teach:") for e in bank.examples)
     coffee = [e for e in bank.examples if e.description == "Coffee"]
@@ -127,6 +127,26 @@ def test_held_out_sources_are_exactly_the_scene_floor_plan():
     eps = data.teach_episodes()
     assert all(eps[s[len("teach:"):]]["world"].startswith("FloorPlan8_") for s in held)
     assert held == set(held_out_sources("FloorPlan8"))
+    assert "goals:FloorPlan2" in held_out_sources("FloorPlan2")
+
+
+def test_goal_demonstrations_are_an_option_from_other_kitchens():
+    from actionable.worlds.thor.demos import DEMO_FLOOR_PLANS, GOAL_TASKS, goal_demos
+
+    demos = goal_demos()
+    assert demos and {d["task"] for d in demos} <= set(GOAL_TASKS)
+    assert {d["scene"] for d in demos} <= set(DEMO_FLOOR_PLANS)
+    assert all(d["success"] and d["steps"] and not any(s.startswith("walk") for s in d["steps"]) for d in demos)
+    assert len(teach_bank(goal_demos=True)) == len(teach_bank()) + len(demos)  # default: TEACh alone
+    assert not any(e.source.startswith("goals:") for e in ThorPlanning(KITCHEN).example_bank().examples)
+
+
+def test_search_finds_a_coffee_demonstration(emb):
+    from actionable.worlds.thor.demos import search_demo
+
+    d = search_demo("FloorPlan2", "Make coffee", emb)
+    assert d["success"] and d["goals_met"] == 2 and "put mug in coffee machine" in d["steps"]
+    assert not any(s.startswith("walk to") for s in d["steps"])
 
 
 @pytest.mark.parametrize("task", ["Make coffee", "Water the plant"])
