@@ -25,12 +25,16 @@ def main() -> None:
     from actionable.evaluation.sequencing import goal_program_ids, summarise, summary_markdown
 
     keep = set(goal_program_ids()[:: args.stride])
-    records = []
-    for d in args.runs:
-        for r in RunStore(d).read().values():
-            if r.get("status") == "ok" and r["result"]["program_id"] in keep:
-                records.append(r)
+    by_key: dict[str, dict] = {}
+    for d in args.runs:  # one record per (program, row, split); a later directory wins
+        for key, r in RunStore(d).read().items():
+            if r.get("payload", {}).get("program_id", key.split("|")[0]) in keep:
+                by_key[key] = r
+    records = [r for r in by_key.values() if r.get("status") == "ok"]
+    errors = sorted(k for k, r in by_key.items() if r.get("status") != "ok")
     print(f"programs: every {args.stride}. of the 342 goal-annotated ({len(keep)} programs)\n")
+    if errors:
+        print(f"left out, errored episodes ({len(errors)}): {', '.join(errors)}\n")
     print(summary_markdown(summarise(records)))
 
 
