@@ -219,7 +219,8 @@ def figure(rows: list[dict], path: Path) -> Path:
                 v = r[key] if r and r[key] is not None else 0.0
                 iv = r.get(key + "_interval") if r else None
                 vals.append(v)
-                errs.append((v - iv[0], iv[1] - v) if iv else (0.0, 0.0))
+                # clipped at 0: a Wilson bound of SR 100% can come out 1e-14 below 100 (float rounding)
+                errs.append((max(0.0, v - iv[0]), max(0.0, iv[1] - v)) if iv else (0.0, 0.0))
             yerr = [[e[0] for e in errs], [e[1] for e in errs]]  # asymmetric: the interval, not ± a width
             ax.bar([i + j * width for i in range(len(levels))], vals, width, yerr=yerr, label=a, capsize=2)
         ax.set_xticks([i + width * (len(agents) - 1) / 2 for i in range(len(levels))], levels)
