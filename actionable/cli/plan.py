@@ -73,7 +73,9 @@ def plan_command(
                             help="What to print: human (default: the numbered plan, verdicts, goal check), "
                                  "script (only the program, one '[WALK] <couch> (352)' line a step, after a "
                                  "'# task:' line), text (only the program as phrases, 'walk to couch'), json "
-                                 "(= --json). Every form can be given to `actionable verify` as it is."),
+                                 "(= --json). Every form can be given to `actionable verify` as it is; with --env thor, "
+                                 "text is the kitchen's action language (PickUp(Mug), Place(CoffeeMachine)) for "
+                                 "`actionable verify --env thor`."),
     quiet: bool = typer.Option(False, "--quiet", "-q",
                                help="No progress on stderr (the spinner on a terminal; timestamped lines "
                                     "such as 'planning step 3/30' otherwise)."),
@@ -164,7 +166,7 @@ def _plan_grounded(task, domain, model, translation_model, samples, max_steps, t
                                   bank=bank if bank is not None else domain.example_bank())
         result = session.grounded_planner(gcfg).plan(task, domain)
         result.goal_check = domain.goal_check(result, session)
-    _output(result, session, fmt, domain.executes_in)
+    _output(result, session, fmt, domain.executes_in, getattr(domain, "world_text", None))
     if not result.steps or not result.executable:
         raise typer.Exit(1)
 
@@ -180,8 +182,9 @@ def program_steps(result) -> list:
     return list(prog.steps) if prog is not None else []
 
 
-def _output(result, session, fmt: str, where: str = "the VirtualHome simulator") -> None:
-    """Print ``result`` in ``--format`` ``fmt``.
+def _output(result, session, fmt: str, where: str = "the VirtualHome simulator", world_text=None) -> None:
+    """Print ``result`` in ``--format`` ``fmt`` (``world_text``: the planning domain's
+    resolved step -> the world's action language, for ``text``, when it has one).
 
     ``json``: :meth:`PlanResult.to_dict` plus ``session`` and ``program_script_lines``. Field
     types: ``program_text`` is a list of phrases, one a step; ``program_script`` is one string,
@@ -193,11 +196,16 @@ def _output(result, session, fmt: str, where: str = "the VirtualHome simulator")
         prog = result.program
         out["program_script_lines"] = [st.to_script() for st in prog.steps] if prog is not None else []
         out["session"] = session.info()
+        if world_text is not None:
+            out["program_world_lines"] = [world_text(st) for st in program_steps(result)]
         typer.echo(json.dumps(out, indent=2, allow_nan=False))
     elif fmt in ("script", "text"):
         typer.echo(f"# task: {result.task}")
         for st in program_steps(result):
-            typer.echo(st.to_script() if fmt == "script" else st.unresolved().to_text())
+            if fmt == "script":
+                typer.echo(st.to_script())
+            else:
+                typer.echo(world_text(st) if world_text is not None else st.unresolved().to_text())
     else:
         _print_human(result, session, where)
 

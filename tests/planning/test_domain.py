@@ -133,6 +133,18 @@ def test_cli_plans_make_coffee_in_a_teach_kitchen_with_the_embedded_model():
 
 
 @pytest.mark.slow
+def test_cli_plan_text_in_the_kitchen_language_goes_to_verify(tmp_path):
+    rc, out, err = run_cli("plan", "Water the plant", "--env", "thor", "--scene", KITCHEN, "--format", "text", "-q")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "# task: Water the plant" and any(x.startswith("Pour(HousePlant") for x in lines)
+    (tmp_path / "plan.txt").write_text(out, encoding="utf-8")
+    rc, out, err = run_cli("verify", str(tmp_path / "plan.txt"), "--env", "thor", "--scene", KITCHEN, "--judge", "sim")
+    assert rc == 0, err
+    assert "before yes" in out and "goals met 1/1 -> 1/1" in out
+
+
+@pytest.mark.slow
 def test_api_plans_water_the_plant_in_a_teach_kitchen():
     import actionable
 

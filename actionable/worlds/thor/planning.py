@@ -306,6 +306,15 @@ class ThorPlanning:
 
         return teach_bank()
 
+    @staticmethod
+    def world_text(step: Step) -> str:
+        """A resolved step in the kitchen's action language, by type (``grab mug`` ->
+        ``PickUp(Mug)``, ``put mug in coffee machine`` -> ``Place(CoffeeMachine)``), as
+        ``actionable verify --env thor`` reads it."""
+        act = _ONE.get(step.action) or _HELD[step.action]
+        arg = step.args[-1].name
+        return f"{act}({''.join(p.title() for p in arg.split('_'))})"
+
     def floor_plan(self) -> str:
         """The AI2-THOR floor plan of the scene (``FloorPlan10``)."""
         from actionable.worlds.thor.bank import floor_plan

@@ -179,3 +179,15 @@ def test_goal_check_of_a_task_without_goal_predicates():
 
     gc = ThorPlanning("FloorPlan1").goal_check(R())
     assert gc["checked"] is False and "Make coffee" in gc["reason"]
+
+
+def test_world_text_is_the_kitchen_language_verify_reads():
+    from actionable.verify.worldsim import ThorAdapter, read_world_plan
+
+    o = ThorPlanning("FloorPlan1").start()
+    att = o.attempt(Step.of("putin", "mug", "coffee_machine"))
+    lines = [ThorPlanning.world_text(s) for s in att.steps]
+    assert lines[-1] == "Place(CoffeeMachine)" and "PickUp(Mug)" in lines and lines[0].startswith("GotoLocation(")
+    ad = ThorAdapter("FloorPlan1")
+    plan, _ = read_world_plan(ad, "\n".join(lines))
+    assert len(plan.steps) >= 2 and plan.steps[-1].action in ("PUTIN", "PUTBACK") and ad.replay(plan.steps).executable
