@@ -148,12 +148,14 @@ class KitchenHouse:
         return NAMES.get(t, t.lower())
 
     def room_id(self, name: str) -> int:
+        """Area id (1000+) of an area name such as ``sink``. Raises SceneError for another name."""
         for r, n in self.rooms.items():
             if n == name:
                 return r
         raise SceneError(f"no kitchen area {name!r}; areas: {', '.join(self.rooms.values())}")
 
     def navigation_skills(self) -> list[Skill]:
+        """``go`` to every area: ExRAP's exploration moves (Eq. 11 candidates), in area order."""
         return [Skill("go", (r,), f"go to the {n.replace('_', ' ')}") for r, n in sorted(self.rooms.items())]
 
     # ----------------------------------------------------------------- true state
@@ -177,6 +179,7 @@ class KitchenHouse:
         return r if r is not None else self.static_room.get(node, 1000)
 
     def distance(self, a: int, b: int) -> int:
+        """Area hops between two nodes (0 same area, else 1): Eq. 11's graph distance."""
         return self.room_hops[self.room_of(a)][self.room_of(b)]
 
     def states_of(self, node: int) -> set[str]:
@@ -208,9 +211,12 @@ class KitchenHouse:
         return ("on", self.node[p]) if p in self.node else None
 
     def holder_of(self, node: int) -> int | None:
+        """65 (the agent) when it holds ``node``, else ``None``."""
         return AGENT_ID if self.state.held == self.oid.get(node) else None
 
     def facts_about(self, node: int) -> list[tuple[str, str, str]]:
+        """True TEKG triples of one object: its ``is`` states, ``on`` placement (or the agent's
+        ``holds``) and ``in_room`` area (ExRAP Sec. 3.1's observation quadruples without ``t``)."""
         ent = self.entity(node)
         out = [(ent, "is", v) for v in sorted(self.states_of(node))]
         if self.holder_of(node) is not None:
