@@ -140,6 +140,15 @@ class SimulatorJudge:
         self.config = config or SimJudgeConfig()
         self._sim = None
         self._scenes: dict = {}
+        self._match = "id"  # goal matching; "class" for a plan written without node ids
+
+    def _bind(self, plan: Program, task):
+        """Resolve ``plan`` in the task's scene and choose the goal matching: a plan written
+        without node ids names classes ("the television"), so its goals are met by any node of
+        the annotated class (as the sequencing benchmark scores generated plans); a plan with ids
+        must meet them on the annotated nodes."""
+        self._match = "id" if all(s.is_resolved for s in plan.steps) else "class"
+        return resolve_plan(plan, self._scene(task))
 
     # ---------------------------------------------------------------- helpers
     def _scene(self, task):
@@ -164,7 +173,7 @@ class SimulatorJudge:
     def _met(self, res, task) -> int:
         if not self.config.use_goals:
             return 0
-        g = goal_check(task, res)
+        g = goal_check(task, res, self._match)
         return 0 if g is None else g.met
 
     def _ok_without(self, steps: list[Step], drop: set[int], task, base_met: int) -> bool:
@@ -287,7 +296,7 @@ class SimulatorJudge:
     def _goal_repair(self, entries, task, crits) -> None:
         steps = [s for _, s in entries]
         res = self._run(steps, task)
-        g = goal_check(task, res)
+        g = goal_check(task, res, self._match)
         if not res.executable or g is None or g.task_success:
             return
         met = g.met
@@ -362,7 +371,7 @@ class SimulatorJudge:
         """Critiques of ``plan`` (0-based indices) with the goal conditions checked."""
         if not len(plan):
             return JudgeResult((), ("empty plan: nothing to judge",))
-        plan = resolve_plan(plan, self._scene(task))
+        plan = self._bind(plan, task)
         task, goal_note = self.with_goals(plan, task)
         entries: list[tuple[int | None, Step]] = list(enumerate(plan.steps))
         crits: list[Critique] = []
@@ -382,7 +391,7 @@ class SimulatorJudge:
         relevance signal (used by the hybrid judge to filter LLM critiques)."""
         if index is None or not 0 <= index < len(plan):
             return False
-        plan = resolve_plan(plan, self._scene(task))
+        plan = self._bind(plan, task)
         task, _ = self.with_goals(plan, task)
         steps = list(plan.steps)
         weak = [g for g, _ in self.relevance_candidates(steps, task, strict=False) if index in g]
@@ -399,7 +408,7 @@ class SimulatorJudge:
         goals, and it does not only undo an earlier step."""
         if critique.step is None:
             return False
-        plan = resolve_plan(plan, self._scene(task))
+        plan = self._bind(plan, task)
         task, _ = self.with_goals(plan, task)
         step = _bind_ids(critique.step, plan)
         if not step.is_resolved:

@@ -175,13 +175,15 @@ def resolve_plan(plan: Program, scene: Any, *, sim=None) -> Program:
     return plan.replace_steps(done)
 
 
-def goal_check(task: Any, result: ReplayResult):
-    """Goal-condition result for ``task.goal_spec`` (``None`` without a spec)."""
+def goal_check(task: Any, result: ReplayResult, match: str = "id"):
+    """Goal-condition result for ``task.goal_spec`` (``None`` without a spec); ``match``:
+    ``"id"`` (the annotated node) or ``"class"`` (any node of its class,
+    :func:`actionable.evaluation.goals.check_goals`)."""
     if getattr(task, "goal_spec", None) is None:
         return None
     from actionable.evaluation.goals import check_goals
 
-    return check_goals(task.goal_spec, result.final_graph, result.executed, match="id")
+    return check_goals(task.goal_spec, result.final_graph, result.executed, match=match)
 
 
 __all__ = ["StateView", "ReplayResult", "replay", "resolve_plan", "goal_check", "make_simulator",
