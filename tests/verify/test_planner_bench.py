@@ -100,3 +100,15 @@ def test_summary_counts_edits_and_losses(ann):
     assert d["task_success_0"] == 0.0 and d["task_success_1"] == 0.5 and d["ts_lost"] == 0
     table = summary_markdown(rows)
     assert "| sim | annotated | all | 2 | 0.0 → 50.0 | 0.0 → 50.0 |" in table
+
+
+def test_class_level_plan_meets_goals_on_any_node_of_the_class(ann):
+    """A real 'full' plan for Watch TV (117_1) is only 'wake up'. The judge inserts the goal steps
+    once; the revised class-level plan is not re-resolved onto another television and padded
+    with a second copy (which then fails: the TV is already on)."""
+    rec = PlannerRecord("117_1", "full", "lopo", ("wake up",), {"executable": False, "task_success": False})
+    r = clean_record(rec, make_judge("sim"), "annotated", ann)
+    assert r.final_plan == ["walk to television", "switch on television", "turn to television",
+                            "look at television"]
+    assert r.after["executable"] is True and r.after["task_success"] is True
+    assert r.removes and r.removes[0].startswith("wake up: cannot execute")
