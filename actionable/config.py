@@ -102,6 +102,10 @@ class GroundedConfig(_Frozen):
     use_lm: bool = True
     use_retrieval: bool = True
     seed: int = 0
+    goal_search: bool = Field(True, description="where the world knows the task's goal predicates: never undo a "
+                                                "met goal, and do not stop while a short search finds progress")
+    goal_search_depth: int = Field(4, ge=1, le=8, description="candidate steps in one goal search at most")
+    goal_search_nodes: int = Field(300, ge=1, le=100_000, description="states expanded by one goal search at most")
 
 
 class LMConfig(_Frozen):

@@ -61,6 +61,7 @@ from actionable.planning import prompts
 from actionable.planning.affordance import Attempt
 from actionable.planning.domain import Affordance, PlanningDomain, planning_domain
 from actionable.planning.examples import format_step_text
+from actionable.planning.goalsearch import goal_progress, search_progress
 from actionable.planning.objects import ObjectMatch, match_task_objects
 from actionable.planning.result import PlanResult, StepTrace
 from actionable.planning.retrieval import ProgramRetriever, Retrieved, query_text
@@ -245,6 +246,8 @@ class GroundedPlanner:
         noop_done: set[str] = set()
         res.stop_reason = "max_steps"
         position = 0
+        # optional: the world knows the task's goal predicates (module doc of goalsearch)
+        progress = goal_progress(domain, task) if cfg.goal_search else None
         while position < cfg.max_steps:
             position += 1
             self._emit(event="step", step=position, max_steps=cfg.max_steps)
@@ -265,6 +268,9 @@ class GroundedPlanner:
             t = time.perf_counter()
             feasible = self._afford(oracle, cands, noop_done, frozenset(done_text))
             res.timings["affordance_s"] = res.timings.get("affordance_s", 0.0) + time.perf_counter() - t
+            met_now = progress(oracle.state)[0] if progress is not None else 0
+            if progress is not None:  # never undo a goal that holds
+                feasible = [c for c in feasible if progress(c.attempt.state)[0] >= met_now]
             done = _Cand(DONE, None, prior=self._done_prior(done_text, ret_steps) if cfg.use_retrieval else 0.0,
                          trans=(sum(1 for x in samples if not x.strip()) / len(samples)) if samples else 0.0)
             done.total = cfg.w_retrieval * done.prior + cfg.w_translation * done.trans - cfg.done_bias
@@ -274,27 +280,28 @@ class GroundedPlanner:
             if cfg.use_lm:
                 self._lm_scores(step_prompt, feasible, res)
             best = max(feasible, key=lambda c: c.total)
+            if best.step is None and progress is not None and met_now < progress(oracle.state)[1]:
+                t = time.perf_counter()
+                seq = search_progress(oracle, [c.step for c in cands[: cfg.max_tried]], progress,
+                                      cfg.goal_search_depth, cfg.goal_search_nodes, repair=cfg.repair)
+                res.timings["goal_search_s"] = res.timings.get("goal_search_s", 0.0) + time.perf_counter() - t
+                if seq:  # commit the searched steps (marked in the trace), then plan on
+                    res.prompt = prompt
+                    for step in seq:
+                        att = oracle.attempt(step, repair=cfg.repair)
+                        if not att.ok:
+                            break
+                        c = _Cand(step.to_text(), step, attempt=att, parts={"goal_search": 1.0})
+                        self._commit(res, oracle, c, [], noop_done, done_text, 0)
+                    prompt, position = res.prompt, len(res.steps)
+                    continue
             if best.step is None:
                 res.stop_reason = "done" if len(feasible) > 1 else "no_candidate"
                 res.stopped_at = {"position": position, "candidates": len(feasible) - 1}
                 break
-            att = best.attempt
-            before = oracle.fingerprint(oracle.state)
-            oracle.commit(att)
-            if att.fingerprint == before:
-                noop_done.add(best.phrase)
-            for j, (rs, rep) in enumerate(zip(att.steps, att.repaired)):
-                if j > 0:
-                    position += 1
-                text = rs.unresolved().to_text()
-                res.steps.append(StepTrace(
-                    position=len(res.steps) + 1, sample_text=(samples[0] if samples and not rep else ""),
-                    action=text, step=rs.unresolved(), cosine=None if rep else best.trans,
-                    logprob=None if rep else best.lm, total=None if rep else best.total, repaired=rep,
-                    samples=[] if rep else [{"text": x} for x in samples],
-                    score_parts={} if rep else best.parts, resolved=rs))
-                done_text.append(text)
-                prompt += prompts.step_line(len(res.steps), text)
+            res.prompt = prompt
+            position = self._commit(res, oracle, best, samples, noop_done, done_text, position)
+            prompt = res.prompt
         else:
             res.stop_reason = "max_steps"
         res.prompt = prompt
@@ -313,6 +320,29 @@ class GroundedPlanner:
         return res
 
     # ------------------------------------------------------------------ parts
+    def _commit(self, res: PlanResult, oracle: Affordance, best: _Cand, samples: list[str], noop_done: set[str],
+                done_text: list[str], position: int) -> int:
+        """Commit ``best.attempt`` (its repair steps, then the step): traces appended to
+        ``res.steps``, step lines to ``res.prompt``; returns the position of the last step."""
+        att = best.attempt
+        before = oracle.fingerprint(oracle.state)
+        oracle.commit(att)
+        if att.fingerprint == before:
+            noop_done.add(best.phrase)
+        for j, (rs, rep) in enumerate(zip(att.steps, att.repaired)):
+            if j > 0:
+                position += 1
+            text = rs.unresolved().to_text()
+            res.steps.append(StepTrace(
+                position=len(res.steps) + 1, sample_text=(samples[0] if samples and not rep else ""),
+                action=text, step=rs.unresolved(), cosine=None if rep else best.trans,
+                logprob=None if rep else best.lm, total=None if rep else best.total, repaired=rep,
+                samples=[] if rep else [{"text": x} for x in samples],
+                score_parts={} if rep else best.parts, resolved=rs))
+            done_text.append(text)
+            res.prompt += prompts.step_line(len(res.steps), text)
+        return position
+
     def _prompt_head(self, task: str, description: str | None, retrieved: list[Retrieved]) -> str:
         cfg = self.config
         head = ""

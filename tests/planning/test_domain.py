@@ -62,7 +62,8 @@ def test_every_registered_world_plans_or_says_which_do():
 def test_scripted_lm_chooses_among_afforded_thor_steps_and_ends_at_done(emb):
     d = planning_domain("thor", "FloorPlan1")
     lm = PreferLM("Make coffee", ["Switch on faucet"])
-    planner = GroundedPlanner(lm, emb, ProgramRetriever(d.example_bank(), emb), GroundedConfig(max_steps=8))
+    planner = GroundedPlanner(lm, emb, ProgramRetriever(d.example_bank(), emb),
+                              GroundedConfig(max_steps=8, goal_search=False))  # the LM's Done ends the plan
     res = planner.plan("Make coffee", d)
     chosen = [s.action for s in res.steps if not s.repaired]
     assert chosen == ["switch on faucet"] and res.stop_reason == "done"

@@ -327,6 +327,20 @@ class ThorPlanning:
 
         return held_out_sources(self.floor_plan())
 
+    def goal_progress(self, task: str):
+        """``state -> (goals met, goals total)`` for a task with goal predicates (:mod:`.goals`),
+        else ``None``: the optional capability the grounded planner uses to not stop, or undo a
+        goal, while the task's goals are unmet (:mod:`actionable.planning.goalsearch`)."""
+        from actionable.errors import WorldGoalError
+        from actionable.worlds.base import check_goals
+        from actionable.worlds.thor.goals import task_goals
+
+        try:
+            goals = task_goals(task)
+        except WorldGoalError:
+            return None
+        return lambda state: (len(check_goals(goals, state).met), len(goals))
+
     def goal_check(self, result, session=None) -> dict:
         """The world's goal predicates of the task (:mod:`.goals`: Make coffee, Boil water,
         Water the plant) on the plan's final state; task success needs an executable plan."""
