@@ -15,6 +15,11 @@ demonstrations searched to the world's goals in six other ALFRED kitchens.
     python benchmarks/bench_thor_plan.py --no-lm --out runs/thor-plan-nolm                        # prior only
     python benchmarks/bench_thor_plan.py --no-lm --protocol title-out --out runs/thor-plan-nolm-lto
     python benchmarks/bench_thor_plan.py --no-lm --protocol goal-demos --out runs/thor-plan-nolm-goals
+    python benchmarks/bench_thor_plan.py --no-lm --no-goal-search --out runs/thor-plan-nolm-nogs  # goals unused
+
+The planner uses the task's goal predicates by default (``GroundedConfig.goal_search``:
+no undo of a met goal, a bounded search for progress instead of a premature Done;
+:mod:`actionable.planning.goalsearch`); ``--no-goal-search`` plans without them.
 
 Writes ``<out>/plans.jsonl`` (one plan a line) and prints a per-task table: success = every goal
 predicate holds after an executable plan; *open* = scenes where the task's goals do not all hold
@@ -54,6 +59,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=Path("runs/thor-plan"))
     ap.add_argument("--no-lm", action="store_true", help="GroundedConfig(use_lm=False): prior and task cosine only")
+    ap.add_argument("--no-goal-search", action="store_true",
+                    help="GroundedConfig(goal_search=False): the planner does not use the goal predicates "
+                         "(no undo guard, Done ends the plan)")
     ap.add_argument("--scenes", default=None, help="comma-separated scenes (default: teach_kitchens() + ALFRED)")
     ap.add_argument("--tasks", default=",".join(TASKS))
     ap.add_argument("--protocol", choices=("floor-plan-out", "title-out", "goal-demos"), default="floor-plan-out",
@@ -86,7 +94,8 @@ def main(argv=None) -> int:
 
                 retriever = ProgramRetriever(teach_bank(goal_demos=args.protocol == "goal-demos"), emb)
             for task in args.tasks.split(","):
-                planner = GroundedPlanner(lm, emb, retriever, GroundedConfig(use_lm=lm is not None))
+                planner = GroundedPlanner(lm, emb, retriever, GroundedConfig(use_lm=lm is not None,
+                                                                          goal_search=not args.no_goal_search))
                 t = time.perf_counter()
                 res = planner.plan(task, dom, exclude_sources=dom.held_out_sources(),
                                    exclude_tasks=(task,) if args.protocol == "title-out" else ())
@@ -102,6 +111,7 @@ def main(argv=None) -> int:
                        "goals_met_at_start": at_start,
                        "steps": len(res.steps), "repairs": res.repairs, "seconds": round(sec, 2),
                        "stop": res.stop_reason, "plan": [s.action for s in res.steps],
+                       "goal_search_steps": sum(1 for s in res.steps if s.score_parts.get("goal_search")),
                        "retrieved": [r["source"] for r in res.retrieved[:3]], "unmet": gc["unmet"]}
                 rows.append(row)
                 fh.write(json.dumps(row) + "\n")

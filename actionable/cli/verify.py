@@ -128,7 +128,9 @@ def verify_command(
         from actionable.errors import ConfigError
 
         raise ConfigError(f"--max-rounds must be in 1..20 (got {max_rounds})")
-    if env != "virtualhome":
+    from actionable.verify.worldsim import verify_route
+
+    if verify_route(env) == "adapter":  # the world's adapter judges; "graph": VirtualHome's judge below
         return _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env,
                              verbose)
     from actionable.config import LMConfig, make_config
@@ -207,14 +209,8 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
     from actionable.errors import ConfigError, InputError
     from actionable.verify.judge import JUDGE_NAMES, VerifyTask, make_judge
     from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
-    from actionable.verify.worldsim import ADAPTERS, make_adapter, read_world_plan
-    from actionable.worlds import list_worlds
+    from actionable.verify.worldsim import make_adapter, read_world_plan
 
-    if env not in list_worlds():
-        raise ConfigError(f"--env: unknown world {env!r}; choose one of {', '.join(list_worlds())}")
-    if env not in ADAPTERS:
-        raise ConfigError(f"--env {env}: no plan-verification adapter; choose virtualhome or "
-                          f"{', '.join(sorted(ADAPTERS))}")
     _split(judge, JUDGE_NAMES, "judge")
     _split(planner, ("apply", "llm"), "planner")
     sc = _world_scene(env, scene)  # scene names are the world's own

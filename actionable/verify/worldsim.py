@@ -64,7 +64,7 @@ from actionable.verify.critique import Critique, CritiqueKind
 from actionable.verify.grounded import INSERT, INSERT_UNDO, REMOVE_CAUSE, REMOVE_FAILING
 from actionable.verify.relevance import _named_by_goal, reason_for
 
-__all__ = ["WorldReplay", "WorldAdapter", "ThorAdapter", "WorldJudge", "make_adapter", "ADAPTERS",
+__all__ = ["WorldReplay", "WorldAdapter", "ThorAdapter", "WorldJudge", "make_adapter", "verify_route", "ADAPTERS",
            "world_undoes"]
 
 
@@ -171,6 +171,35 @@ def make_adapter(env: str, scene: str, task: str | None = None) -> WorldAdapter:
         raise ConfigError(f"no plan-verification adapter for world {env!r}; choose one of "
                           f"{', '.join(sorted(ADAPTERS))} (or the default VirtualHome simulator)")
     return ADAPTERS[env](scene, task)
+
+
+def verify_route(env: str) -> str:
+    """How ``actionable verify --env <env>`` judges a plan, from the registries (no world names):
+    ``"adapter"`` when :data:`ADAPTERS` has the world (:class:`WorldJudge` through its adapter),
+    ``"graph"`` when the world class declares ``graph_judge = True`` (the VirtualHome simulator
+    judge of :mod:`actionable.verify.grounded` on the scene graph).
+
+    Raises:
+        ConfigError: ``env`` is not a registered world, or a world with neither (the message lists
+            the worlds that verify).
+    """
+    from actionable.worlds.registry import list_worlds, spec
+
+    if env not in list_worlds():
+        raise ConfigError(f"--env: unknown world {env!r}; choose one of {', '.join(list_worlds())}")
+    if env in ADAPTERS:
+        return "adapter"
+    if getattr(spec(env).load(), "graph_judge", False):
+        return "graph"
+
+    def able(w: str) -> bool:
+        try:
+            return w in ADAPTERS or bool(getattr(spec(w).load(), "graph_judge", False))
+        except ImportError:  # an optional world whose extra is not installed
+            return False
+
+    raise ConfigError(f"--env {env}: no plan-verification adapter; choose one of "
+                      f"{', '.join(w for w in list_worlds() if able(w))}")
 
 
 # ---------------------------------------------------------------------------- judge

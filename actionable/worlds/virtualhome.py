@@ -33,6 +33,9 @@ class VirtualHomeWorld(World):
     """
 
     id = "virtualhome"
+    #: plans in the project's step vocabulary are judged by the VirtualHome simulator judge
+    #: (:mod:`actionable.verify.grounded`, on the scene graph); see :func:`actionable.verify.worldsim.verify_route`
+    graph_judge = True
 
     def __init__(self, scene: str | None = None, max_steps: int | None = None):
         from actionable.env.resolver import Resolver
