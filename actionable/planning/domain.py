@@ -9,6 +9,12 @@ neither this module nor the planner. Implementations live in the world's package
 oracle of :mod:`actionable.planning.affordance`) and :mod:`actionable.worlds.thor.planning`
 (the AI2-THOR kitchen, ALFRED/TEACh semantics).
 
+Optional capability: ``goal_progress(task) -> Callable[[state], tuple[int, int]] | None`` (goals
+met and total of the task's goal predicates in a plan state, ``None`` for a task without known
+goals). The THOR domain offers it; VirtualHome's does not, and plans there are unchanged. The
+planner uses it for goal-aware termination (:mod:`actionable.planning.goalsearch`); it is not part
+of the :class:`PlanningDomain` protocol, so ``isinstance`` checks hold for domains without it.
+
 Both use the project's step vocabulary (:class:`~actionable.env.program.Step`: ``grab mug``,
 ``put mug in coffee machine``) for the class-level steps the planning LM scores; resolved steps
 carry the world's object ids in :attr:`Argument.id` (VirtualHome: node ints; THOR: AI2-THOR id

@@ -43,6 +43,12 @@ Loop guards: a candidate whose resulting state was already visited is dropped
 (an undo, or a cycle), and so is one whose repair steps pass through a visited
 state; an action that leaves the state unchanged is allowed once, and only if
 the plan has not done it before. The plan ends at ``Done``, when no candidate is left, or at ``max_steps``.
+
+Goal-aware termination (``GroundedConfig.goal_search``), only where the planning domain offers the
+optional ``goal_progress`` capability (the task's goal predicates; THOR, not VirtualHome): a
+candidate that leaves fewer goals met is dropped, and a ``Done`` (or an empty candidate list) while
+goals are unmet triggers a bounded search for progress whose steps are committed
+(:mod:`~actionable.planning.goalsearch`).
 """
 
 from __future__ import annotations
