@@ -292,7 +292,7 @@ class GroundedPlanner:
                                       cfg.goal_search_depth, cfg.goal_search_nodes, repair=cfg.repair)
                 res.timings["goal_search_s"] = res.timings.get("goal_search_s", 0.0) + time.perf_counter() - t
                 if seq:  # commit the searched steps (marked in the trace), then plan on
-                    res.prompt = prompt
+                    res.prompt, n = prompt, len(res.steps)
                     for step in seq:
                         att = oracle.attempt(step, repair=cfg.repair)
                         if not att.ok:
@@ -300,7 +300,8 @@ class GroundedPlanner:
                         c = _Cand(step.to_text(), step, attempt=att, parts={"goal_search": 1.0})
                         self._commit(res, oracle, c, [], noop_done, done_text, 0)
                     prompt, position = res.prompt, len(res.steps)
-                    continue
+                    if len(res.steps) > n:  # else nothing could be committed: stop below
+                        continue
             if best.step is None:
                 res.stop_reason = "done" if len(feasible) > 1 else "no_candidate"
                 res.stopped_at = {"position": position, "candidates": len(feasible) - 1}
