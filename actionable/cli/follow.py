@@ -21,7 +21,7 @@ from actionable import defaults as D
 
 _ENV_HELP = ("World: virtualhome (default; a VirtualHome house), thor (an AI2-THOR kitchen, symbolic: ALFRED's "
              "PDDL semantics, FloorPlan1-30; instructions read by rule) or driving (an Eclipse SUMO town; needs "
-             "pip install -e \".[driving]\"; instructions read by rule).")
+             "pip install -e \".\\[driving]\"; instructions read by rule).")  # \\[: rich markup
 _AGENT_HELP = ("exrap, exrap-tc (no temporal consistency), exrap-exp (fixed exploration), "
                "exrap-llm (LLM exploration), exrap-sample (10-sample query answers), llm-planner, saycan, "
                "zsp, instruction-wise, oracle (full observability).")

@@ -73,9 +73,10 @@ def plan_command(
                             help="What to print: human (default: the numbered plan, verdicts, goal check), "
                                  "script (only the program, one '[WALK] <couch> (352)' line a step, after a "
                                  "'# task:' line), text (only the program as phrases, 'walk to couch'), json "
-                                 "(= --json). Every form can be given to `actionable verify` as it is; with --env thor, "
-                                 "text is the kitchen's action language (PickUp(Mug), Place(CoffeeMachine)) for "
-                                 "`actionable verify --env thor`."),
+                                 "(= --json). Every form can be given to `actionable verify` as it is (with --env thor: "
+                                 "to `actionable verify --env thor --scene` the same scene); with --env thor, "
+                                 "text is the kitchen's action language (GotoLocation(Mug), PickUp(Mug), "
+                                 "Place(CoffeeMachine))."),
     quiet: bool = typer.Option(False, "--quiet", "-q",
                                help="No progress on stderr (the spinner on a terminal; timestamped lines "
                                     "such as 'planning step 3/30' otherwise)."),
@@ -84,10 +85,12 @@ def plan_command(
     kitchen) and check that it executes.
 
     Prints the numbered program, whether it executes in the scene and, if not,
-    the failing step and the unmet precondition. The first run embeds the
-    scene's admissible actions (about 1.5 minutes on an idle 2-core machine,
-    several under load); later runs read the cache. Progress goes to stderr: a
-    spinner on a terminal, timestamped lines otherwise (--quiet: none).
+    the failing step and the unmet precondition. With a paper variant (--variant
+    vanilla|translated|corrected|full) the first run embeds the scene's admissible
+    actions (about 1.5 minutes on an idle 2-core machine, several under load); later
+    runs read the cache. The grounded planner (default) embeds no action index.
+    Progress goes to stderr: a spinner on a terminal, timestamped lines otherwise
+    (--quiet: none).
 
     Exit code 0 when the plan executes in the simulator, 1 when it does not (or
     the planner produced no steps), 2 on bad input, 130 when interrupted.

@@ -36,8 +36,9 @@ def scenes_command(
                                                                 "admissible action space."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     env: str = typer.Option("virtualhome", "--env", "-e",
-                            help="World whose scenes to list: virtualhome (default) or thor (AI2-THOR floor "
-                                 "plans and TEACh episodes, for `actionable verify --env thor --scene`)."),
+                            help="World whose scenes to list: virtualhome (default), thor (AI2-THOR floor "
+                                 "plans and TEACh episodes, for `actionable plan|verify --env thor --scene`) "
+                                 "or driving (SUMO road networks, for `actionable follow --env driving --scene`)."),
 ) -> None:
     """List the scenes: the default house (the house plus every packaged program's
     objects, duplicates merged) and the 518 packaged program scenes, with counts.
@@ -134,8 +135,21 @@ def _world_scenes(env: str, task: Optional[str], as_json: bool) -> None:
     for r in rows:
         extra = f"  {r['task']}: {r['desc']}" if r["task"] else ""
         typer.echo(f"{r['scene']}{extra}")
-    typer.echo(f"{len(rows)} scene(s) of world {env}; use with `actionable verify PLAN --env {env} --scene NAME` "
-               "(TEACh scenes also without the 'teach:' prefix)")
+    tail = " (TEACh scenes also without the 'teach:' prefix)" if any(r["task"] for r in rows) else ""
+    typer.echo(f"{len(rows)} scene(s) of world {env}; use with {_use(env, 'NAME')}{tail}")
+
+
+def _use(env: str, scene: str) -> str:
+    """The commands a scene of world ``env`` is for: ``verify`` only where the world has a
+    plan-verification route (:func:`actionable.verify.worldsim.verify_route`), else ``follow``."""
+    from actionable.errors import ConfigError
+    from actionable.verify.worldsim import verify_route
+
+    try:
+        verify_route(env)
+    except ConfigError:
+        return f"`actionable follow --env {env} --scene {scene}`"
+    return f"`actionable verify PLAN --env {env} --scene {scene}`"
 
 
 def _world_scene(env: str, show: str, task: Optional[str], classes: bool, as_json: bool) -> None:
@@ -168,7 +182,7 @@ def _world_scene(env: str, show: str, task: Optional[str], classes: bool, as_jso
         lines.append(f"task: {info['task']} - {info['description']}")
     if "class_counts" in info:
         lines.append("classes: " + ", ".join(f"{c} x{n}" for c, n in info["class_counts"].items()))
-    lines.append(f"use with `actionable verify PLAN --env {env} --scene {show}`")
+    lines.append(f"use with {_use(env, show)}")
     typer.echo("\n".join(lines))
 
 

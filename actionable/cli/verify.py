@@ -8,15 +8,17 @@ inside the commands so ``actionable --help`` stays fast.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Optional
 
 import typer
 from actionable import defaults as D
 
-_JUDGE_HELP = ("Judge: rule (hand-written rules, no model), sim (replays the plan in the VirtualHome "
-               "simulator), llm (the paper's LLM judge), hybrid (LLM critiques confirmed by the simulator, "
-               "plus the simulator's own; default).")
+_JUDGE_HELP = ("Judge: rule (hand-written rules, no model), sim (replays the plan in the world of --env: the "
+               "VirtualHome simulator by default, the THOR kitchen with --env thor; proposes the smallest edits), "
+               "llm (the paper's LLM judge), hybrid (LLM critiques confirmed by that world's replay, "
+               "plus the replay's own; default).")
 _PLANNER_HELP = "Planner: apply (delete/insert the critiqued steps; default) or llm (the paper's LLM rewrite)."
 _MODEL_HELP = ("LM for the llm/hybrid judge and the llm planner: embedded (SmolLM2-135M, offline), "
                "embedded:chat, gguf:<file>, openai:<name>@<base_url>, hf:<path>.")
@@ -36,12 +38,25 @@ def _read_plan(path: Path):
     """A plan file (``-``: standard input): VirtualHome script/natural-text lines, a dataset
     file, the output of ``actionable plan`` as printed (or its ``--json``, or ``--format
     script|text``), ``verify``'s revised-plan listing, or TEACh JSON
-    (:mod:`actionable.verify.planfile`)."""
+    (:mod:`actionable.verify.planfile`).
 
+    Raises:
+        InputError: the file cannot be read as a plan; a kitchen plan (AI2-THOR ids, or the kitchen's
+            action language) given without ``--env thor`` says so."""
+    from actionable.errors import InputError, ProgramParseError
+
+    text, where = _read_text(path)
+    try:
+        return _parse_plan(path, text, where)
+    except (InputError, ProgramParseError):
+        _not_a_kitchen_plan(text, where)  # a kitchen plan without --env: say so instead
+        raise
+
+
+def _parse_plan(path: Path, text: str, where: str):
     from actionable.errors import InputError
     from actionable.verify.planfile import loads_plan_json, read_plan_text
 
-    text, where = _read_text(path)
     if path.suffix.lower() in (".json", ".jsonl") or text.lstrip().startswith("{"):
         plan = loads_plan_json(text)  # `actionable plan --json` output
         if plan is not None:
@@ -66,6 +81,35 @@ def _read_plan(path: Path):
         raise InputError(f"{where} holds no action; write one action a line, e.g. '[WALK] <sink>' "
                          "or 'walk to sink'")
     return plan, plan.task
+
+
+#: an AI2-THOR object id in a plan: ``(Cup|alfred|1)``, ``(Mug|-01.64|+00.66|+00.12)``, JSON ``"Mug|alfred|2"``
+_THOR_ID = re.compile(r"""[("]\s*[A-Z][A-Za-z]*\|[^()\s"]+\s*[)"]""")
+#: a line of the kitchen's action language: ``PickUp(Mug)``, ``GotoLocation(CoffeeMachine)``
+_THOR_LINE = re.compile(r"(?<![\w.])(?:GotoLocation|PickUp|Place|ToggleOn|ToggleOff|Pour|Slice|Clean)"
+                        r"\(\s*'?[A-Z]\w*'?\s*\)")
+_PLAN_SCENE = re.compile(r"\(variant [^,()]*, scene ([^()\s]+)\)|\"scene\":\s*\"((?:FloorPlan|teach:)[^\"]+)\"")
+
+
+def _not_a_kitchen_plan(text: str, where: str) -> None:
+    """A plan for the THOR kitchen given to VirtualHome's judge (no ``--env``): one clear error.
+
+    Raises:
+        InputError: the plan holds AI2-THOR object ids (``Cup|alfred|1``) or lines of the kitchen's
+            action language (``PickUp(Mug)``); the message says to add ``--env thor``.
+    """
+    from actionable.errors import InputError
+
+    m = _THOR_ID.search(text) or _THOR_LINE.search(text)
+    if m is None:
+        return
+    sm = _PLAN_SCENE.search(text)
+    scene = (sm.group(1) or sm.group(2)) if sm else \
+        "SCENE (FloorPlan<N> or a TEACh episode id; `actionable scenes --env thor`)"
+    what = "AI2-THOR object ids such as" if m.re is _THOR_ID else "the kitchen's action language, e.g."
+    shown = m.group(0).strip(" ()\"") if m.re is _THOR_ID else m.group(0)
+    raise InputError(f"{where}: this looks like a kitchen plan ({what} {shown!r}): add "
+                     f"--env thor --scene {scene} (VirtualHome, the default world, cannot run it)")
 
 
 def _read_text(path: Path) -> tuple[str, str]:
@@ -102,7 +146,9 @@ def verify_command(
     planner: str = typer.Option(D.VERIFY_PLANNER, "--planner", "-p", help=_PLANNER_HELP),
     model: str = typer.Option(D.MODEL, "--model", "-m", help=_MODEL_HELP),
     scene: str = typer.Option(D.VERIFY_SCENE, "--scene", "-s",
-                              help="Scene for sim/hybrid: 'default' or a packaged program id (e.g. 27_2)."),
+                              help="Scene the sim/hybrid judge replays the plan in, a scene of the --env world: "
+                                   "VirtualHome 'default' or a packaged program id (e.g. 27_2); with --env thor "
+                                   "FloorPlan<N> or a TEACh episode id (required; `actionable scenes --env thor`)."),
     program: Optional[str] = typer.Option(None, "--program",
                                           help="Packaged program id whose annotated goal conditions the "
                                                "sim/hybrid judge should check (also sets --scene)."),
@@ -111,17 +157,24 @@ def verify_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object with every round."),
     env: str = typer.Option("virtualhome", "--env", "-e",
                             help="World the sim/hybrid judge replays the plan in: virtualhome (default) or thor "
-                                 "(the AI2-THOR kitchen world; --scene is a TEACh episode id or FloorPlan<N>, and the "
-                                 "plan is TEACh-style: PickUp(Mug), Place(CounterTop), ToggleOn(Faucet), Pour(Sink))."),
+                                 "(the AI2-THOR kitchen world; --scene is a TEACh episode id or FloorPlan<N>; the "
+                                 "plan is TEACh-style, PickUp(Mug), Place(CounterTop), ToggleOn(Faucet), Pour(Sink), "
+                                 "or any output form of `actionable plan --env thor`)."),
     verbose: bool = typer.Option(False, "--verbose", "-v",
                                  help="Also print each round's model notes: what the LLM judge/planner wrote "
                                       "that could not be used (the model's failure, not your input's)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q",
+                               help="No progress on stderr (as `actionable plan --quiet`: model loading lines)."),
 ) -> None:
     """Critique a plan and print the critiques of every round and the revised plan.
 
     Exit code 0 when the loop ran (whatever it found), 2 on bad input (one ``error:`` line
     naming the flag or file), 130 when interrupted.
     """
+    if quiet:
+        from actionable.cli.progress import set_quiet
+
+        set_quiet(True)
     from actionable.cli.progress import plural
 
     if not 1 <= max_rounds <= 20:
@@ -217,7 +270,12 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
     text, where = _read_text(plan_file)
     task_name = None
     adapter = make_adapter(env, sc)
-    if plan_file.suffix.lower() in (".json", ".jsonl"):
+    from actionable.verify.planfile import loads_world_plan_json
+
+    plan_json = loads_world_plan_json(text) if text.lstrip().startswith("{") else None
+    if plan_json is not None:  # `actionable plan --env thor --json`: its resolved program, ids kept
+        plan, notes, goal = plan_json, [], goal or plan_json.task or None
+    elif plan_file.suffix.lower() in (".json", ".jsonl"):
         from actionable.verify.teach import parse_teach
 
         try:

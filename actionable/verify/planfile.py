@@ -118,3 +118,34 @@ def loads_plan_json(text: str) -> Program | None:
         return read_plan_json(json.loads(text))
     except json.JSONDecodeError:
         return None
+
+
+def loads_world_plan_json(text: str) -> Program | None:
+    """:func:`loads_plan_json` for a world whose object ids are strings (``actionable plan --env
+    thor --json``: ``"Mug|alfred|2"``): the resolved program (else the program) with its ids kept
+    as they are; ``None`` when ``text`` is not ``plan --json`` output.
+
+    Raises:
+        InputError: the object holds no program, or a step record is malformed (names it).
+    """
+    from actionable.env.program import Argument, Step
+
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(obj, dict) or "variant" not in obj or not ("program" in obj or "resolved_program" in obj):
+        return None
+    d = obj.get("resolved_program") or obj.get("program")
+    if not isinstance(d, dict) or not d.get("steps"):
+        raise InputError("the plan JSON holds no program (the planner produced no steps)")
+    steps = []
+    for n, rec in enumerate(d["steps"], 1):
+        try:
+            names = [(str(a), None if i is None else str(i)) for a, i in rec["args"]]
+            bare = parse_script_step(f"[{rec['action']}] " + " ".join(f"<{a}>" for a, _ in names))
+        except (KeyError, TypeError, ValueError, ProgramParseError) as exc:
+            raise InputError(f"step {n} of the plan JSON: bad step record {rec!r:.120} ({exc})") from None
+        steps.append(Step(bare.action, tuple(Argument(a.name, i) for a, (_, i) in zip(bare.args, names))))
+    return Program(tuple(steps), str(d.get("task") or obj.get("task") or ""))
+

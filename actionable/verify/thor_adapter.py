@@ -17,9 +17,21 @@ from actionable.verify.worldsim import WorldReplay, _norm
 
 __all__ = ["ThorAdapter", "TYPE_ALIASES"]
 
-_THOR_ACT = {"GRAB": "PickUp", "PUTBACK": "Place", "PUTIN": "Place", "POUR": "Pour", "SWITCHON": "ToggleOn",
-             "SWITCHOFF": "ToggleOff", "OPEN": "Open", "CLOSE": "Close", "CUT": "Slice", "WIPE": "Clean",
-             "WALK": "GotoLocation", "RUN": "GotoLocation", "FIND": "GotoLocation"}
+def _step_actions() -> dict[str, str]:
+    """The planner's step -> THOR action table (:data:`actionable.worlds.thor.planning.STEP_TO_THOR`:
+    ``WALK`` -> ``GotoLocation``, ``GRAB`` -> ``PickUp``, ``PUTIN/PUTBACK`` -> ``Place``, ``WASH`` ->
+    ``Clean``, ...) plus the synonyms TEACh-style plans use (``RUN``/``FIND`` -> ``GotoLocation``,
+    ``WIPE`` -> ``Clean``)."""
+    from actionable.worlds.thor.planning import STEP_TO_THOR
+
+    return {**STEP_TO_THOR, "RUN": "GotoLocation", "FIND": "GotoLocation", "WIPE": "Clean"}
+
+
+_THOR_ACT = _step_actions()
+_WALKS = frozenset(k for k, v in _THOR_ACT.items() if v == "GotoLocation")
+#: the project's script form with THOR ids: ``[PUTIN] <mug> (Mug|alfred|2) <coffee_machine> (...)``
+_SCRIPT_STEP = re.compile(r"\[\s*[A-Za-z_]+\s*\](?:\s*<[^<>()]+>\s*(?:\(\s*[^()\s]+\s*\))?)*")
+_SCRIPT_ARG = re.compile(r"<\s*([^<>()]+?)\s*>\s*(?:\(\s*([^()\s]+)\s*\))?")
 #: class names TEACh lines use for types a scene may lack (tried after the exact type)
 TYPE_ALIASES = {"sink": ("sinkbasin",), "bathtub": ("bathtubbasin",), "stove": ("stoveburner",),
                 "table": ("diningtable", "coffeetable", "sidetable", "desk"), "shelf": ("shelvingunit",),
@@ -43,6 +55,11 @@ class ThorAdapter:
         UnknownSceneError: the scene is not a THOR scene.
     """
 
+    #: the world needs the agent at an object to act on it; plans without walks (TEACh's) are still
+    #: replayed, since :meth:`_try` steps ``GotoLocation`` first (see :meth:`walk_needed`)
+    implicit_navigation = "navigation is implicit in this world's verifier: it inserts GotoLocation before an " \
+                          "action out of reach"
+
     #: devices whose running acts on other objects (water, heat): switching one on and off again is
     #: a use of it (a rinse, a heating), never an undo pair to remove
     use_devices = frozenset({"faucet", "stoveknob", "stoveburner", "microwave", "toaster", "coffeemachine"})
@@ -64,15 +81,46 @@ class ThorAdapter:
         return f"{act}({', '.join(''.join(p.title() for p in n.split('_')) for n in names)})"
 
     def parse_line(self, text: str, held: str | None = None) -> Step | None:
+        """A plan line -> Step: the kitchen's action language (``PickUp(Mug)``, ``Driver.PickUp('Mug')``)
+        or the project's step forms that ``actionable plan --env thor`` prints (script ``[GRAB] <mug>
+        (Mug|alfred|2)``, the human listing's ``grab mug   [GRAB] <mug> (Mug|alfred|2)``, text
+        ``grab mug``); AI2-THOR ids are kept and bound first at replay."""
+        from actionable.errors import ProgramParseError
         from actionable.verify.teach import parse_teach_action
         from actionable.verify.teach_bench import MOTION, SEQ_ACTIONS, split_line
 
+        m = _SCRIPT_STEP.search(text)
+        if m:
+            return self._parse_script(m.group(0), text)
         p = split_line(text)
         if p is not None:  # Driver.PickUp('Mug') / Commander.Say(...)
             if p[0] != "Driver" or p[1] == "Say" or p[1] in MOTION:
                 return None
             text = f"{SEQ_ACTIONS.get(p[1], p[1])}({', '.join(p[2])})"
-        return parse_teach_action(text.strip(), held)
+        try:
+            return parse_teach_action(text.strip(), held)
+        except ProgramParseError:
+            if "(" in text:
+                raise
+            from actionable.env.program import parse_step
+
+            try:  # the planner's text form: ``walk to mug``, ``put mug in coffee machine``
+                return parse_step(text.strip())
+            except ProgramParseError:
+                pass
+            raise
+
+    @staticmethod
+    def _parse_script(part: str, line: str) -> Step:
+        """``[ACTION] <name> (id) ...`` with AI2-THOR ids (``Mug|alfred|2``, ``Mug|-01.64|+00.66|+00.12``);
+        the arity and names are checked as in :func:`~actionable.env.program.parse_script_step`."""
+        from actionable.env.program import parse_script_step
+
+        head = part[:part.index("]") + 1]
+        found = _SCRIPT_ARG.findall(part)
+        bare = parse_script_step(head + " " + " ".join(f"<{n}>" for n, _ in found))  # raises on a bad step
+        args = tuple(Argument(a.name, i or None) for a, (_, i) in zip(bare.args, found))
+        return Step(bare.action, args)
 
     # --- binding ---
     def _types(self, name: str) -> list[str]:
@@ -163,6 +211,9 @@ class ThorAdapter:
                         and later.args[0].name == target for t in self._types(later.args[-1].name)}
                 there = [c for c in cands if (p := s.objects[c].parent) and s.objects[p].type.lower() in dest]
                 cands = [c for c in cands if c not in there] + there
+            pid = (st.args[-1] if st.action in ("PUTBACK", "PUTIN", "POUR") else st.args[0]).id
+            if isinstance(pid, str) and pid in s.objects:  # the object the plan's planner bound
+                cands = [pid] + [c for c in cands if c != pid]
             if k in force:
                 cands = [force[k]] + [c for c in cands if c != force[k]]
             if k in skip:
@@ -216,6 +267,16 @@ class ThorAdapter:
                 x = st.args[0]
                 out.append((k, [Step("GRAB", (Argument(x.name),))], f"{x.name} must be in hand"))
         return out
+
+    @staticmethod
+    def walk_needed(step: Step, nxt: Step) -> bool:
+        """``step`` is a walk to the object the next kept step ``nxt`` acts on (``walk to mug`` before
+        ``grab mug``; the receptacle of a ``put``): the world needs the agent there (``atLocation``),
+        so the walk is kept although the verifier's replay would step there by itself."""
+        if step.action not in _WALKS or not step.args or nxt.action in _WALKS or not nxt.args:
+            return False
+        target = nxt.args[-1] if nxt.action in ("PUTBACK", "PUTIN", "POUR") else nxt.args[0]
+        return _norm(target.name) == _norm(step.args[0].name)
 
     def already(self, step: Step, rep: WorldReplay) -> str | None:
         want = {"SWITCHON": "not isToggled", "SWITCHOFF": "isToggled", "OPEN": "not opened", "CLOSE": "opened"}

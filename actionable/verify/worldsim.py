@@ -122,6 +122,9 @@ class WorldAdapter(Protocol):
         """A plan line in the world's language -> Step (None for lines that are not actions,
         e.g. speech or motion). Raises ``ProgramParseError``."""
 
+    # optional: ``walk_needed(step, next_step) -> bool`` (a walk the next kept step needs: never
+    # removed) and ``implicit_navigation`` (text: why other walks change nothing in the replay)
+
 
 def world_undoes(later: Step, earlier: Step) -> bool:
     """``later`` only undoes ``earlier``: an inverse toggle/open pair on one object, a pick-up of
@@ -352,12 +355,33 @@ class WorldJudge:
                     later.append(({i}, f"{s.args[0].name} is picked up and never used",
                                   not self._names_goal(s, task)))
         out += later  # a detour (put down, pick up again) is removed before the move it interrupts
+        implicit = getattr(self.adapter, "implicit_navigation", None)
         for i in range(n):
-            out.append(({i}, f"{steps[i].to_text()} changes nothing the plan or the goal needs", False))
+            why = f"{steps[i].to_text()} changes nothing the plan or the goal needs"
+            # a walk (the adapter would need it right before an action on its object) in a world
+            # whose verifier navigates by itself: say so, the replay alone cannot show it is needed
+            if implicit and getattr(self.adapter, "walk_needed", None) and steps[i].args and \
+                    self.adapter.walk_needed(steps[i], Step("GRAB", steps[i].args[:1])):
+                why += f" (no step right after it acts on {steps[i].args[0].name}; {implicit})"
+            out.append(({i}, why, False))
         return out
+
+    def _walk_kept(self, steps: list[Step], gone: set) -> bool:
+        """A step of ``gone`` is a walk the next kept step needs (:meth:`WorldAdapter.walk_needed`,
+        optional: worlds whose verifier navigates implicitly keep the walks a plan has)."""
+        need = getattr(self.adapter, "walk_needed", None)
+        if need is None:
+            return False
+        for k in gone:
+            nxt = next((steps[j] for j in range(k + 1, len(steps)) if j not in gone), None)
+            if nxt is not None and need(steps[k], nxt):
+                return True
+        return False
 
     def _accept(self, steps, drop, group, loose, task, base: WorldReplay) -> bool:
         gone = drop | group
+        if self._walk_kept(steps, gone):
+            return False
         kept = [k for k in range(len(steps)) if k not in gone]
         ids = base.bound_ids  # the other steps keep the objects they acted on in the plan
         rep = self._run([steps[k] for k in kept], task, [ids[k] if k < len(ids) else None for k in kept])

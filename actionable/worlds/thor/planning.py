@@ -51,6 +51,9 @@ from actionable.worlds.thor.scene import Obj, ThorState, load_scene
 _ONE = {"WALK": "GotoLocation", "GRAB": "PickUp", "OPEN": "Open", "CLOSE": "Close", "SWITCHON": "ToggleOn",
         "SWITCHOFF": "ToggleOff", "WASH": "Clean", "CUT": "Slice"}
 _HELD = {"PUTIN": "Place", "PUTBACK": "Place", "POUR": "Pour"}
+#: the project's step action -> the THOR action it runs as (the planner's mapping; the verify
+#: adapter, :mod:`actionable.verify.thor_adapter`, reads plans with the same table)
+STEP_TO_THOR: dict[str, str] = {**_ONE, **_HELD}
 #: names users type for THOR classes (class -> aliases); the types' own names are always known
 ALIASES: dict[str, tuple[str, ...]] = {
     "coffee_machine": ("coffee maker", "coffeemaker", "coffee"), "house_plant": ("plant", "houseplant"),
@@ -360,4 +363,4 @@ class ThorPlanning:
                 "task": result.task, "origin": f"from the THOR world's goal predicates of {result.task!r}"}
 
 
-__all__ = ["ThorPlanning", "ThorAffordance", "clone", "thor_vocabulary", "ALIASES", "WATER"]
+__all__ = ["ThorPlanning", "ThorAffordance", "clone", "thor_vocabulary", "ALIASES", "WATER", "STEP_TO_THOR"]

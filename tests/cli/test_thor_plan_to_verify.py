@@ -1,0 +1,197 @@
+"""Output is input in the THOR kitchen: every form `actionable plan --env thor` prints (human,
+--format script|text, --json) is read by `actionable verify --env thor` as it is; a kitchen plan
+given without --env says so; the planner's walks are kept (the world needs them), a detour walk is
+removed with an honest reason; help texts of follow/eval continual/scenes/plan/verify."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+
+import pytest
+
+from actionable.cli import main
+from actionable.config import GroundedConfig
+from actionable.planning.grounded import GroundedPlanner
+from actionable.planning.retrieval import ProgramRetriever
+from actionable.worlds.thor.planning import ThorPlanning
+
+from tests.cli.test_plan_cli import run_cli
+
+SCENE = "FloorPlan1"
+FORMATS = ("human", "script", "text", "json")
+
+
+class _Session:
+    def info(self):
+        return {"scene": SCENE, "planning_model": "none (use_lm=False)", "translation_model": "minilm"}
+
+
+@pytest.fixture(scope="module")
+def planned(tmp_path_factory):
+    """A no-LM grounded plan for "Make coffee" in FloorPlan1, printed in every --format by the
+    CLI's own printer (`actionable.cli.plan._output`)."""
+    from actionable.cli.plan import _output
+    from actionable.grounding.embedder import load_embedder
+
+    emb = load_embedder("minilm", cache_dir=tmp_path_factory.mktemp("cache"))
+    d = ThorPlanning(SCENE)
+    planner = GroundedPlanner(None, emb, ProgramRetriever(d.example_bank(), emb), GroundedConfig(use_lm=False))
+    res = planner.plan("Make coffee", d, exclude_sources=d.held_out_sources())
+    assert res.executable and res.steps
+    res.goal_check = d.goal_check(res)
+    out = tmp_path_factory.mktemp("plans")
+    files = {}
+    for fmt in FORMATS:
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            _output(res, _Session(), fmt, d.executes_in, d.world_text)
+        files[fmt] = out / f"plan-{fmt}.{'json' if fmt == 'json' else 'txt'}"
+        files[fmt].write_text(buf.getvalue(), encoding="utf-8")
+    return res, files
+
+
+def _world_lines(res):
+    from actionable.cli.plan import program_steps
+
+    return [ThorPlanning.world_text(s) for s in program_steps(res)]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_plan_format_reads_as_the_planners_kitchen_actions(planned, fmt):
+    from actionable.verify.planfile import loads_world_plan_json
+    from actionable.verify.worldsim import make_adapter, read_world_plan
+
+    res, files = planned
+    text = files[fmt].read_text(encoding="utf-8")
+    ad = make_adapter("thor", SCENE)
+    plan = loads_world_plan_json(text) if fmt == "json" else read_world_plan(ad, text)[0]
+    assert plan.task == "Make coffee"
+    want = _world_lines(res)
+    assert want[0].startswith("GotoLocation(") and "PickUp(Mug)" in want
+    assert [ad.format_step(s) for s in plan.steps] == want  # the planner's mapping, step for step
+    rep = ad.replay(plan.steps)
+    assert rep.executable
+    if fmt != "text":  # the plan's AI2-THOR ids are bound first: the objects the planner used
+        ids = [a.id for s in plan.steps for a in s.args[-1:]]
+        assert all(isinstance(i, str) and "|" in i for i in ids)
+        assert rep.bound_ids == ids
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_verify_env_thor_accepts_every_plan_format(planned, fmt, capsys):
+    res, files = planned
+    code = main(["verify", str(files[fmt]), "--env", "thor", "--scene", SCENE, "--judge", "sim", "-q"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "goal: Make coffee" in out  # the task line of every form
+    assert "#REMOVE" not in out  # the planner's walks are needed by the world: kept
+    revised = [ln.split(". ", 1)[1] for ln in out.split("revised plan", 1)[1].splitlines()[1:] if ". " in ln]
+    assert revised == _world_lines(res)
+    assert "executes in thor: before yes, after yes; goals met 2/2 -> 2/2" in out
+
+
+def test_detour_walk_is_removed_with_an_honest_reason_and_needed_walks_kept(tmp_path, capsys):
+    f = tmp_path / "detour.txt"
+    f.write_text("walk to sink\nwalk to mug\ngrab mug\nwalk to coffee machine\nput mug in coffee machine\n"
+                 "switch on coffee machine\n", encoding="utf-8")
+    code = main(["verify", str(f), "--env", "thor", "--scene", SCENE, "--goal", "Make coffee", "--judge", "sim"])
+    out = capsys.readouterr().out
+    assert code == 0
+    removed = [ln for ln in out.splitlines() if "#REMOVE" in ln]
+    assert len(removed) == 1 and "#REMOVE 1 [WALK] <sink>" in removed[0]
+    assert "navigation is implicit in this world's verifier" in removed[0]
+    assert "revised plan (5 steps, was 6" in out and "1. GotoLocation(Mug)" in out
+    assert "3. GotoLocation(CoffeeMachine)" in out
+
+
+def test_walk_needed_and_the_hybrid_confirmation_agree():
+    from actionable.env.program import Program, Step
+    from actionable.verify.base import VerifyTask
+    from actionable.verify.worldsim import ThorAdapter, WorldJudge
+
+    w, g = Step.of("walk", "mug"), Step.of("grab", "mug")
+    put = Step.of("putin", "mug", "coffee_machine")
+    assert ThorAdapter.walk_needed(w, g) and ThorAdapter.walk_needed(Step.of("walk", "coffee_machine"), put)
+    assert not ThorAdapter.walk_needed(w, put) and not ThorAdapter.walk_needed(w, Step.of("walk", "sink"))
+    assert not ThorAdapter.walk_needed(g, g)
+    judge = WorldJudge(ThorAdapter(SCENE))
+    plan = Program((Step.of("walk", "sink"), w, g))
+    task = VerifyTask(goal="Pick up the mug")
+    assert not judge.confirms_remove(plan, task, 1)  # an LLM's "remove the walk to the mug": refused
+    assert judge.confirms_remove(plan, task, 0)
+
+
+def test_script_lines_with_float_ids_and_bad_lines():
+    from actionable.errors import ProgramParseError
+    from actionable.verify.worldsim import ThorAdapter
+
+    ad = ThorAdapter(SCENE)
+    st = ad.parse_line("[PUTIN] <mug> (Mug|-01.64|+00.66|+00.12) <coffee_machine> (CoffeeMachine|+00.50|+00.90|-01.00)")
+    assert st.action == "PUTIN" and st.args[0].id == "Mug|-01.64|+00.66|+00.12"
+    assert ad.format_step(st) == "Place(CoffeeMachine)"
+    assert ad.format_step(ad.parse_line("wash mug")) == "Clean(Mug)"  # the planner's WASH
+    with pytest.raises(ProgramParseError, match="PUTIN"):
+        ad.parse_line("[PUTIN] <mug> (Mug|alfred|2)")
+    with pytest.raises(ProgramParseError):
+        ad.parse_line("dance wildly")
+
+
+@pytest.mark.parametrize("fmt", ["human", "json", "text"])
+def test_kitchen_plan_without_env_says_add_env_thor(planned, fmt, capsys):
+    _, files = planned
+    assert main(["verify", str(files[fmt]), "--judge", "rule"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("error:")
+    assert "this looks like a kitchen plan" in err and "add --env thor --scene" in err
+    if fmt != "text":
+        assert "Mug|alfred|" in err and f"--scene {SCENE}" in err
+
+
+def test_real_cli_plan_then_verify(tmp_path):
+    """The real console entry point: `plan --env thor` (embedded LM) -> file -> `verify --env thor`."""
+    env = {"ACTIONABLE_LM_THREADS": "1"}
+    for fmt in ("human", "json"):
+        code, out, err = run_cli("plan", "Make coffee", "--env", "thor", "--scene", SCENE, "-q", "--format", fmt,
+                                 env=env)
+        assert code == 0, err
+        f = tmp_path / f"p.{fmt}"
+        f.write_text(out, encoding="utf-8")
+        code, vout, verr = run_cli("verify", str(f), "--env", "thor", "--scene", SCENE, "--judge", "sim", "--json",
+                                   env=env)
+        assert code == 0, verr
+        d = json.loads(vout)
+        assert d["goal"] == "Make coffee" and d["executable_before"] and d["executable_after"]
+        assert d["goals_met_after"] == d["goals_total"] == 2
+
+
+def _help(argv, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "400")
+    assert main(argv + ["--help"]) == 0
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_help_texts(capsys, monkeypatch):
+    for cmd in (["follow"], ["eval", "continual"]):
+        assert 'pip install -e ".[driving]"' in _help(cmd, capsys, monkeypatch)
+    h = _help(["scenes"], capsys, monkeypatch)
+    assert "driving" in h
+    h = _help(["plan"], capsys, monkeypatch)
+    assert "With a paper variant" in h and "grounded planner (default) embeds no action index" in h
+    h = _help(["verify"], capsys, monkeypatch)
+    assert "--quiet" in h and "-q" in h and "the THOR kitchen with --env thor" in h and "FloorPlan<N>" in h
+
+
+def test_scenes_driving_advises_follow_not_verify(capsys):
+    pytest.importorskip("libsumo")
+    assert main(["scenes", "--env", "driving"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "actionable follow --env driving --scene NAME" in last and "verify" not in last
+
+
+def test_scenes_advice_comes_from_the_verify_route():
+    from actionable.cli.scenes import _use
+
+    assert _use("thor", "FloorPlan1") == "`actionable verify PLAN --env thor --scene FloorPlan1`"
+    assert _use("driving", "town") == "`actionable follow --env driving --scene town`"
