@@ -221,6 +221,13 @@ def verify_command(
         typer.echo(json.dumps({"goal": goal, "judge": judge, "planner": planner,
                                "model": getattr(lm, "model_id", None), **result.to_dict()}))
         return
+    _echo_rounds(result, max_rounds, verbose, lambda s: s.to_script())
+
+
+def _echo_rounds(result, max_rounds: int, verbose: bool, fmt) -> None:
+    """Print each round's critiques and notes, then the revised plan (steps written by ``fmt``)."""
+    from actionable.cli.progress import plural
+
     for r in result.rounds:
         typer.echo(f"round {r.index}: {plural(len(r.critiques), 'critique')}, {len(r.new_critiques)} new"
                    + (" - converged" if r.converged else ""))
@@ -234,7 +241,7 @@ def verify_command(
     status = "converged" if result.converged else f"stopped after {plural(max_rounds, 'round')}"
     typer.echo(f"\nrevised plan ({plural(len(result.final), 'step')}, was {len(result.initial)}; {status}):")
     for i, s in enumerate(result.final.steps, 1):
-        typer.echo(f"{i:3d}. {s.to_script()}")
+        typer.echo(f"{i:3d}. {fmt(s)}")
 
 
 def _world_scene(env: str, scene: str) -> str:
@@ -321,20 +328,7 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
     typer.echo(f"world {env}, scene {sc}, goal: {goal}")
     for n in notes[:5]:
         typer.echo(f"  note: {n}")
-    for r in result.rounds:
-        typer.echo(f"round {r.index}: {plural(len(r.critiques), 'critique')}, {len(r.new_critiques)} new"
-                   + (" - converged" if r.converged else ""))
-        for c in r.critiques:
-            typer.echo(f"  {c.describe()}")
-        for w in r.warnings[:5]:
-            typer.echo(f"  note: {w}")
-        if verbose:
-            for w in r.model_notes:
-                typer.echo(f"  model note (the LLM's output, not your input): {w}")
-    status = "converged" if result.converged else f"stopped after {plural(max_rounds, 'round')}"
-    typer.echo(f"\nrevised plan ({plural(len(result.final), 'step')}, was {len(result.initial)}; {status}):")
-    for i, s in enumerate(result.final.steps, 1):
-        typer.echo(f"{i:3d}. {adapter.format_step(s)}")
+    _echo_rounds(result, max_rounds, verbose, adapter.format_step)
     g = f"; goals met {before.goals_met}/{before.goals_total} -> {after.goals_met}/{after.goals_total}" \
         if after.goals_total else ""
     typer.echo(f"executes in {env}: before {'yes' if before.executable else 'no'}, after "
