@@ -42,7 +42,9 @@ step (half); for ``Done``, the weighted share of retrieved steps already done.
 Loop guards: a candidate whose resulting state was already visited is dropped
 (an undo, or a cycle), and so is one whose repair steps pass through a visited
 state; an action that leaves the state unchanged is allowed once, and only if
-the plan has not done it before. The plan ends at ``Done``, when no candidate is left, or at ``max_steps``.
+the plan has not done it before. The plan ends at ``Done``, when no candidate is left, or at ``max_steps``,
+which counts every step (repair and goal-search steps included): a candidate whose repair chain, or a
+searched step, that would not fit in the steps left is not taken (``stop_reason`` ``max_steps``).
 
 Goal-aware termination (``GroundedConfig.goal_search``), only where the planning domain offers the
 optional ``goal_progress`` capability (the task's goal predicates; THOR, not VirtualHome): a
@@ -225,13 +227,16 @@ class GroundedPlanner:
         best_sim = max((r.similarity for r in retrieved), default=0.0)
         for word, closest in match.missing:
             res.warnings.append(f"the task names {word!r}; this scene has none (closest: {', '.join(closest)})")
+        nothing = not match.matched and best_sim < cfg.min_task_similarity
+        if nothing and all(w in match.unknown for w, _ in match.missing):
+            match.missing = []  # no word is known at all ("asdf qwerty"): refused below as unrelated
         if match.missing and best_sim < cfg.missing_object_similarity:
             word, closest = match.missing[0]
             raise PlanningError(
                 f"the task names {word!r}, and scene {domain.name!r} has no such object; closest "
                 f"objects here: {', '.join(closest) or 'none'}. Rephrase the task with an object of the scene "
                 f"({domain.classes_hint}), or plan in another scene (--scene)")
-        if not match.matched and best_sim < cfg.min_task_similarity:
+        if nothing:
             raise PlanningError(
                 f"nothing in the example bank or the scene matches {task!r} (best program similarity "
                 f"{best_sim:.2f} < {cfg.min_task_similarity}); rephrase the task with objects of the "
@@ -272,7 +277,9 @@ class GroundedPlanner:
                 cands.append(c)
             cands.sort(key=lambda c: -c.total)
             t = time.perf_counter()
-            feasible = self._afford(oracle, cands, noop_done, frozenset(done_text))
+            room = cfg.max_steps - len(res.steps)  # max_steps counts repair and searched steps
+            feasible = self._afford(oracle, cands, noop_done, frozenset(done_text), room=room)
+            too_long = self._too_long
             res.timings["affordance_s"] = res.timings.get("affordance_s", 0.0) + time.perf_counter() - t
             met_now = progress(oracle.state)[0] if progress is not None else 0
             if progress is not None:  # never undo a goal that holds
@@ -295,7 +302,7 @@ class GroundedPlanner:
                     res.prompt, n = prompt, len(res.steps)
                     for step in seq:
                         att = oracle.attempt(step, repair=cfg.repair)
-                        if not att.ok:
+                        if not att.ok or len(res.steps) + len(att.steps) > cfg.max_steps:
                             break
                         c = _Cand(step.to_text(), step, attempt=att, parts={"goal_search": 1.0})
                         self._commit(res, oracle, c, [], noop_done, done_text, 0)
@@ -303,7 +310,8 @@ class GroundedPlanner:
                     if len(res.steps) > n:  # else nothing could be committed: stop below
                         continue
             if best.step is None:
-                res.stop_reason = "done" if len(feasible) > 1 else "no_candidate"
+                res.stop_reason = ("done" if len(feasible) > 1 else
+                                   "max_steps" if too_long or len(res.steps) >= cfg.max_steps else "no_candidate")
                 res.stopped_at = {"position": position, "candidates": len(feasible) - 1}
                 break
             res.prompt = prompt
@@ -410,11 +418,14 @@ class GroundedPlanner:
         return (vec @ np.asarray(self.embedder.encode(texts), dtype=np.float32).T).max(axis=1)
 
     def _afford(self, oracle: Affordance, cands: list[_Cand], noop_done: set[str],
-                done_set: frozenset = frozenset()) -> list[_Cand]:
+                done_set: frozenset = frozenset(), room: int | None = None) -> list[_Cand]:
         """The first ``shortlist`` candidates (by prior score) that execute from
-        the current state (after repair) and do not revisit a state."""
+        the current state (after repair), do not revisit a state and, with their repair
+        steps, fit in ``room`` more steps (``None``: no limit); sets ``self._too_long`` when
+        a candidate was left out for ``room`` alone."""
         cfg = self.config
         out: list[_Cand] = []
+        self._too_long = False
         before = oracle.fingerprint(oracle.state)
         for c in cands[: cfg.max_tried]:
             try:
@@ -422,6 +433,9 @@ class GroundedPlanner:
             except ResolutionError:
                 continue
             if not att.ok:
+                continue
+            if room is not None and len(att.steps) > room:
+                self._too_long = True
                 continue
             if att.fingerprint == before:
                 if c.phrase in noop_done or c.phrase in done_set or len(att.path) > 1:

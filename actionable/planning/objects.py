@@ -14,7 +14,12 @@ TrimmedTestScene1). Sources, in order:
 A word that is the name of a VirtualHome object class (anywhere in the
 dataset's vocabulary) but absent from this scene is reported as *missing*, with
 the scene's closest classes, so a planner never maps it silently onto an
-unrelated class.
+unrelated class. So is a word in *no* vocabulary ("bicycle", "car") that is not a
+stopword, not a verb (:data:`VERBS`: the action vocabulary and common household
+verbs), not an activity or generic noun (:data:`GENERIC_WORDS`: "music",
+"dishes", "dinner"), not part of a scene class's name ("light" of
+``light_switch``) and not half of a name written in two words ("trash can"):
+it names a thing the scene cannot have.
 """
 
 from __future__ import annotations
@@ -38,6 +43,24 @@ open close switch find walk run look watch sit lie stand grab hold bring give se
 wash clean cook drink eat read write type listen play feed charge relax brush pour pick wipe rinse scrub
 dry fold hang iron change prepare pet greet call browse check leave enter wake sleep work study
 """.split())
+#: Verbs that never name an object: the action vocabulary (VirtualHome's, as typed) and common
+#: household verbs; a task word among them is never reported missing.
+VERBS = frozenset("""
+lookat glance stare point push pull move squeeze plug plugin plugout unplug cut drop lie sit
+release type touch turnto find grab drink eat read watch wash rinse scrub wipe pour greet
+slice toggle pickup place heat cool boil fry bake cook chop peel stir mix serve fill empty
+ride drive fix repair paint mow sweep vacuum mop dust tidy organize arrange sort water plant
+feed walk run go come bring carry fetch throw toss store keep hide show sing dance exercise
+shave shower bathe dress undress relax rest nap lay making cooking washing cleaning doing
+""".split())
+#: Activities and generic nouns that do not name one object of a scene (the planner plans
+#: them from the example bank); never reported missing.
+GENERIC_WORDS = frozenset("""
+dish dishes music song songs news movie movies film show game games dinner lunch breakfast
+meal meals snack food laundry chores chore homework housework bath nap rest break time morning
+evening night day today tonight something everything thing things stuff room rooms house home
+place way job hands hand face hair body mess everyone someone person people
+""".split())
 
 
 @dataclass
@@ -48,10 +71,12 @@ class ObjectMatch:
         matched: ``[(words, class, how, score)]``; ``how`` is ``"name"`` or
             ``"translation"`` (score = cosine, 1.0 for names).
         missing: ``[(word, [closest scene classes])]`` for object names absent here.
+        unknown: the words of ``missing`` that are in no object vocabulary ("bicycle").
     """
 
     matched: list[tuple[str, str, str, float]] = field(default_factory=list)
     missing: list[tuple[str, list[str]]] = field(default_factory=list)
+    unknown: set[str] = field(default_factory=set)
 
     @property
     def classes(self) -> list[str]:
@@ -130,6 +155,8 @@ def match_task_objects(task: str, scene_classes, embedder=None, equivalence=None
     if not rest:
         return out
     vocab = _vocabulary() if vocabulary is None else set(vocabulary)
+    # halves of a name written in two words ("trash can" for trashcan) do not name things alone
+    compound = {w for a, b in zip(words, words[1:]) if (a + b) in table or (a + b) in vocab for w in (a, b)}
     sims = None
     if embedder is not None and classes:
         mat = np.asarray(embedder.encode([_norm(c) for c in classes]), dtype=np.float32)
@@ -145,9 +172,23 @@ def match_task_objects(task: str, scene_classes, embedder=None, equivalence=None
             closest = [classes[int(k)] for k in order[:3]]
         else:
             closest = []
-        if in_vocab:
+        if in_vocab or (w not in compound and _names_thing(w, classes)):
             out.missing.append((w, closest))
+            if not in_vocab:
+                out.unknown.add(w)
     return out
 
 
-__all__ = ["ObjectMatch", "match_task_objects", "alias_table", "EXTRA_ALIASES", "MIN_COSINE"]
+def _names_thing(word: str, classes) -> bool:
+    """Whether a task word in no vocabulary still names a thing (see the module doc)."""
+    forms = {word, word[:-1] if word.endswith("s") else word}
+    if forms & (VERBS | GENERIC_WORDS | _STOP):
+        return False
+    if word.endswith("ing") or word.endswith("ly"):
+        return False
+    parts = {p for c in classes for p in _norm(c).split()}
+    return not forms & parts
+
+
+__all__ = ["ObjectMatch", "match_task_objects", "alias_table", "EXTRA_ALIASES", "MIN_COSINE", "VERBS",
+           "GENERIC_WORDS"]

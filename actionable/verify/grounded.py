@@ -339,12 +339,12 @@ class SimulatorJudge:
 
     # ---------------------------------------------------------------- phase 3
     def relevance_candidates(self, steps: list[Step], task, strict: bool = True,
-                             removed_after=frozenset()) -> list[tuple[set[int], str | dict[int, str]]]:
+                             removed_after=frozenset(), label=None) -> list[tuple[set[int], str | dict[int, str]]]:
         """Groups of step indices that feed neither a later step nor a goal
         (:func:`actionable.verify.relevance.relevance_candidates`)."""
         return relevance_candidates(steps, lambda st, observe=None: self._run(st, task, observe), strict=strict,
                                     goal_nodes=_goal_nodes(task.goal_spec), goal_text=task.goal,
-                                    removed_after=removed_after)
+                                    removed_after=removed_after, label=label)
 
     def _relevance(self, entries, task, crits) -> None:
         steps = [s for _, s in entries]
@@ -355,7 +355,11 @@ class SimulatorJudge:
         gone = {c.index for c in crits if c.kind is CritiqueKind.REMOVE}
         removed_after = {k for k, (o, _) in enumerate(entries) if o is not None and o + 1 in gone}
         drop: set[int] = set()
-        for group, why in self.relevance_candidates(steps, task, removed_after=removed_after):
+        def label(k: int) -> str:  # reasons number steps as the plan (and the critique headers) do
+            o, st = entries[k]
+            return f"step {o + 1}" if o is not None else f"the added step {st.to_text()!r}"
+
+        for group, why in self.relevance_candidates(steps, task, removed_after=removed_after, label=label):
             if any(entries[k][0] is None for k in group) or group <= drop:
                 continue
             if self._ok_without(steps, drop | group, task, base_met):

@@ -55,8 +55,8 @@ def _named_by_goal(name: str, goal_text: str) -> bool:
 
 def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                          goal_nodes: frozenset[int] | set[int] = frozenset(),
-                         goal_text: str = "", removed_after: frozenset[int] | set[int] = frozenset()
-                         ) -> list[tuple[set[int], str | dict[int, str]]]:
+                         goal_text: str = "", removed_after: frozenset[int] | set[int] = frozenset(),
+                         label=None) -> list[tuple[set[int], str | dict[int, str]]]:
     """Groups of step indices (0-based) that feed neither a later step nor a goal.
 
     Args:
@@ -67,11 +67,14 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
         goal_text: the instruction (an object it names is not "never used").
         removed_after: indices whose next step was already removed by an earlier
             critique (a walk there led to a removed step).
+        label: ``label(index) -> str`` names a step in reasons (``None``: ``"step {index + 1}"``);
+            a judge that inserted steps passes the original plan's numbering.
 
     Returns:
         ``[(indices, reason)]`` in discovery order; a group is a candidate, not
         a verdict (the caller checks the removal in the simulator).
     """
+    label = label or _step_label
     placements: dict[tuple[int, str], Any] = {}
 
     def observe(i, s, when, sim):
@@ -107,8 +110,8 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                             else not any(mentions(b, s.args[0]) for b in between))
                     if t.action == inv and free:
                         # each step of the pair gets its own reason (issue 16)
-                        groups.append(({i, j}, {i: f"{s.to_text()} is undone by step {j + 1}",
-                                                j: f"{t.to_text()} only undoes step {i + 1}"}))
+                        groups.append(({i, j}, {i: f"{s.to_text()} is undone by {label(j)}",
+                                                j: f"{t.to_text()} only undoes {label(i)}"}))
                         paired |= {i, j}
                     break
                 if mentions(t, s.args[0]) and t.action not in NAVIGATION:
@@ -122,15 +125,19 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                 t = steps[j]
                 if (t.action in PUT_ACTIONS and all(b.action in NAVIGATION for b in steps[i + 1:j])
                         and placements.get((i, "before")) == placements.get((j, "after"))):
-                    groups.append(({i, j}, {i: f"{s.args[0].name} is put back where it was by step {j + 1}, "
+                    groups.append(({i, j}, {i: f"{s.args[0].name} is put back where it was by {label(j)}, "
                                                "unused",
-                                            j: f"{t.to_text()} only puts back what step {i + 1} picked up"}))
+                                            j: f"{t.to_text()} only puts back what {label(i)} picked up"}))
             elif limit == len(steps):
                 goal_obj = s.args[0].id in goal_nodes or _named_by_goal(s.args[0].name, goal_text)
                 if not goal_obj or not strict:
                     groups.append(({i}, f"{s.args[0].name} is picked up and never used"))
-    _walk_groups(steps, res, limit, groups, removed_after)
+    _walk_groups(steps, res, limit, groups, removed_after, label)
     return groups
+
+
+def _step_label(i: int) -> str:
+    return f"step {i + 1}"
 
 
 def reason_for(why, k: int) -> str:
@@ -143,7 +150,7 @@ def reason_for(why, k: int) -> str:
 
 
 def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
-                 removed_after=frozenset()) -> None:
+                 removed_after=frozenset(), label=_step_label) -> None:
     """Detours (a walk superseded by a walk to another room), walks back from a
     detour, and walks that only led to removed steps; appended to ``groups``."""
     view0 = res.view()
@@ -175,7 +182,7 @@ def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
         x, y = s.args[0].id, steps[nxt].args[0].id
         if x == y or view0.room_of(x) == view0.room_of(y):
             continue  # room then object in it, or object to object nearby: navigation
-        groups.append(({i}, f"walk to {s.args[0].name} is superseded by step {nxt + 1}"))
+        groups.append(({i}, f"walk to {s.args[0].name} is superseded by {label(nxt)}"))
         taken.add(i)
         detours.append(i)
     for i in detours:  # the walk back: to where the last walk before the detour led
@@ -185,7 +192,7 @@ def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
             continue
         a, b = steps[prev].args[0].id, steps[back].args[0].id
         if a == b or (view0.is_room(b) and view0.room_of(a) == b):
-            groups.append(({back}, f"walks back from the detour of step {i + 1} to where step {prev + 1} "
+            groups.append(({back}, f"walks back from the detour of {label(i)} to where {label(prev)} "
                                    "already led"))
             taken.add(back)
 
