@@ -341,6 +341,23 @@ def load_instructions(path: str | Path, house: NonStationaryHouse) -> list[Instr
     Raises:
         InputError: missing/unreadable file, bad JSON, unreadable line (with its number).
     """
+    return read_instructions_file(path, lambda text: parse_instruction(text, house))
+
+
+def read_instructions_file(path, parse_line, from_records=None) -> list:
+    """Read an instructions file of any world: the JSON list that ``--save-instructions`` writes,
+    or text with one ``If <condition>, <action>.`` per line (``#`` comments, blank lines skipped).
+
+    Args:
+        path: the file.
+        parse_line: ``text -> Instruction`` (the world's rule reader; raises InputError).
+        from_records: ``(records, path) -> list[Instruction]`` for the JSON form; default
+            :meth:`Instruction.from_dict` per record.
+
+    Raises:
+        InputError: missing/unreadable file, bad JSON, unreadable line (with its number), no
+        instructions.
+    """
     p = Path(path)
     try:
         raw = p.read_text(encoding="utf-8-sig")  # a UTF-8 BOM (Windows editors) is not part of line 1
@@ -350,14 +367,17 @@ def load_instructions(path: str | Path, house: NonStationaryHouse) -> list[Instr
         raise InputError(f"cannot read instructions file {p}: {exc}") from None
     if raw.lstrip().startswith("["):
         try:
-            return [Instruction.from_dict(d) for d in json.loads(raw)]
+            recs = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise InputError(f"{p}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
+        if from_records is not None:
+            return from_records(recs, p)
+        return [Instruction.from_dict(d) for d in recs]
     out = []
     for i, line in enumerate(raw.splitlines(), 1):
         if line.strip() and not line.lstrip().startswith("#"):
             try:
-                out.append(parse_instruction(line.strip(), house))
+                out.append(parse_line(line.strip()))
             except InputError as exc:
                 raise InputError(f"{p} line {i}: {exc}") from None
     if not out:

@@ -254,3 +254,27 @@ def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=Non
             tasks.append(task)
         log.append(rec)
     return tasks, log
+
+
+def interpret_by_rule(instructions, parse, cloze) -> tuple[list[Task], list[dict]]:
+    """Tasks the agents hold, read by a world's rule reader, and a log record per instruction.
+
+    Args:
+        instructions: the world's :class:`Instruction` list.
+        parse: ``text -> parsed instruction`` (with ``query_text`` and ``execution``); raises InputError.
+        cloze: ``parsed -> cloze facts`` for ExRAP's query answers.
+
+    Returns:
+        ``(tasks, log)``; an unreadable instruction is logged with ``source "none"`` and its error.
+    """
+    tasks, log = [], []
+    for ins in instructions:
+        rec = {"text": ins.text, "lm_output": None, "source": "rule", "error": None}
+        try:
+            parsed = parse(ins.text)
+            tasks.append(Task(ins.text, parsed.query_text, parsed.execution, cloze(parsed)))
+            rec["query"], rec["execution"] = parsed.query_text, [z.text for z in parsed.execution]
+        except InputError as exc:
+            rec["source"], rec["error"] = "none", str(exc)
+        log.append(rec)
+    return tasks, log

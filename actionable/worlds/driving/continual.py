@@ -363,17 +363,10 @@ def cloze_facts(ins: Instruction, house: DrivingHouse) -> tuple:
 
 def interpret_driving(instructions: list[Instruction], house: DrivingHouse) -> tuple[list[Task], list[dict]]:
     """Tasks the agents hold (rule reading; ExRAP Eq. 4's LM reading is not wired for driving yet)."""
-    tasks, log = [], []
-    for ins in instructions:
-        rec = {"text": ins.text, "lm_output": None, "source": "rule", "error": None}
-        try:
-            parsed = parse_driving(ins.text, house)
-            tasks.append(Task(ins.text, parsed.query_text, parsed.execution, cloze_facts(parsed, house)))
-            rec["query"], rec["execution"] = parsed.query_text, [z.text for z in parsed.execution]
-        except InputError as exc:
-            rec["source"], rec["error"] = "none", str(exc)
-        log.append(rec)
-    return tasks, log
+    from actionable.continual.interpreter import interpret_by_rule
+
+    return interpret_by_rule(instructions, lambda text: parse_driving(text, house),
+                             lambda parsed: cloze_facts(parsed, house))
 
 
 def load_driving_instructions(path, house: DrivingHouse) -> list[Instruction]:
@@ -383,31 +376,9 @@ def load_driving_instructions(path, house: DrivingHouse) -> list[Instruction]:
     Raises:
         InputError: missing/unreadable file, bad JSON, unreadable line (with its number).
     """
-    import json
-    from pathlib import Path
+    from actionable.continual.instructions import read_instructions_file
 
-    p = Path(path)
-    try:
-        raw = p.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError(f"instructions file {p} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read instructions file {p}: {exc}") from None
-    if raw.lstrip().startswith("["):
-        try:
-            return [Instruction.from_dict(d) for d in json.loads(raw)]
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{p}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
-    out = []
-    for i, line in enumerate(raw.splitlines(), 1):
-        if line.strip() and not line.lstrip().startswith("#"):
-            try:
-                out.append(parse_driving(line.strip(), house))
-            except InputError as exc:
-                raise InputError(f"{p} line {i}: {exc}") from None
-    if not out:
-        raise InputError(f"{p} holds no instructions; write one 'If <condition>, <action>.' per line")
-    return out
+    return read_instructions_file(path, lambda text: parse_driving(text, house))
 
 
 # ----------------------------------------------------------------------------- the continual world

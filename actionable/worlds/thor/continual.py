@@ -33,9 +33,7 @@ VirtualHome), like the driving world.
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import numpy as np
 
@@ -249,17 +247,10 @@ def cloze_facts(ins: Instruction, house: KitchenHouse) -> tuple:
 
 def interpret_kitchen(instructions: list[Instruction], house: KitchenHouse) -> tuple[list[Task], list[dict]]:
     """Tasks the agents hold, read by rule (canonical query, execution, cloze facts), and a log."""
-    tasks, log = [], []
-    for ins in instructions:
-        rec = {"text": ins.text, "lm_output": None, "source": "rule", "error": None}
-        try:
-            parsed = parse_kitchen(ins.text, house)
-            tasks.append(Task(ins.text, parsed.query_text, parsed.execution, cloze_facts(parsed, house)))
-            rec["query"], rec["execution"] = parsed.query_text, [z.text for z in parsed.execution]
-        except InputError as exc:
-            rec["source"], rec["error"] = "none", str(exc)
-        log.append(rec)
-    return tasks, log
+    from actionable.continual.interpreter import interpret_by_rule
+
+    return interpret_by_rule(instructions, lambda text: parse_kitchen(text, house),
+                             lambda parsed: cloze_facts(parsed, house))
 
 
 def load_kitchen_instructions(path, house: KitchenHouse) -> list[Instruction]:
@@ -269,35 +260,19 @@ def load_kitchen_instructions(path, house: KitchenHouse) -> list[Instruction]:
     Raises:
         InputError: missing/unreadable file, bad JSON, unreadable line (with its number).
     """
-    p = Path(path)
-    try:
-        raw = p.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError(f"instructions file {p} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read instructions file {p}: {exc}") from None
-    if raw.lstrip().startswith("["):
-        try:  # the text is the instruction; the rule reader restores its ground truth
-            recs = json.loads(raw)
+    from actionable.continual.instructions import read_instructions_file
+
+    def from_records(recs, p):  # the text is the instruction; the rule reader restores its ground truth
+        try:
             out = [parse_kitchen(d["text"], house) for d in recs]
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{p}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
         except (KeyError, TypeError):
             raise InputError(f"{p}: write a JSON list of records with a 'text' field, as --save-instructions "
                              "does") from None
         for ins, d in zip(out, recs):
             ins.template = d.get("template", "user")
         return out
-    out = []
-    for i, line in enumerate(raw.splitlines(), 1):
-        if line.strip() and not line.lstrip().startswith("#"):
-            try:
-                out.append(parse_kitchen(line.strip(), house))
-            except InputError as exc:
-                raise InputError(f"{p} line {i}: {exc}") from None
-    if not out:
-        raise InputError(f"{p} holds no instructions; write one 'If <condition>, <action>.' per line")
-    return out
+
+    return read_instructions_file(path, lambda text: parse_kitchen(text, house), from_records)
 
 
 # ----------------------------------------------------------------------------- the continual world
