@@ -127,6 +127,11 @@ class ThorAdapter:
         n = _norm(name)
         return [n, *TYPE_ALIASES.get(n, ())]
 
+    def has_object(self, name: str) -> bool:
+        """Whether the scene has an object of class ``name`` (a plan line that picks up an absent
+        object leaves the hand as it was when later ``Place``/``Pour`` lines are read)."""
+        return bool(self._candidates(name, {}, set()))
+
     def _candidates(self, name: str, memory: dict, taken: set) -> list[str]:
         s = self.world.state
         out: list[str] = []

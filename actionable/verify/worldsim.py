@@ -507,7 +507,9 @@ def read_world_plan(adapter: WorldAdapter, text: str) -> tuple[Program, list[str
             notes.append(f"line {n} ({raw[:40]}) is speech or motion; skipped")
             continue
         if st.action == "GRAB":
-            held = st.args[0].name
+            has = getattr(adapter, "has_object", None)
+            if has is None or has(st.args[0].name):  # an absent object is never in hand
+                held = st.args[0].name
         elif st.action in PUT_ACTIONS:
             held = None
         steps.append(st)

@@ -195,3 +195,20 @@ def test_scenes_advice_comes_from_the_verify_route():
 
     assert _use("thor", "FloorPlan1") == "`actionable verify PLAN --env thor --scene FloorPlan1`"
     assert _use("driving", "town") == "`actionable follow --env driving --scene town`"
+
+
+def test_a_pickup_of_an_absent_object_does_not_rebind_the_next_place(tmp_path):
+    """A working coffee plan plus one impossible PickUp: only that line goes, the mug steps stay."""
+    from actionable.verify.thor_adapter import ThorAdapter
+    from actionable.verify.worldsim import read_world_plan
+
+    text = ("GotoLocation(Mug)\nPickUp(Mug)\nPickUp(Bicycle)\nGotoLocation(CoffeeMachine)\n"
+            "Place(CoffeeMachine)\nToggleOn(CoffeeMachine)\n")
+    prog, _ = read_world_plan(ThorAdapter("FloorPlan1"), text)
+    place = [s for s in prog.steps if s.action != "GRAB" and len(s.args) == 2][0]
+    assert place.args[0].name == "mug"          # not the bicycle that is not in the kitchen
+    f = tmp_path / "k4.txt"
+    f.write_text(text, encoding="utf-8")
+    from actionable.cli import main
+
+    assert main(["verify", str(f), "--env", "thor", "--scene", "FloorPlan1", "--goal", "Make coffee"]) == 0
