@@ -48,8 +48,8 @@ def _read_plan(path: Path):
     text, where = _read_text(path)
     try:
         return _parse_plan(path, text, where)
-    except (InputError, ProgramParseError):
-        _not_a_kitchen_plan(text, where)  # a kitchen plan without --env: say so instead
+    except (InputError, ProgramParseError) as exc:
+        _not_a_kitchen_plan(text, where, exc)  # a kitchen plan without --env: say so first
         raise
 
 
@@ -91,7 +91,7 @@ _THOR_LINE = re.compile(r"(?<![\w.])(?:GotoLocation|PickUp|Place|ToggleOn|Toggle
 _PLAN_SCENE = re.compile(r"\(variant [^,()]*, scene ([^()\s]+)\)|\"scene\":\s*\"((?:FloorPlan|teach:)[^\"]+)\"")
 
 
-def _not_a_kitchen_plan(text: str, where: str) -> None:
+def _not_a_kitchen_plan(text: str, where: str, cause: Exception | None = None) -> None:
     """A plan for the THOR kitchen given to VirtualHome's judge (no ``--env``): one clear error.
 
     Raises:
@@ -108,8 +108,9 @@ def _not_a_kitchen_plan(text: str, where: str) -> None:
         "SCENE (FloorPlan<N> or a TEACh episode id; `actionable scenes --env thor`)"
     what = "AI2-THOR object ids such as" if m.re is _THOR_ID else "the kitchen's action language, e.g."
     shown = m.group(0).strip(" ()\"") if m.re is _THOR_ID else m.group(0)
+    also = f"; VirtualHome's reader said: {cause}" if cause is not None else ""
     raise InputError(f"{where}: this looks like a kitchen plan ({what} {shown!r}): add "
-                     f"--env thor --scene {scene} (VirtualHome, the default world, cannot run it)")
+                     f"--env thor --scene {scene} (VirtualHome, the default world, cannot run it){also}")
 
 
 def _read_text(path: Path) -> tuple[str, str]:
