@@ -16,7 +16,7 @@ import math
 from pathlib import Path
 
 from actionable.continual.metrics import mean_ci
-from actionable.continual.worlds import DEFAULT_WORLD
+from actionable.continual.worlds import DEFAULT_WORLD, get_world
 from actionable.errors import ConfigError
 
 LEVELS = ("low", "medium", "high")
@@ -29,7 +29,6 @@ def episodes_for(agents, levels, sizes, seeds, steps: int, scene: str, model: st
 
     ``env``: the continual world (:mod:`.worlds`); payloads name it only when it is not
     VirtualHome, so VirtualHome run directories resume as before."""
-    from actionable.continual.worlds import get_world
     from actionable.evaluation.runner import Episode
 
     world_fields = get_world(env).run_fields()
@@ -64,7 +63,6 @@ class ContinualWorker:
             from actionable.config import LMConfig
             from actionable.continual.agent import ExRAPConfig
             from actionable.continual.episode import make_agent, run_episode
-            from actionable.continual.worlds import get_world
 
             world = get_world(p.get("env", DEFAULT_WORLD))
             if "lm" not in state and p["agent"] != "oracle":

@@ -165,17 +165,14 @@ class KitchenHouse:
             raise SimulatorError("KitchenHouse used before reset(); call house.reset(seed=...) first")
         return self.world.state
 
-    def _area_of_loc(self, loc) -> int | None:
-        return self._loc_area.get(loc)
-
     def room_of(self, node: int) -> int:
         """Area of a node (the agent: where it stands; held objects: with the agent)."""
         if node in self.rooms:
             return node
         s = self.state
         if node == AGENT_ID or s.held == self.oid.get(node):
-            return self._area_of_loc(s.agent_loc) or 1000
-        r = self._area_of_loc(s.location_of(self.oid[node]))
+            return self._loc_area.get(s.agent_loc) or 1000
+        r = self._loc_area.get(s.location_of(self.oid[node]))
         return r if r is not None else self.static_room.get(node, 1000)
 
     def distance(self, a: int, b: int) -> int:
@@ -252,8 +249,8 @@ class KitchenHouse:
             s.move(self.oid[n], self.oid[homes[k % len(homes)]])
         self._do(Action("GotoLocation", (self.area_anchor[1000],)))
         self.seed, self.t = int(seed), 0
-        self.focus = {f for f in (focus or ()) if f in set(self.dynamic)}
-        self.focus_surfaces = {f for f in (focus or ()) if f in set(self.surfaces)}
+        self.focus = set(focus or ()) & set(self.dynamic)
+        self.focus_surfaces = set(focus or ()) & set(self.surfaces)
         return self.observe()
 
     def _do(self, act: Action) -> str | None:
