@@ -110,9 +110,8 @@ def plan_command(
         fmt = "json"
     if variant not in VARIANTS and variant != "grounded":
         raise ConfigError(f"--variant: unknown variant {variant!r}; use one of grounded, {', '.join(VARIANTS)}")
-    from actionable.planning.domain import planning_domain
-
     from actionable.errors import UnknownWorldError
+    from actionable.planning.domain import planning_domain
 
     try:
         domain = planning_domain(env, scene)  # unknown world or scene: one clear error before any model loads

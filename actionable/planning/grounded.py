@@ -247,8 +247,7 @@ class GroundedPlanner:
         task_cos = vec @ self.embedder.encode([query_text(task, description)])[0]
         named = set(match.classes)
         obj_share = [sum(a.name in named for a in s.args) / max(1, len(s.args)) for s in pool]
-        prompt = self._prompt_head(task, description, retrieved)
-        res.prompt = prompt
+        res.prompt = self._prompt_head(task, description, retrieved)
         ret_w = self._retrieval_weights(retrieved)
         # (weight, steps, step counts) of each retrieved program, counted once per plan
         ret_steps = [(w, list(r.example.steps), Counter(r.example.steps))
@@ -262,7 +261,7 @@ class GroundedPlanner:
         while position < cfg.max_steps:
             position += 1
             self._emit(event="step", step=position, max_steps=cfg.max_steps)
-            step_prompt = prompt + f"Step {position}:"
+            step_prompt = res.prompt + f"Step {position}:"
             samples = self._samples(step_prompt, position, res)
             trans = self._translation(phrases, vec, samples)
             cands = []
@@ -278,8 +277,7 @@ class GroundedPlanner:
             cands.sort(key=lambda c: -c.total)
             t = time.perf_counter()
             room = cfg.max_steps - len(res.steps)  # max_steps counts repair and searched steps
-            feasible = self._afford(oracle, cands, noop_done, frozenset(done_text), room=room)
-            too_long = self._too_long
+            feasible, too_long = self._afford(oracle, cands, noop_done, frozenset(done_text), room=room)
             res.timings["affordance_s"] = res.timings.get("affordance_s", 0.0) + time.perf_counter() - t
             met_now = progress(oracle.state)[0] if progress is not None else 0
             if progress is not None:  # never undo a goal that holds
@@ -299,14 +297,14 @@ class GroundedPlanner:
                                       cfg.goal_search_depth, cfg.goal_search_nodes, repair=cfg.repair)
                 res.timings["goal_search_s"] = res.timings.get("goal_search_s", 0.0) + time.perf_counter() - t
                 if seq:  # commit the searched steps (marked in the trace), then plan on
-                    res.prompt, n = prompt, len(res.steps)
+                    n = len(res.steps)
                     for step in seq:
                         att = oracle.attempt(step, repair=cfg.repair)
                         if not att.ok or len(res.steps) + len(att.steps) > cfg.max_steps:
                             break
                         c = _Cand(step.to_text(), step, attempt=att, parts={"goal_search": 1.0})
                         self._commit(res, oracle, c, [], noop_done, done_text, 0)
-                    prompt, position = res.prompt, len(res.steps)
+                    position = len(res.steps)
                     if len(res.steps) > n:  # else nothing could be committed: stop below
                         continue
             if best.step is None:
@@ -314,12 +312,9 @@ class GroundedPlanner:
                                    "max_steps" if too_long or len(res.steps) >= cfg.max_steps else "no_candidate")
                 res.stopped_at = {"position": position, "candidates": len(feasible) - 1}
                 break
-            res.prompt = prompt
             position = self._commit(res, oracle, best, samples, noop_done, done_text, position)
-            prompt = res.prompt
         else:
             res.stop_reason = "max_steps"
-        res.prompt = prompt
         named = set(match.classes)
         acted = {a.name for s in res.steps for a in s.step.args}
         if named and not named & acted and best_sim < cfg.missing_object_similarity:
@@ -418,14 +413,14 @@ class GroundedPlanner:
         return (vec @ np.asarray(self.embedder.encode(texts), dtype=np.float32).T).max(axis=1)
 
     def _afford(self, oracle: Affordance, cands: list[_Cand], noop_done: set[str],
-                done_set: frozenset = frozenset(), room: int | None = None) -> list[_Cand]:
+                done_set: frozenset = frozenset(), room: int | None = None) -> tuple[list[_Cand], bool]:
         """The first ``shortlist`` candidates (by prior score) that execute from
         the current state (after repair), do not revisit a state and, with their repair
-        steps, fit in ``room`` more steps (``None``: no limit); sets ``self._too_long`` when
-        a candidate was left out for ``room`` alone."""
+        steps, fit in ``room`` more steps (``None``: no limit); and whether a candidate was
+        left out for ``room`` alone."""
         cfg = self.config
         out: list[_Cand] = []
-        self._too_long = False
+        too_long = False
         before = oracle.fingerprint(oracle.state)
         for c in cands[: cfg.max_tried]:
             try:
@@ -435,7 +430,7 @@ class GroundedPlanner:
             if not att.ok:
                 continue
             if room is not None and len(att.steps) > room:
-                self._too_long = True
+                too_long = True
                 continue
             if att.fingerprint == before:
                 if c.phrase in noop_done or c.phrase in done_set or len(att.path) > 1:
@@ -452,7 +447,7 @@ class GroundedPlanner:
         # an attempt whose own path returns to a state it passed (walk to the plate just
         # put down, grab it, put it back) makes no progress; it still counts toward the
         # shortlist, so the other candidates and their scores are unchanged
-        return [c for c in out if not _returns(c.attempt.path)]
+        return [c for c in out if not _returns(c.attempt.path)], too_long
 
     def _lm_scores(self, step_prompt: str, cands: list[_Cand], res: PlanResult) -> None:
         cfg = self.config

@@ -293,9 +293,10 @@ class ThorPlanning:
     def __init__(self, scene: str | None = "FloorPlan1", seed: int = 0):
         from actionable.worlds.thor.world import ThorWorld
 
+        world = ThorWorld()
         if scene in (None, "default"):
-            scene = ThorWorld().default_scene
-        name = ThorWorld().resolve_scene(scene) if isinstance(scene, str) else None
+            scene = world.default_scene
+        name = world.resolve_scene(scene) if isinstance(scene, str) else None
         self.scene = load_scene(name or scene, seed)
         self.name = self.scene.name
         self.classes_hint = f"run 'actionable scenes --env thor {self.name} --classes'"
