@@ -120,15 +120,9 @@ class SequencingWorkerFactory:
 
 def _loop_flag(steps, prints) -> bool:
     """A no-progress loop: a state revisited after a change, or the same step 3+ times in a row."""
-    for i in range(2, len(steps)):
-        if steps[i] == steps[i - 1] == steps[i - 2]:
-            return True
-    seen = {}
-    for i, f in enumerate(prints):
-        if f in seen and any(prints[j] != f for j in range(seen[f], i)):
-            return True
-        seen[f] = i
-    return False
+    from actionable.planning.affordance import revisits_state
+
+    return any(steps[i] == steps[i - 1] == steps[i - 2] for i in range(2, len(steps))) or revisits_state(prints)
 
 
 class SequencingWorker:

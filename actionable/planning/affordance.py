@@ -161,7 +161,15 @@ class AffordanceOracle:
                 self.memory[a.name] = a.id
 
 
-__all__ = ["AffordanceOracle", "Attempt"]
+def revisits_state(path) -> bool:
+    """Whether a sequence of state fingerprints returns to a state after a change (``[a, b, a]``;
+    ``[a, a]`` is a no-op, not a return): the no-progress loop of the planner's guard and of the
+    sequencing benchmark's loop metric."""
+    runs = [fp for i, fp in enumerate(path) if i == 0 or fp != path[i - 1]]
+    return len(set(runs)) < len(runs)
+
+
+__all__ = ["AffordanceOracle", "Attempt", "revisits_state"]
 
 
 @dataclass

@@ -66,7 +66,7 @@ from actionable.env.program import Program, Step
 from actionable.errors import PlanningError, ResolutionError
 from actionable.lm.base import GenerationParams
 from actionable.planning import prompts
-from actionable.planning.affordance import Attempt
+from actionable.planning.affordance import Attempt, revisits_state
 from actionable.planning.domain import Affordance, PlanningDomain, planning_domain
 from actionable.planning.examples import format_step_text
 from actionable.planning.goalsearch import goal_progress, search_progress
@@ -99,12 +99,6 @@ def grounded_example_block(ex, with_description: bool = True) -> str:
     lines += [f"Step {i}: {format_step_text(s)}" for i, s in enumerate(ex.steps, 1)]
     lines.append(f"Step {len(ex.steps) + 1}: Done")
     return "\n".join(lines) + "\n\n"
-
-
-def _returns(path: list[int]) -> bool:
-    """Whether a state path revisits a state after a change (``[a, b, a]``; ``[a, a]`` is a no-op)."""
-    runs = [fp for i, fp in enumerate(path) if i == 0 or fp != path[i - 1]]
-    return len(set(runs)) < len(runs)
 
 
 class GroundedPlanner:
@@ -447,7 +441,7 @@ class GroundedPlanner:
         # an attempt whose own path returns to a state it passed (walk to the plate just
         # put down, grab it, put it back) makes no progress; it still counts toward the
         # shortlist, so the other candidates and their scores are unchanged
-        return [c for c in out if not _returns(c.attempt.path)], too_long
+        return [c for c in out if not revisits_state(c.attempt.path)], too_long
 
     def _lm_scores(self, step_prompt: str, cands: list[_Cand], res: PlanResult) -> None:
         cfg = self.config

@@ -200,7 +200,7 @@ def test_every_grounded_plan_executes(parts, pid, task):
 
 
 def test_returns_flags_a_path_back_to_a_passed_state():
-    from actionable.planning.grounded import _returns
+    from actionable.planning.affordance import revisits_state as _returns
 
     assert _returns([1, 2, 1])          # walk to the plate, grab it, put it back
     assert _returns([1, 2, 3, 2])
