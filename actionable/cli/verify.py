@@ -176,7 +176,6 @@ def verify_command(
         from actionable.cli.progress import set_quiet
 
         set_quiet(True)
-    from actionable.cli.progress import plural
 
     if not 1 <= max_rounds <= 20:
         from actionable.errors import ConfigError
@@ -265,7 +264,6 @@ def _world_scene(env: str, scene: str) -> str:
 def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env, verbose):
     """``actionable verify --env <world>``: the plan in the world's language, judged in that world
     through :mod:`actionable.verify.worldsim` (no world-specific code here)."""
-    from actionable.cli.progress import plural
     from actionable.config import LMConfig, make_config
     from actionable.errors import ConfigError, InputError
     from actionable.verify.judge import JUDGE_NAMES, VerifyTask, make_judge
@@ -276,8 +274,10 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
     _split(planner, ("apply", "llm"), "planner")
     sc = _world_scene(env, scene)  # scene names are the world's own
     text, where = _read_text(plan_file)
-    task_name = None
-    adapter = make_adapter(env, sc)
+    from actionable.verify.teach_bench import load_demos
+
+    demo = next((d for d in load_demos() if f"teach:{d.id}" == sc), None)  # its task selects the goals
+    adapter = make_adapter(env, sc, demo.task if demo is not None else None)
     from actionable.verify.planfile import loads_world_plan_json
 
     plan_json = loads_world_plan_json(text) if text.lstrip().startswith("{") else None
@@ -299,13 +299,8 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
         except InputError as exc:
             raise InputError(f"{where}: {exc}") from None
         goal = goal or plan.task or None  # a `Task:` line of `plan`'s output
-    from actionable.verify.teach_bench import load_demos
-
-    demo = next((d for d in load_demos() if f"teach:{d.id}" == sc), None)
-    if demo is not None:  # a TEACh episode: its task name selects the world's goals
-        task_name = demo.task
+    if demo is not None:  # a TEACh episode: its instruction when no --goal
         goal = goal or demo.goal
-        adapter = make_adapter(env, sc, task_name)
     goal = (goal or "").strip()
     if not goal:
         raise ConfigError("--goal is required for this scene, e.g. --goal \"Make coffee\"")

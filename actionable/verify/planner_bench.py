@@ -94,19 +94,21 @@ def subsample(records: list[PlannerRecord], n: int) -> list[PlannerRecord]:
     return [pool[int(i * step)] for i in range(n)]
 
 
-def score_steps(program_id: str, steps, annotations: dict, scene=None) -> dict:
+def score_steps(program_id: str, steps, annotations: dict, scene=None, gold=None) -> dict:
     """Sequencing-benchmark metrics of class-level ``steps`` in the program's scene
-    (:func:`actionable.evaluation.sequencing.score_plan`, grounding without repair)."""
+    (:func:`actionable.evaluation.sequencing.score_plan`, grounding without repair); ``scene`` and
+    ``gold`` (the program's gold :class:`Program`) are loaded when not given."""
     from actionable.env.program import Program
     from actionable.env.scene import load_program, load_scene
     from actionable.evaluation.sequencing import score_plan
     from actionable.planning.affordance import ground_program
 
     scene = scene if scene is not None else load_scene(program_id)
+    gold = gold if gold is not None else load_program(program_id)
     steps = [s.unresolved() for s in steps]
     g = ground_program(Program(tuple(steps)), scene, repair=False)
     out = {"steps": steps, "repaired": [False] * len(steps), "grounded": g}
-    m = score_plan(out, load_program(program_id).unresolved(), annotations.get(program_id), scene)
+    m = score_plan(out, gold.unresolved(), annotations.get(program_id), scene)
     return {k: m.get(k) for k in _METRICS}
 
 
@@ -152,9 +154,9 @@ def clean_record(rec: PlannerRecord, judge, mode: str, annotations: dict, max_ro
 
     if mode not in GOAL_MODES:
         raise InputError(f"goal mode {mode!r}: choose from {', '.join(GOAL_MODES)}")
-    scene = load_scene(rec.program_id)
+    scene, gold = load_scene(rec.program_id), load_program(rec.program_id)
     steps = [parse_text_step(t) for t in rec.plan]
-    before = score_steps(rec.program_id, steps, annotations, scene)
+    before = score_steps(rec.program_id, steps, annotations, scene, gold)
     same = all(before[k] == rec.recorded.get(k) for k in ("executable", "task_success")
                if rec.recorded.get(k) is not None)
     t0 = time.perf_counter()
@@ -162,7 +164,7 @@ def clean_record(rec: PlannerRecord, judge, mode: str, annotations: dict, max_ro
     inserts: list[str] = []
     final, rounds, revisions, converged = steps, 0, 0, True
     if steps:
-        task = VerifyTask(goal=load_program(rec.program_id).task, scene=rec.program_id,
+        task = VerifyTask(goal=gold.task, scene=rec.program_id,
                           goal_spec=annotations.get(rec.program_id) if mode == "annotated" else None,
                           program_id=rec.program_id)
         res = VerificationLoop(judge, max_rounds=max_rounds).run(Program(tuple(steps)), task)
@@ -175,7 +177,7 @@ def clean_record(rec: PlannerRecord, judge, mode: str, annotations: dict, max_ro
         final = [s.unresolved() for s in res.final.steps]
         rounds, revisions, converged = len(res.rounds), res.revisions, res.converged
     secs = time.perf_counter() - t0
-    after = score_steps(rec.program_id, final, annotations, scene)
+    after = score_steps(rec.program_id, final, annotations, scene, gold)
     return CleanedPlan(rec, getattr(judge, "name", "?"), mode, before, after, removes, inserts,
                        [s.to_text() for s in final], rounds, revisions, converged, secs, same)
 
@@ -197,11 +199,11 @@ def summarise(results: list[CleanedPlan]) -> list[dict]:
     for (judge, mode, row), rs in groups.items():
         d = {"judge": judge, "mode": mode, "row": row, "n": len(rs),
              "removes": sum(len(r.removes) for r in rs), "inserts": sum(len(r.inserts) for r in rs),
-             "changed": sum(r.final_plan != [s for s in r.record.plan] for r in rs),
+             "changed": sum(r.final_plan != list(r.record.plan) for r in rs),
              "ts_lost": sum(bool(r.before["task_success"]) and not r.after["task_success"] for r in rs),
              "exec_lost": sum(bool(r.before["executable"]) and not r.after["executable"] for r in rs),
              "seconds": _mean(r.seconds for r in rs), "record_mismatch": sum(not r.before_matches_record for r in rs)}
-        for k in ("executable", "task_success", "gc_all", "gc_new", "lcs", "length"):
+        for k in _METRICS:
             d[f"{k}_0"] = _mean(r.before[k] for r in rs)
             d[f"{k}_1"] = _mean(r.after[k] for r in rs)
         out.append(d)

@@ -17,6 +17,7 @@ from actionable.verify.worldsim import WorldReplay, _norm
 
 __all__ = ["ThorAdapter", "TYPE_ALIASES"]
 
+
 def _step_actions() -> dict[str, str]:
     """The planner's step -> THOR action table (:data:`actionable.worlds.thor.planning.STEP_TO_THOR`:
     ``WALK`` -> ``GotoLocation``, ``GRAB`` -> ``PickUp``, ``PUTIN/PUTBACK`` -> ``Place``, ``WASH`` ->
