@@ -95,6 +95,18 @@ class GroundedConfig(_Frozen):
     w_task: float = Field(0.5, ge=0.0, le=100.0)
     w_object: float = Field(0.25, ge=0.0, le=100.0, description="bonus for acting on objects the task names")
     done_bias: float = Field(0.0, ge=-100.0, le=100.0, description="subtracted from Done's score")
+    task_step_similarity: float = Field(
+        0.8, ge=-1.0, le=1.01,
+        description="a candidate at least this close (cosine) to the task's own words, and the closest, "
+                    "is the task's step (\"Switch on the computer\" -> switch on computer)")
+    task_verb_similarity: float = Field(
+        0.5, ge=-1.0, le=1.01,
+        description="and its action part (the words left without the objects' names) at least this close "
+                    "to the task's (\"make\" is not \"drink\": Make coffee has no one-step form)")
+    w_task_done: float = Field(5.0, ge=0.0, le=100.0,
+                               description="added to Done's score once the plan has done the task's step; 0 turns the "
+                                           "task-step rules off (grounded module doc). The tuning split "
+                                           "cannot choose it (LCS 0.398 at 0, 0.397 at 2-20)")
     retrieval_temperature: float = Field(0.05, gt=0.0, le=10.0,
                                          description="softmax temperature over retrieved similarities")
     repair: bool = True

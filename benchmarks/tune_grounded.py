@@ -23,6 +23,7 @@ GRIDS = {
     "lm": {"w_lm": [0.5, 1.0, 2.0]},
     "samples": {"samples": [0, 4], "w_translation": [0.5, 1.0]},
     "nolm-only": {"use_lm": [False]},
+    "taskdone": {"w_task_done": [0.0, 2.0, 5.0, 20.0]},
 }
 
 

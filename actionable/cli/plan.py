@@ -92,8 +92,9 @@ def plan_command(
     Progress goes to stderr: a spinner on a terminal, timestamped lines otherwise
     (--quiet: none).
 
-    Exit code 0 when the plan executes in the simulator, 1 when it does not (or
-    the planner produced no steps), 2 on bad input, 130 when interrupted.
+    Exit code 0 when the plan executes in the simulator (or, grounded, when what
+    the task asks already holds: "Nothing to do", an empty plan), 1 when it does
+    not (or the planner produced no steps), 2 on bad input, 130 when interrupted.
     """
     if quiet:
         from actionable.cli.progress import set_quiet
@@ -169,6 +170,8 @@ def _plan_grounded(task, domain, model, translation_model, samples, max_steps, t
         result = session.grounded_planner(gcfg).plan(task, domain)
         result.goal_check = domain.goal_check(result, session)
     _output(result, session, fmt, domain.executes_in, getattr(domain, "world_text", None))
+    if result.stop_reason == "already_done":
+        return  # nothing to do is a result, not a failure (exit 0)
     if not result.steps or not result.executable:
         raise typer.Exit(1)
 
@@ -279,7 +282,11 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
     con.print(f"[bold]Task:[/bold] {result.task}   [dim](variant {result.variant}, scene {info['scene']})[/dim]")
     if result.example:
         con.print(f"[dim]Example in the prompt: {result.example['task']} ({result.example['source']})[/dim]")
-    if not result.steps:
+    already = result.stop_reason == "already_done"
+    if already:
+        con.print("[green]Nothing to do:[/green] what the task asks already holds in scene "
+                  f"{info['scene']} ({' / '.join(result.task_steps)}); the plan is empty.")
+    elif not result.steps:
         con.print("[yellow]The planner produced no steps.[/yellow]")
     resolved = list(result.resolved_program.steps) if result.resolved_program is not None else []
     if result.repaired_flags:  # a paper variant run with --repair: show the repaired, resolved program
@@ -298,6 +305,10 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
             score = ""
             if s.repaired:
                 score = "  [yellow](repair: a precondition of the next step)[/yellow]"
+            elif s.score_parts.get("task_step"):
+                score = "  [dim](the task's own step, taken before Done)[/dim]"
+            elif s.score_parts.get("goal_search"):
+                score = "  [dim](goal search: progress toward the task's goals)[/dim]"
             elif s.score_parts:
                 score = f"  [dim](score {s.total:.2f})[/dim]"
             elif s.cosine is not None:
@@ -306,7 +317,9 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
             script = (resolved[k] if k < len(resolved) else s.step).to_script()
             con.print(f"{s.position:>3}. {s.step.to_text():<32} {script}{score}")
     ex = result.executability or {}
-    if ex.get("executable"):
+    if already:
+        pass
+    elif ex.get("executable"):
         n = len(resolved) or ex.get("steps_executed")
         con.print(f"[green]Executable[/green] in scene {info['scene']}: all {n} step{'s' if n != 1 else ''} run "
                   f"in {where}. Executable does not mean the task is done:")
@@ -332,7 +345,8 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
             f"'{m['words']}' -> {m['class']}" + ("" if m["how"] == "name" else f" (translation LM, cos {m['score']:.2f})")
             for m in objs))
     for w in result.warnings:
-        con.print(f"[yellow]Warning:[/yellow] {w}")
+        if not (already and w.startswith("nothing to do")):  # said above
+            con.print(f"[yellow]Warning:[/yellow] {w}")
     if result.retrieved:
         con.print("[dim]Nearest example programs: " + ", ".join(
             f"{r['task']} ({r['source']}, {r['similarity']:.2f})" for r in result.retrieved[:3]) + "[/dim]")
@@ -340,6 +354,8 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
     if result.stopped_at and "best_score" in result.stopped_at:
         stop += f" at step {result.stopped_at['position']} (best score {result.stopped_at['best_score']:.2f} " \
                 f"< cutoff {result.config.get('cutoff')})"
+    if result.stopped_at and result.stopped_at.get("task_step_done"):
+        stop += " after the task's own step (" + " / ".join(result.task_steps) + ")"
     t = result.timings
     n_calls = result.lm_calls
     extra = f"; {info['admissible_actions']} admissible actions" if info.get("admissible_actions") else ""

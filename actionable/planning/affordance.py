@@ -38,6 +38,9 @@ class Attempt:
         state: the evolving-graph state after ``steps`` (``None`` when not ok).
         fingerprint: hash of ``state``'s difference from the scene (loop guard).
         path: fingerprints after each entry of ``steps`` (the last is ``fingerprint``).
+        satisfied: ``ok`` is False only because what the step would do already holds (switch on
+            what is on; VirtualHome's ``satisfied`` error, directly or after the repairs). Worlds
+            that cannot tell leave it False.
     """
 
     step: Step
@@ -48,6 +51,7 @@ class Attempt:
     state: Any = None
     fingerprint: int | None = None
     path: list[int] = field(default_factory=list)
+    satisfied: bool = False
 
     @property
     def n_repairs(self) -> int:
@@ -113,21 +117,24 @@ class AffordanceOracle:
             if first_fail is None:
                 first_fail = (b, info)
         b, info = first_fail
+        fails = [info]
         if repair and self.repair_budget > 0:
             done: list[Step] = []
             states: list = []
-            res = self._repair(b, info, self.state, self.repair_budget, done, states)
+            res = self._repair(b, info, self.state, self.repair_budget, done, states, fails)
             if res is not None:
                 final_state, final_step = res
                 fp = self.fingerprint(final_state)
                 return Attempt(step, True, done + [final_step], [True] * len(done) + [False], None,
                                final_state, fp, [self.fingerprint(x) for x in states] + [fp])
-        return Attempt(step, False, [b], [False], info)
+        satisfied = (fails[-1] or {}).get("error_type") == "satisfied"
+        return Attempt(step, False, [b], [False], info, satisfied=satisfied)
 
-    def _repair(self, step: Step, info: dict, state, budget: int, done: list[Step], states: list):
+    def _repair(self, step: Step, info: dict, state, budget: int, done: list[Step], states: list,
+                fails: list | None = None):
         """Insert corrective steps before ``step`` (appended to ``done``, the state
-        after each to ``states``); return ``(state after step, step)`` or ``None``
-        when the budget runs out."""
+        after each to ``states``; each failure of ``step`` itself to ``fails``); return
+        ``(state after step, step)`` or ``None`` when the budget runs out."""
         for _ in range(budget + 1):
             fix = corrective_steps(info.get("unmet_raw") or [], self.view(state), step)
             if not fix or budget - len(done) < len(fix):
@@ -145,6 +152,8 @@ class AffordanceOracle:
             ok, new_state, info = self._run(step, state)
             if ok:
                 return new_state, step
+            if fails is not None:
+                fails.append(info)
             if len(done) >= budget:
                 return None
         return None

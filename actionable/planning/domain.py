@@ -15,6 +15,11 @@ goals). The THOR domain offers it; VirtualHome's does not, and plans there are u
 planner uses it for goal-aware termination (:mod:`actionable.planning.goalsearch`); it is not part
 of the :class:`PlanningDomain` protocol, so ``isinstance`` checks hold for domains without it.
 
+Optional in an attempt: ``satisfied`` (the step failed only because what it would do already
+holds). VirtualHome's oracle sets it (the simulator's ``satisfied`` error); THOR's leaves it False, so
+there the planner's "nothing to do" and "never undo the task's step" rules (grounded module doc) do
+not fire.
+
 Both use the project's step vocabulary (:class:`~actionable.env.program.Step`: ``grab mug``,
 ``put mug in coffee machine``) for the class-level steps the planning LM scores; resolved steps
 carry the world's object ids in :attr:`Argument.id` (VirtualHome: node ints; THOR: AI2-THOR id

@@ -42,7 +42,16 @@ step (half); for ``Done``, the weighted share of retrieved steps already done.
 Loop guards: a candidate whose resulting state was already visited is dropped
 (an undo, or a cycle), and so is one whose repair steps pass through a visited
 state; an action that leaves the state unchanged is allowed once, and only if
-the plan has not done it before. The plan ends at ``Done``, when no candidate is left, or at ``max_steps``,
+the plan has not done it before.
+
+The task's own step (turn 5): when one candidate says the whole task (cosine to the task's words >=
+``task_step_similarity`` and its action part >= ``task_verb_similarity``: "Switch on the computer" ->
+``switch on computer``; "Make coffee" has none), (1) if what it would do already holds (its attempt
+fails as ``satisfied``: the computer is on) the plan is empty, ``stop_reason`` ``already_done``, with a
+"nothing to do" warning; (2) ``Done`` gets ``w_task_done`` once the plan has done it; (3) when ``Done``
+wins before it was done, it is taken first (with its repairs; marked ``task_step`` in the trace);
+(4) once done, a candidate that undoes it is dropped. ``w_task_done`` = 0 turns all four off.
+The plan ends at ``Done``, when no candidate is left, or at ``max_steps``,
 which counts every step (repair and goal-search steps included): a candidate whose repair chain, or a
 searched step, that would not fit in the steps left is not taken (``stop_reason`` ``max_steps``).
 
@@ -55,6 +64,7 @@ goals are unmet triggers a bounded search for progress whose steps are committed
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -85,6 +95,7 @@ class _Cand:
     task: float = 0.0
     trans: float = 0.0
     objects: float = 0.0
+    task_done: bool = False      # Done only: the plan has done the task's step
     lm: float | None = None
     attempt: Attempt | None = None
     total: float = 0.0
@@ -241,6 +252,13 @@ class GroundedPlanner:
         task_cos = vec @ self.embedder.encode([query_text(task, description)])[0]
         named = set(match.classes)
         obj_share = [sum(a.name in named for a in s.args) / max(1, len(s.args)) for s in pool]
+        task_steps = self._task_steps(pool, phrases, vec, task, match)
+        res.task_steps = sorted(task_steps)
+        task_pool = [st for st, p in zip(pool, phrases) if p in task_steps]
+        already = bool(task_pool) and _effect_holds(oracle, task_pool, oracle.state)
+        if already:
+            res.warnings.append(f"nothing to do: what {task!r} asks ({' / '.join(res.task_steps)}) already holds "
+                                f"in scene {domain.name!r}")
         res.prompt = self._prompt_head(task, description, retrieved)
         ret_w = self._retrieval_weights(retrieved)
         # (weight, steps, step counts) of each retrieved program, counted once per plan
@@ -252,7 +270,7 @@ class GroundedPlanner:
         position = 0
         # optional: the world knows the task's goal predicates (module doc of goalsearch)
         progress = goal_progress(domain, task) if cfg.goal_search else None
-        while position < cfg.max_steps:
+        while position < (0 if already else cfg.max_steps):
             position += 1
             self._emit(event="step", step=position, max_steps=cfg.max_steps)
             step_prompt = res.prompt + f"Step {position}:"
@@ -276,15 +294,28 @@ class GroundedPlanner:
             met_now = progress(oracle.state)[0] if progress is not None else 0
             if progress is not None:  # never undo a goal that holds
                 feasible = [c for c in feasible if progress(c.attempt.state)[0] >= met_now]
+            # never undo what the task asked for (switch off the computer just switched on); checked
+            # on the instance the plan used (the house has three washing machines)
+            mine = [t.resolved for t in res.steps if t.action in task_steps and t.resolved is not None]
+            if mine and _effect_holds(oracle, mine, oracle.state):
+                feasible = [c for c in feasible if _effect_holds(oracle, mine, c.attempt.state)]
             done = _Cand(DONE, None, prior=self._done_prior(done_text, ret_steps) if cfg.use_retrieval else 0.0,
                          trans=(sum(1 for x in samples if not x.strip()) / len(samples)) if samples else 0.0)
             done.total = cfg.w_retrieval * done.prior + cfg.w_translation * done.trans - cfg.done_bias
+            if cfg.w_task_done > 0 and task_steps.intersection(done_text):  # the plan did what the task says
+                done.total += cfg.w_task_done
+                done.task_done = True
             if position == 1:
                 done.total -= 1e3  # an empty plan is never a plan
             feasible.append(done)
             if cfg.use_lm:
                 self._lm_scores(step_prompt, feasible, res)
             best = max(feasible, key=lambda c: c.total)
+            if best.step is None and task_pool and not task_steps.intersection(done_text):
+                forced = self._task_step_now(oracle, task_pool, len(res.steps))
+                if forced is not None:  # Done before the task's own step: take it first
+                    position = self._commit(res, oracle, forced, [], noop_done, done_text, position)
+                    continue
             if best.step is None and progress is not None and met_now < progress(oracle.state)[1]:
                 t = time.perf_counter()
                 seq = search_progress(oracle, [c.step for c in cands[: cfg.max_tried]], progress,
@@ -304,14 +335,15 @@ class GroundedPlanner:
             if best.step is None:
                 res.stop_reason = ("done" if len(feasible) > 1 else
                                    "max_steps" if too_long or len(res.steps) >= cfg.max_steps else "no_candidate")
-                res.stopped_at = {"position": position, "candidates": len(feasible) - 1}
+                res.stopped_at = {"position": position, "candidates": len(feasible) - 1,
+                                  "task_step_done": best.task_done}
                 break
             position = self._commit(res, oracle, best, samples, noop_done, done_text, position)
         else:
-            res.stop_reason = "max_steps"
+            res.stop_reason = "already_done" if already else "max_steps"
         named = set(match.classes)
         acted = {a.name for s in res.steps for a in s.step.args}
-        if named and not named & acted and best_sim < cfg.missing_object_similarity:
+        if named and not already and not named & acted and best_sim < cfg.missing_object_similarity:
             res.warnings.append("the plan does not act on the objects the task names ("
                                 + ", ".join(sorted(named)) + "); it may not do the task")
         resolved = [s.resolved for s in res.steps]
@@ -377,6 +409,50 @@ class GroundedPlanner:
             if nxt == phrase:
                 p += 0.5 * w
         return p
+
+    def _task_steps(self, pool: list, phrases: list[str], vec: np.ndarray, task: str, match) -> set[str]:
+        """The task's own step: the candidate phrases closest to the task's words (the name, without
+        the description), if the closest reaches ``task_step_similarity`` (within 0.02 of it, for
+        ties) **and** its action part says what the task's does: the words left after removing the
+        objects' names, cosine >= ``task_verb_similarity``. "Switch on the computer" ->
+        {"switch on computer"} (0.97; "switch on the" ~ "switch on" 0.85); "Make coffee" -> {} ("drink
+        coffee" is 0.8 close, but "make" ~ "drink" is 0.39). Once one is done, ``Done`` gets
+        ``w_task_done``."""
+        cfg = self.config
+        if not phrases or cfg.w_task_done <= 0:
+            return set()
+        task = _in_step_vocabulary(task)
+        cos = vec @ np.asarray(self.embedder.encode([task])[0], dtype=np.float32)
+        top = float(cos.max())
+        if top < cfg.task_step_similarity:
+            return set()
+        named_words = {w for words, _, _, _ in match.matched for w in _words(words)}
+        out = set()
+        for i in np.flatnonzero(cos >= top - 0.02):
+            objs = {w for a in pool[i].args for w in _words(a.name)}
+            step_verb = " ".join(w for w in _words(phrases[i]) if w not in objs)
+            task_verb = " ".join(w for w in _words(task) if w not in objs and w not in named_words)
+            if task_verb and step_verb:
+                a, b = self.embedder.encode([task_verb, step_verb])
+                if float(np.dot(a, b)) < cfg.task_verb_similarity:
+                    continue
+            out.add(phrases[i])
+        return out
+
+    def _task_step_now(self, oracle: Affordance, task_pool: list, used: int) -> _Cand | None:
+        """The task's own step as a candidate to commit now (with its repairs), if it executes, fits
+        in the steps left and its repair path does not return to a passed state; else ``None``."""
+        cfg = self.config
+        if cfg.w_task_done <= 0:
+            return None
+        for st in task_pool:
+            try:
+                att = oracle.attempt(st, repair=cfg.repair)
+            except ResolutionError:
+                continue
+            if att.ok and used + len(att.steps) <= cfg.max_steps and not revisits_state(att.path):
+                return _Cand(st.to_text(), st, attempt=att, parts={"task_step": 1.0})
+        return None
 
     @staticmethod
     def _done_prior(done_text: list[str], ret_steps) -> float:
@@ -455,6 +531,8 @@ class GroundedPlanner:
             c.parts = {"lm": round(c.lm, 4), "translation": round(float(c.trans), 4),
                        "prior": round(float(c.prior), 4), "task": round(float(c.task), 4),
                        "objects": round(float(c.objects), 4)}
+            if c.task_done:
+                c.parts["task_done"] = cfg.w_task_done
             c.total += cfg.w_lm * c.lm
 
     def _verify(self, res: PlanResult, oracle) -> None:
@@ -464,6 +542,42 @@ class GroundedPlanner:
                                  "unmet_preconditions": [], "steps_executed": 0}
             return
         res.executability, res.final_state = oracle.execute(res.resolved_program.steps)
+
+
+# everyday verbs -> the step vocabulary's (every world's steps say "switch on", "grab"); MiniLM
+# otherwise puts "Turn on light" nearer "turn to light" than "switch on light"
+_VERB_FORMS = ((re.compile(r"\bturn(s|ed|ing)? on\b"), "switch on"), (re.compile(r"\bturn(s|ed|ing)? off\b"), "switch off"),
+               (re.compile(r"\bturn(?:s|ed|ing)? ((?:\w+ ){0,2}\w+) on\b"), r"switch on \1"),
+               (re.compile(r"\bturn(?:s|ed|ing)? ((?:\w+ ){0,2}\w+) off\b"), r"switch off \1"),
+               (re.compile(r"\bpick(s|ed|ing)? up\b"), "grab"))
+
+
+def _in_step_vocabulary(task: str) -> str:
+    text = task.lower()
+    for pat, rep in _VERB_FORMS:
+        text = pat.sub(rep, text)
+    return text
+
+
+def _effect_holds(oracle: Affordance, steps: list, state) -> bool:
+    """Whether what one of ``steps`` would do already holds in ``state`` (its attempt fails as
+    ``satisfied``: the computer is on, the window open); the oracle's state is restored."""
+    keep = oracle.state
+    oracle.state = state
+    try:
+        for st in steps:
+            try:
+                if getattr(oracle.attempt(st), "satisfied", False):
+                    return True
+            except ResolutionError:
+                continue
+        return False
+    finally:
+        oracle.state = keep
+
+
+def _words(text: str) -> list[str]:
+    return re.sub(r"[^a-z0-9 ]+", " ", text.replace("_", " ").lower()).split()
 
 
 def _next_step(steps: list[str], done: list[str]) -> str | None:

@@ -91,6 +91,8 @@ class PlanResult:
         timings: seconds: ``lm_s``, ``translation_s``, ``execution_s``,
             ``example_s``, ``other_s``, ``total_s``.
         lm_calls: number of ``generate`` calls.
+        task_steps: grounded only: the candidate phrases that say the task in one step (cosine to
+            the task's words >= ``task_step_similarity``); ``Done`` is favoured once one is done.
         stop_reason: ``empty_samples``, ``below_cutoff``, ``max_steps`` or
             ``end_of_plan``; ``stopped_at`` gives the details.
         executability: simulator verdict dict (``executable``, ``failed_index``
@@ -118,6 +120,7 @@ class PlanResult:
     executability: dict | None = None
     retrieved: list = field(default_factory=list)
     relevant_classes: dict = field(default_factory=dict)
+    task_steps: list = field(default_factory=list)
     objects: dict = field(default_factory=dict)
     warnings: list = field(default_factory=list)
     goal_check: dict | None = None
@@ -158,6 +161,7 @@ class PlanResult:
             "timings": {k: round(float(v), 4) for k, v in self.timings.items()},
             "lm_calls": self.lm_calls, "repairs": self.repairs,
             "retrieved": self.retrieved, "relevant_classes": self.relevant_classes,
+            "task_steps": list(self.task_steps),
             "objects": self.objects, "warnings": list(self.warnings),
             "goal_check": self.goal_check,
         }

@@ -42,3 +42,18 @@ def test_real_free_form_goal_check_on_default_house(tmp_path):
     assert any(s.step.names == ("television",) for s in res.steps)
     gc = implied_goal_check(session, res)
     assert gc["checked"] is False or gc["total"] >= 1
+
+
+def test_real_one_step_task_stops_after_its_step(tmp_path):
+    """With the real LM, "Switch on the computer" ran to the 30-step limit before the task-step rule
+    (turn 4: the computer switched on and off); now the plan ends once it has switched it on."""
+    session = PlanningSession(LMConfig(cache_dir=tmp_path), None, scene="default")
+    res = session.grounded_planner(GroundedConfig()).plan("Switch on the computer", session.scene)
+    assert res.planning_model.startswith("embedded:") and res.lm_calls > 0
+    assert res.executability["executable"] and res.stop_reason == "done"
+    assert res.stopped_at["task_step_done"] is True
+    acts = [s.action for s in res.steps]
+    assert acts[-1] == "switch on computer" and len(acts) < 10, acts
+    assert res.final_state.to_dict()  # the state after the plan exists
+    computers = [n for n in res.final_state.to_dict()["nodes"] if n["class_name"] == "computer"]
+    assert any("ON" in n.get("states", []) for n in computers)
