@@ -298,6 +298,13 @@ def _unwrap_pacified() -> bool:
     return hit
 
 
+def _wants_json(args: list[str]) -> bool:
+    """``--json``, ``--format json``, ``-f json`` or ``--format=json`` on the command line."""
+    if "--json" in args or "--format=json" in args:
+        return True
+    return any(a in ("--format", "-f") and i + 1 < len(args) and args[i + 1] == "json" for i, a in enumerate(args))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point; returns the process exit code (see :data:`EXIT_CODES`)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -325,6 +332,10 @@ def main(argv: list[str] | None = None) -> int:
         except Exception:  # cosmetic: never hide the error itself
             pass
         typer.echo(f"error: {_one_line(text)}", err=True)
+        if _wants_json(args):  # a script reading stdout gets JSON for a refusal too
+            import json
+
+            typer.echo(json.dumps({"error": _one_line(text), "error_type": type(exc).__name__, "exit_code": 2}))
         return 2
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)

@@ -55,7 +55,8 @@ def plan_command(
     max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps in a plan: grounded 30 (repairs included), paper variants 20."),
     temperature: Optional[float] = typer.Option(None, "--temperature", help="Sampling temperature (default 0.6)."),
     top_p: Optional[float] = typer.Option(None, "--top-p", help="Nucleus sampling mass (default 0.9)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Sampling seed (default 0); same seed, same plan."),
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Sampling seed (default 0, >= 0); same seed, "
+                                                                   "same plan."),
     repair: bool = typer.Option(False, "--repair",
                                 help="Paper variants: insert rule-based corrective steps (walk to, stand up, "
                                      "open the container, ...) for unmet preconditions when executing. The "
@@ -361,7 +362,7 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
     extra = f"; {info['admissible_actions']} admissible actions" if info.get("admissible_actions") else ""
     reps = f"; {result.repairs} repair step{'s' if result.repairs != 1 else ''}" if result.repairs else ""
     con.print(f"[dim]stop: {stop}; {n_calls} LM call{'s' if n_calls != 1 else ''}; plan {t.get('total_s', 0):.1f} s "
-              f"(LM {t.get('lm_s', 0):.1f} s); models: {info['planning_model']} + "
+              f"(LM {t.get('lm_s', 0):.1f} s{', from the response cache' if n_calls and t.get('lm_s', 0) < 0.05 else ''}); models: {info['planning_model']} + "
               f"{info['translation_model']}{extra}{reps}[/dim]")
 
 

@@ -21,3 +21,26 @@ def test_object_in_no_vocabulary_is_refused_with_closest_objects(args, word, cap
     assert len(errors) == 1, text
     err = errors[0]
     assert word in err and "has no such object" in err and "closest objects here: " in err
+
+
+@pytest.mark.parametrize("flag", [["--json"], ["--format", "json"], ["-f", "json"]])
+def test_json_output_gets_a_json_refusal(flag, capsys):
+    import json
+
+    assert main(["plan", "Ride the bicycle", *flag]) == 2
+    out = capsys.readouterr()
+    obj = json.loads(out.out)
+    assert obj["exit_code"] == 2 and obj["error_type"] == "PlanningError" and "'bicycle'" in obj["error"]
+    assert "error: " in out.err
+
+
+def test_negative_seed_is_refused(capsys):
+    assert main(["plan", "Turn on light", "--seed", "-1"]) == 2
+    assert "--seed" in capsys.readouterr().err
+
+
+def test_task_already_done_is_nothing_to_do_with_exit_0(capsys):
+    """The default house's computer is off: not the opposite plan (switch it on), but nothing to do."""
+    assert main(["plan", "Switch off the computer"]) == 0
+    out = capsys.readouterr().out
+    assert "Nothing to do" in out and "switch off computer" in out and "switch on computer" not in out
