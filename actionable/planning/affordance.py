@@ -58,6 +58,16 @@ class Attempt:
         return sum(self.repaired)
 
 
+# the object state each state-setting action makes (VirtualHome's evolving graph)
+_EFFECT_STATE = {"OPEN": "OPEN", "CLOSE": "CLOSED", "SWITCHON": "ON", "SWITCHOFF": "OFF",
+                 "PLUGIN": "PLUGGED_IN", "PLUGOUT": "PLUGGED_OUT"}
+
+
+# the object property a state-setting action needs (no instance with it: the step can never run)
+_NEEDS_PROPERTY = {"OPEN": "CAN_OPEN", "CLOSE": "CAN_OPEN", "SWITCHON": "HAS_SWITCH", "SWITCHOFF": "HAS_SWITCH",
+                   "PLUGIN": "HAS_PLUG", "PLUGOUT": "HAS_PLUG"}
+
+
 class AffordanceOracle:
     """Simulator-backed affordance and repair over one scene.
 
@@ -127,8 +137,31 @@ class AffordanceOracle:
                 fp = self.fingerprint(final_state)
                 return Attempt(step, True, done + [final_step], [True] * len(done) + [False], None,
                                final_state, fp, [self.fingerprint(x) for x in states] + [fp])
-        satisfied = (fails[-1] or {}).get("error_type") == "satisfied"
+        satisfied = (fails[-1] or {}).get("error_type") == "satisfied" and self._effect_in_state(b)
         return Attempt(step, False, [b], [False], info, satisfied=satisfied)
+
+    def cannot(self, step: Step) -> str | None:
+        """Why no instance of the class-level ``step``'s object can ever do it (no node of the class
+        has the property the action needs: a VirtualHome window has no ``CAN_OPEN``), or ``None``.
+        An optional capability of the planning domain's affordance (grounded planner: a task whose
+        own step no object here affords is refused)."""
+        prop = _NEEDS_PROPERTY.get(step.action)
+        if prop is None or not step.args:
+            return None
+        view = self.view()
+        ids = view.nodes_of_class(step.args[0].name)
+        if not ids or any(prop in view.properties_of(i) for i in ids):
+            return None
+        return f"no {step.args[0].name} here has the property {prop}"
+
+    def _effect_in_state(self, step: Step) -> bool:
+        """The state a switch/open/plug step makes is really in the object's states (the simulator
+        also calls "open a window that has neither OPEN nor CLOSED" satisfied); other actions
+        (sit, grab: the character's own state) keep the simulator's verdict."""
+        want = _EFFECT_STATE.get(step.action)
+        if want is None or not step.args or step.args[0].id is None:
+            return True
+        return want in self.view().states_of(step.args[0].id)
 
     def _repair(self, step: Step, info: dict, state, budget: int, done: list[Step], states: list,
                 fails: list | None = None):

@@ -255,6 +255,12 @@ class GroundedPlanner:
         task_steps = self._task_steps(pool, phrases, vec, task, match)
         res.task_steps = sorted(task_steps)
         task_pool = [st for st, p in zip(pool, phrases) if p in task_steps]
+        cannot = getattr(oracle, "cannot", None)  # optional: why a step can never run here
+        reasons = [cannot(st) for st in task_pool] if cannot is not None else []
+        if task_pool and reasons and all(reasons):
+            raise PlanningError(
+                f"the task asks {' / '.join(res.task_steps)!r}, which nothing in scene {domain.name!r} affords "
+                f"({'; '.join(dict.fromkeys(reasons))}); rephrase the task, or plan in another scene (--scene)")
         already = bool(task_pool) and _effect_holds(oracle, task_pool, oracle.state)
         if already:
             res.warnings.append(f"nothing to do: what {task!r} asks ({' / '.join(res.task_steps)}) already holds "
@@ -343,6 +349,9 @@ class GroundedPlanner:
             res.stop_reason = "already_done" if already else "max_steps"
         named = set(match.classes)
         acted = {a.name for s in res.steps for a in s.step.args}
+        if task_pool and not already and not task_steps.intersection(done_text):
+            res.warnings.append(f"the plan never does the task's own step ({' / '.join(res.task_steps)}): no "
+                                f"instance here affords it within the step limit; it may not do the task")
         if named and not already and not named & acted and best_sim < cfg.missing_object_similarity:
             res.warnings.append("the plan does not act on the objects the task names ("
                                 + ", ".join(sorted(named)) + "); it may not do the task")

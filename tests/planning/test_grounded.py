@@ -148,6 +148,16 @@ def test_task_step_is_taken_before_done_and_never_undone(parts):
     assert "switch off computer" not in acts[acts.index("switch on computer"):]
 
 
+def test_task_step_no_object_affords_is_refused(parts):
+    """VirtualHome's windows have no CAN_OPEN: "Open the window" ran to the 30-step limit (turn 4)
+    and the simulator even calls "open window" satisfied; now a clear refusal naming the reason."""
+    with pytest.raises(PlanningError, match="open window.*no window here has the property CAN_OPEN"):
+        _planner(parts).plan("Open the window", load_scene("default"))
+    o = AffordanceOracle(load_scene("default"))
+    att = o.attempt(Step.of("open", "window"))
+    assert not att.ok and not att.satisfied  # not "already open": there is no OPEN state to hold
+
+
 def test_no_task_step_for_a_many_step_task(parts):
     res = _planner(parts).plan("Make coffee", load_scene("default"))
     assert res.task_steps == [] and not (res.stopped_at or {}).get("task_step_done")
@@ -231,8 +241,9 @@ def test_every_grounded_plan_executes(parts, pid, task):
     scene = load_scene(pid)
     try:
         res = _planner(parts, max_steps=8).plan(task, scene)
-    except PlanningError as exc:  # the scene lacks an object the task names: a clear refusal
-        assert "closest objects here" in str(exc) or "nothing in the example bank" in str(exc)
+    except PlanningError as exc:  # the scene lacks an object the task names, or no object affords the task
+        assert ("closest objects here" in str(exc) or "nothing in the example bank" in str(exc)
+                or "has the property" in str(exc))
         return
     if res.stop_reason == "already_done":  # what the task asks holds here (the window is open): no plan
         assert not res.steps and res.task_steps and any(w.startswith("nothing to do") for w in res.warnings)
