@@ -364,6 +364,10 @@ def main(argv: list[str] | None = None) -> int:
             ctx = getattr(exc, "ctx", None)
             hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
             typer.echo(f"error: {msg}{hint}", err=True)
+            if _wants_json(args):
+                import json
+
+                typer.echo(json.dumps({"error": msg + hint, "error_type": "UsageError", "exit_code": exc.exit_code}))
             return exc.exit_code
         if debug:
             _traceback()

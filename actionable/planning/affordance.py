@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from actionable.env.program import Step
+from actionable.env.program import Argument, Step
 from actionable.env.resolver import Resolver, ResolverConfig
 from actionable.env.simulator import Simulator, StateView, state_diff
 from actionable.errors import ResolutionError
@@ -139,6 +139,14 @@ class AffordanceOracle:
                                final_state, fp, [self.fingerprint(x) for x in states] + [fp])
         satisfied = (fails[-1] or {}).get("error_type") == "satisfied" and self._effect_in_state(b)
         return Attempt(step, False, [b], [False], info, satisfied=satisfied)
+
+    def instances(self, step: Step) -> list[Step]:
+        """One resolved copy of a one-object class-level ``step`` per node of its class (optional
+        capability; the grounded planner's "nothing to do" check tries each)."""
+        if len(step.args) != 1:
+            return []
+        return [Step(step.action, (Argument(step.args[0].name, i),))
+                for i in self.view().nodes_of_class(step.args[0].name)]
 
     def cannot(self, step: Step) -> str | None:
         """Why no instance of the class-level ``step``'s object can ever do it (no node of the class

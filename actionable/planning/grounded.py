@@ -66,13 +66,14 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from actionable.config import GroundedConfig
-from actionable.env.program import Program, Step
+from actionable.env.program import Argument, Program, Step
 from actionable.errors import PlanningError, ResolutionError
 from actionable.lm.base import GenerationParams
 from actionable.planning import prompts
@@ -261,7 +262,7 @@ class GroundedPlanner:
             raise PlanningError(
                 f"the task asks {' / '.join(res.task_steps)!r}, which nothing in scene {domain.name!r} affords "
                 f"({'; '.join(dict.fromkeys(reasons))}); rephrase the task, or plan in another scene (--scene)")
-        already = bool(task_pool) and _effect_holds(oracle, task_pool, oracle.state)
+        already = bool(task_pool) and _already_holds(oracle, task_pool)
         if already:
             res.warnings.append(f"nothing to do: what {task!r} asks ({' / '.join(res.task_steps)}) already holds "
                                 f"in scene {domain.name!r}")
@@ -300,11 +301,10 @@ class GroundedPlanner:
             met_now = progress(oracle.state)[0] if progress is not None else 0
             if progress is not None:  # never undo a goal that holds
                 feasible = [c for c in feasible if progress(c.attempt.state)[0] >= met_now]
-            # never undo what the task asked for (switch off the computer just switched on); checked
-            # on the instance the plan used (the house has three washing machines)
-            mine = [t.resolved for t in res.steps if t.action in task_steps and t.resolved is not None]
-            if mine and _effect_holds(oracle, mine, oracle.state):
-                feasible = [c for c in feasible if _effect_holds(oracle, mine, c.attempt.state)]
+            if task_pool and cfg.w_task_done > 0:
+                # never undo what the task asks on any instance it holds for (switch on the TV that is
+                # off, for "Turn off the TV"; switch off the computer just switched on)
+                feasible = [c for c in feasible if not _undoes(oracle, task_pool, c.attempt)]
             done = _Cand(DONE, None, prior=self._done_prior(done_text, ret_steps) if cfg.use_retrieval else 0.0,
                          trans=(sum(1 for x in samples if not x.strip()) / len(samples)) if samples else 0.0)
             done.total = cfg.w_retrieval * done.prior + cfg.w_translation * done.trans - cfg.done_bias
@@ -430,7 +430,9 @@ class GroundedPlanner:
         cfg = self.config
         if not phrases or cfg.w_task_done <= 0:
             return set()
-        task = _in_step_vocabulary(task)
+        task = _in_step_vocabulary(" ".join(_words(task)))
+        for words, cls, _, _ in match.matched:  # the scene's names for the objects ("fridge" -> freezer)
+            task = re.sub(rf"\b{re.escape(words.lower())}\b", cls.replace("_", " "), task)
         cos = vec @ np.asarray(self.embedder.encode([task])[0], dtype=np.float32)
         top = float(cos.max())
         if top < cfg.task_step_similarity:
@@ -459,7 +461,8 @@ class GroundedPlanner:
                 att = oracle.attempt(st, repair=cfg.repair)
             except ResolutionError:
                 continue
-            if att.ok and used + len(att.steps) <= cfg.max_steps and not revisits_state(att.path):
+            back = att.fingerprint != oracle.fingerprint(oracle.state) and att.fingerprint in oracle.seen
+            if att.ok and used + len(att.steps) <= cfg.max_steps and not back and not revisits_state(att.path):
                 return _Cand(st.to_text(), st, attempt=att, parts={"task_step": 1.0})
         return None
 
@@ -545,6 +548,12 @@ class GroundedPlanner:
             c.total += cfg.w_lm * c.lm
 
     def _verify(self, res: PlanResult, oracle) -> None:
+        if res.stop_reason == "already_done":  # an empty plan that is right: nothing to run
+            res.executability = {"executable": True, "failed_index": None, "failed_step": None, "error_type": None,
+                                 "error": None, "unmet_preconditions": [], "steps_executed": 0,
+                                 "nothing_to_do": True}
+            res.final_state = oracle.state
+            return
         if not res.steps:
             res.executability = {"executable": False, "failed_index": None, "failed_step": None,
                                  "error_type": "empty_plan", "error": "the planner produced no steps",
@@ -568,6 +577,39 @@ def _in_step_vocabulary(task: str) -> str:
     return text
 
 
+def _already_holds(oracle: Affordance, task_pool: list) -> bool:
+    """Nothing to do: no instance can do the task's step now, and on one of them its effect already
+    holds. With the optional ``instances(step)`` of the affordance (VirtualHome: one resolved step a
+    node of the class) every instance is tried; otherwise the class-level attempt decides."""
+    per = getattr(oracle, "instances", None)
+    held = False
+    for st in task_pool:
+        for one in (per(st) if per is not None else None) or [st]:
+            try:
+                att = oracle.attempt(one)
+            except ResolutionError:
+                continue
+            if att.ok:
+                return False
+            held = held or bool(getattr(att, "satisfied", False))
+    return held
+
+
+def _undoes(oracle: Affordance, task_pool: list, attempt) -> bool:
+    """``attempt`` takes the object it acts on out of the state the task's step makes (the task's
+    step on that instance is ``satisfied`` before and not after)."""
+    if attempt is None or not attempt.steps or not attempt.steps[-1].args:
+        return False
+    target = attempt.steps[-1].args[0]
+    for st in task_pool:
+        if len(st.args) != 1 or target.id is None or st.args[0].name != target.name:
+            continue
+        mine = [Step(st.action, (Argument(target.name, target.id),))]
+        if _effect_holds(oracle, mine, oracle.state) and not _effect_holds(oracle, mine, attempt.state):
+            return True
+    return False
+
+
 def _effect_holds(oracle: Affordance, steps: list, state) -> bool:
     """Whether what one of ``steps`` would do already holds in ``state`` (its attempt fails as
     ``satisfied``: the computer is on, the window open); the oracle's state is restored."""
@@ -586,6 +628,7 @@ def _effect_holds(oracle: Affordance, steps: list, state) -> bool:
 
 
 def _words(text: str) -> list[str]:
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return re.sub(r"[^a-z0-9 ]+", " ", text.replace("_", " ").lower()).split()
 
 

@@ -25,6 +25,7 @@ it names a thing the scene cannot have.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -89,6 +90,8 @@ class ObjectMatch:
 
 
 def _norm(s: str) -> str:
+    # accents go, not the letter ("cömputer" -> "computer", not "c mputer")
+    s = "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
     return re.sub(r"[^a-z0-9 ]+", " ", s.replace("_", " ").lower()).strip()
 
 

@@ -37,7 +37,7 @@ def clean_task(task: object, max_chars: int = MAX_TASK_CHARS) -> str:
     """Validate and normalise a task instruction.
 
     Terminal escape sequences, control and format characters are removed,
-    whitespace collapsed.
+    compatibility forms unified (NFKC: full-width letters), whitespace collapsed.
 
     Raises:
         InputError: not a string; empty after cleaning; longer than
@@ -55,6 +55,7 @@ def clean_task(task: object, max_chars: int = MAX_TASK_CHARS) -> str:
     if any("\udc80" <= c <= "\udcff" for c in task):  # undecodable bytes (argv/stdin surrogateescape)
         raise InputError("the task is not UTF-8 text; write the task as plain text, e.g. \"Make coffee\"")
     t = _ANSI_ESCAPE.sub(" ", task)  # terminal escape sequences go whole, not just their ESC byte
+    t = unicodedata.normalize("NFKC", t)  # full-width "Ｔｕｒｎ" is "Turn"
     t = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in t)
     t = re.sub(r"\s+", " ", t).strip()
     if not t:

@@ -35,8 +35,13 @@ def test_json_output_gets_a_json_refusal(flag, capsys):
 
 
 def test_negative_seed_is_refused(capsys):
+    import json
+
     assert main(["plan", "Turn on light", "--seed", "-1"]) == 2
     assert "--seed" in capsys.readouterr().err
+    assert main(["plan", "Turn on light", "--seed", "-1", "--json"]) == 2  # a usage error is JSON too
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["error_type"] == "UsageError" and "--seed" in obj["error"]
 
 
 def test_task_already_done_is_nothing_to_do_with_exit_0(capsys):

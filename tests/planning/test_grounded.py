@@ -148,6 +148,31 @@ def test_task_step_is_taken_before_done_and_never_undone(parts):
     assert "switch off computer" not in acts[acts.index("switch on computer"):]
 
 
+def test_off_task_never_switches_an_off_instance_on(parts):
+    """New-user report: "Turn off the TV" switched the TV that was off ON, then off again, and left
+    the one that was on, on. No step may take an instance out of the state the task asks for."""
+    for task in ("Turn off the TV", "Switch off the light"):
+        res = _planner(parts).plan(task, load_scene("default"))
+        assert res.executability["executable"]
+        assert not any(s.action.startswith("switch on") for s in res.steps), [s.action for s in res.steps]
+        assert res.steps[-1].action.startswith("switch off")
+
+
+def test_scene_names_and_accents_reach_the_task_step(parts):
+    """"fridge" is the scene's freezer (both closed: nothing to do); "cömputer" is the computer."""
+    assert _planner(parts).plan("Close the fridge", load_scene("default")).stop_reason == "already_done"
+    res = _planner(parts).plan("Switch on the cömputer", load_scene("default"))
+    assert res.task_steps == ["switch on computer"] and res.steps[-1].action == "switch on computer"
+
+
+def test_nothing_to_do_when_one_instance_already_holds_it(parts):
+    """Stereo 1530 is on and the other two have no ON/OFF state: nothing to do (not: switch 1530
+    off and on again); the empty plan counts as executable, with nothing_to_do set."""
+    res = _planner(parts).plan("Switch on the stereo", load_scene("default"))
+    assert res.stop_reason == "already_done" and res.executability["executable"] is True
+    assert res.executability["nothing_to_do"] is True and res.executability["steps_executed"] == 0
+
+
 def test_task_step_no_object_affords_is_refused(parts):
     """VirtualHome's windows have no CAN_OPEN: "Open the window" ran to the 30-step limit (turn 4)
     and the simulator even calls "open window" satisfied; now a clear refusal naming the reason."""
