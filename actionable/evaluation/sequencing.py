@@ -215,9 +215,13 @@ class SequencingWorker:
             res = planner.plan(prog.task, scene, description=prog.description or None,
                                exclude_sources=ex_src, exclude_tasks=ex_tasks)
             g = ground_program(res.resolved_program, scene, repair=False)
+            if res.stop_reason == "already_done":
+                # "nothing to do" (what the task's own step makes already holds): an empty plan that
+                # runs; success then rests on the goals holding in the initial scene
+                g.executable = True
             return {"steps": [s.step for s in res.steps], "repaired": [s.repaired for s in res.steps],
                     "grounded": g, "extra": {"stop": res.stop_reason, "lm_calls": res.lm_calls,
-                                             "retrieved": res.retrieved[:3]}}
+                                             "retrieved": res.retrieved[:3], "task_steps": res.task_steps}}
         if row.startswith("retrieval"):
             near = self.retriever.nearest(prog.task, prog.description or None, k=1,
                                           exclude_sources=ex_src, exclude_tasks=ex_tasks)[0]
@@ -276,7 +280,8 @@ def score_plan(out: dict, gold, spec, scene) -> dict:
 
     g = out["grounded"]
     executed = g.steps if g.executable else g.steps[:-1]
-    metrics = {"executable": bool(g.executable) and bool(out["steps"]),
+    nothing_to_do = (out.get("extra") or {}).get("stop") == "already_done"
+    metrics = {"executable": bool(g.executable) and (bool(out["steps"]) or nothing_to_do),
                "length": len(out["steps"]), "repairs": int(sum(out["repaired"])),
                "lcs": normalized_lcs(out["steps"], gold.steps),
                "loop": _loop_flag([s.to_text() for s in out["steps"]], g.fingerprints)}
