@@ -64,16 +64,14 @@ goals are unmet triggers a bounded search for progress whose steps are committed
 
 from __future__ import annotations
 
-import re
 import time
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from actionable.config import GroundedConfig
-from actionable.env.program import Argument, Program, Step
+from actionable.env.program import Program, Step
 from actionable.errors import PlanningError, ResolutionError
 from actionable.lm.base import GenerationParams
 from actionable.planning import prompts
@@ -81,6 +79,7 @@ from actionable.planning.affordance import Attempt, revisits_state
 from actionable.planning.domain import Affordance, PlanningDomain, planning_domain
 from actionable.planning.examples import format_step_text
 from actionable.planning.goalsearch import goal_progress, search_progress
+from actionable.planning.taskstep import already_holds, find_task_steps, undoes
 from actionable.planning.objects import ObjectMatch, match_task_objects
 from actionable.planning.result import PlanResult, StepTrace
 from actionable.planning.retrieval import ProgramRetriever, Retrieved, query_text
@@ -253,7 +252,7 @@ class GroundedPlanner:
         task_cos = vec @ self.embedder.encode([query_text(task, description)])[0]
         named = set(match.classes)
         obj_share = [sum(a.name in named for a in s.args) / max(1, len(s.args)) for s in pool]
-        task_steps = self._task_steps(pool, phrases, vec, task, match)
+        task_steps = find_task_steps(self.embedder, cfg, pool, phrases, vec, task, match)
         res.task_steps = sorted(task_steps)
         task_pool = [st for st, p in zip(pool, phrases) if p in task_steps]
         cannot = getattr(oracle, "cannot", None)  # optional: why a step can never run here
@@ -262,7 +261,7 @@ class GroundedPlanner:
             raise PlanningError(
                 f"the task asks {' / '.join(res.task_steps)!r}, which nothing in scene {domain.name!r} affords "
                 f"({'; '.join(dict.fromkeys(reasons))}); rephrase the task, or plan in another scene (--scene)")
-        already = bool(task_pool) and _already_holds(oracle, task_pool)
+        already = bool(task_pool) and already_holds(oracle, task_pool)
         if already:
             res.warnings.append(f"nothing to do: what {task!r} asks ({' / '.join(res.task_steps)}) already holds "
                                 f"in scene {domain.name!r}")
@@ -304,7 +303,7 @@ class GroundedPlanner:
             if task_pool and cfg.w_task_done > 0:
                 # never undo what the task asks on any instance it holds for (switch on the TV that is
                 # off, for "Turn off the TV"; switch off the computer just switched on)
-                feasible = [c for c in feasible if not _undoes(oracle, task_pool, c.attempt)]
+                feasible = [c for c in feasible if not undoes(oracle, task_pool, c.attempt)]
             done = _Cand(DONE, None, prior=self._done_prior(done_text, ret_steps) if cfg.use_retrieval else 0.0,
                          trans=(sum(1 for x in samples if not x.strip()) / len(samples)) if samples else 0.0)
             done.total = cfg.w_retrieval * done.prior + cfg.w_translation * done.trans - cfg.done_bias
@@ -419,37 +418,6 @@ class GroundedPlanner:
                 p += 0.5 * w
         return p
 
-    def _task_steps(self, pool: list, phrases: list[str], vec: np.ndarray, task: str, match) -> set[str]:
-        """The task's own step: the candidate phrases closest to the task's words (the name, without
-        the description), if the closest reaches ``task_step_similarity`` (within 0.02 of it, for
-        ties) **and** its action part says what the task's does: the words left after removing the
-        objects' names, cosine >= ``task_verb_similarity``. "Switch on the computer" ->
-        {"switch on computer"} (0.97; "switch on the" ~ "switch on" 0.85); "Make coffee" -> {} ("drink
-        coffee" is 0.8 close, but "make" ~ "drink" is 0.39). Once one is done, ``Done`` gets
-        ``w_task_done``."""
-        cfg = self.config
-        if not phrases or cfg.w_task_done <= 0:
-            return set()
-        task = _in_step_vocabulary(" ".join(_words(task)))
-        for words, cls, _, _ in match.matched:  # the scene's names for the objects ("fridge" -> freezer)
-            task = re.sub(rf"\b{re.escape(words.lower())}\b", cls.replace("_", " "), task)
-        cos = vec @ np.asarray(self.embedder.encode([task])[0], dtype=np.float32)
-        top = float(cos.max())
-        if top < cfg.task_step_similarity:
-            return set()
-        named_words = {w for words, _, _, _ in match.matched for w in _words(words)}
-        out = set()
-        for i in np.flatnonzero(cos >= top - 0.02):
-            objs = {w for a in pool[i].args for w in _words(a.name)}
-            step_verb = " ".join(w for w in _words(phrases[i]) if w not in objs)
-            task_verb = " ".join(w for w in _words(task) if w not in objs and w not in named_words)
-            if task_verb and step_verb:
-                a, b = self.embedder.encode([task_verb, step_verb])
-                if float(np.dot(a, b)) < cfg.task_verb_similarity:
-                    continue
-            out.add(phrases[i])
-        return out
-
     def _task_step_now(self, oracle: Affordance, task_pool: list, used: int) -> _Cand | None:
         """The task's own step as a candidate to commit now (with its repairs), if it executes, fits
         in the steps left and its repair path does not return to a passed state; else ``None``."""
@@ -560,76 +528,6 @@ class GroundedPlanner:
                                  "unmet_preconditions": [], "steps_executed": 0}
             return
         res.executability, res.final_state = oracle.execute(res.resolved_program.steps)
-
-
-# everyday verbs -> the step vocabulary's (every world's steps say "switch on", "grab"); MiniLM
-# otherwise puts "Turn on light" nearer "turn to light" than "switch on light"
-_VERB_FORMS = ((re.compile(r"\bturn(s|ed|ing)? on\b"), "switch on"), (re.compile(r"\bturn(s|ed|ing)? off\b"), "switch off"),
-               (re.compile(r"\bturn(?:s|ed|ing)? ((?:\w+ ){0,2}\w+) on\b"), r"switch on \1"),
-               (re.compile(r"\bturn(?:s|ed|ing)? ((?:\w+ ){0,2}\w+) off\b"), r"switch off \1"),
-               (re.compile(r"\bpick(s|ed|ing)? up\b"), "grab"))
-
-
-def _in_step_vocabulary(task: str) -> str:
-    text = task.lower()
-    for pat, rep in _VERB_FORMS:
-        text = pat.sub(rep, text)
-    return text
-
-
-def _already_holds(oracle: Affordance, task_pool: list) -> bool:
-    """Nothing to do: no instance can do the task's step now, and on one of them its effect already
-    holds. With the optional ``instances(step)`` of the affordance (VirtualHome: one resolved step a
-    node of the class) every instance is tried; otherwise the class-level attempt decides."""
-    per = getattr(oracle, "instances", None)
-    held = False
-    for st in task_pool:
-        for one in (per(st) if per is not None else None) or [st]:
-            try:
-                att = oracle.attempt(one)
-            except ResolutionError:
-                continue
-            if att.ok:
-                return False
-            held = held or bool(getattr(att, "satisfied", False))
-    return held
-
-
-def _undoes(oracle: Affordance, task_pool: list, attempt) -> bool:
-    """``attempt`` takes the object it acts on out of the state the task's step makes (the task's
-    step on that instance is ``satisfied`` before and not after)."""
-    if attempt is None or not attempt.steps or not attempt.steps[-1].args:
-        return False
-    target = attempt.steps[-1].args[0]
-    for st in task_pool:
-        if len(st.args) != 1 or target.id is None or st.args[0].name != target.name:
-            continue
-        mine = [Step(st.action, (Argument(target.name, target.id),))]
-        if _effect_holds(oracle, mine, oracle.state) and not _effect_holds(oracle, mine, attempt.state):
-            return True
-    return False
-
-
-def _effect_holds(oracle: Affordance, steps: list, state) -> bool:
-    """Whether what one of ``steps`` would do already holds in ``state`` (its attempt fails as
-    ``satisfied``: the computer is on, the window open); the oracle's state is restored."""
-    keep = oracle.state
-    oracle.state = state
-    try:
-        for st in steps:
-            try:
-                if getattr(oracle.attempt(st), "satisfied", False):
-                    return True
-            except ResolutionError:
-                continue
-        return False
-    finally:
-        oracle.state = keep
-
-
-def _words(text: str) -> list[str]:
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return re.sub(r"[^a-z0-9 ]+", " ", text.replace("_", " ").lower()).split()
 
 
 def _next_step(steps: list[str], done: list[str]) -> str | None:

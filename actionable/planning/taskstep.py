@@ -1,0 +1,136 @@
+"""The task's own step (grounded planner, turn 5): a candidate step that says the whole task.
+
+"Switch on the computer" -> ``switch on computer``; "Make coffee" has none. Used by
+:class:`~actionable.planning.grounded.GroundedPlanner` (module doc there, and docs/plan.md item 6):
+*nothing to do* when its effect already holds (:func:`already_holds`), *never undone*
+(:func:`undoes`), ``Done`` favoured once it is done. Everything here talks to the planning
+domain's :class:`~actionable.planning.domain.Affordance` (``attempt``; the optional ``satisfied``
+flag of an attempt and ``instances()``), never to a world by name.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import numpy as np
+
+from actionable.env.program import Argument, Step
+from actionable.errors import ResolutionError
+from actionable.planning.domain import Affordance
+
+
+def find_task_steps(embedder, cfg, pool: list, phrases: list[str], vec: np.ndarray, task: str, match) -> set[str]:
+    """The task's own step: the candidate phrases closest to the task's words (the name, without
+    the description), if the closest reaches ``task_step_similarity`` (within 0.02 of it, for
+    ties) **and** its action part says what the task's does: the words left after removing the
+    objects' names, cosine >= ``task_verb_similarity``. "Switch on the computer" ->
+    {"switch on computer"} (0.97; "switch on the" ~ "switch on" 0.85); "Make coffee" -> {} ("drink
+    coffee" is 0.8 close, but "make" ~ "drink" is 0.39). Once one is done, ``Done`` gets
+    ``w_task_done``.
+
+    Args:
+        embedder: the translation LM (``encode(texts) -> (n, d)`` unit vectors).
+        cfg: :class:`~actionable.config.GroundedConfig` (``task_step_similarity``,
+            ``task_verb_similarity``; ``w_task_done`` <= 0 returns an empty set).
+        pool / phrases / vec: the candidate steps, their phrases and their embeddings ``(n, d)``.
+        task: the task name (not the description). match: its
+            :class:`~actionable.planning.objects.ObjectMatch` (object words -> scene classes).
+
+    Returns:
+        the phrases of the task's own step(s); empty when the task has no one-step form.
+    """
+    if not phrases or cfg.w_task_done <= 0:
+        return set()
+    task = _in_step_vocabulary(" ".join(_words(task)))
+    for words, cls, _, _ in match.matched:  # the scene's names for the objects ("fridge" -> freezer)
+        task = re.sub(rf"\b{re.escape(words.lower())}\b", cls.replace("_", " "), task)
+    cos = vec @ np.asarray(embedder.encode([task])[0], dtype=np.float32)
+    top = float(cos.max())
+    if top < cfg.task_step_similarity:
+        return set()
+    named_words = {w for words, _, _, _ in match.matched for w in _words(words)}
+    out = set()
+    for i in np.flatnonzero(cos >= top - 0.02):
+        objs = {w for a in pool[i].args for w in _words(a.name)}
+        step_verb = " ".join(w for w in _words(phrases[i]) if w not in objs)
+        task_verb = " ".join(w for w in _words(task) if w not in objs and w not in named_words)
+        if task_verb and step_verb:
+            a, b = embedder.encode([task_verb, step_verb])
+            if float(np.dot(a, b)) < cfg.task_verb_similarity:
+                continue
+        out.add(phrases[i])
+    return out
+
+
+# everyday verbs -> the step vocabulary's (every world's steps say "switch on", "grab"); MiniLM
+# otherwise puts "Turn on light" nearer "turn to light" than "switch on light"
+_VERB_FORMS = ((re.compile(r"\bturn(s|ed|ing)? on\b"), "switch on"), (re.compile(r"\bturn(s|ed|ing)? off\b"), "switch off"),
+               (re.compile(r"\bturn(?:s|ed|ing)? ((?:\w+ ){0,2}\w+) on\b"), r"switch on \1"),
+               (re.compile(r"\bturn(?:s|ed|ing)? ((?:\w+ ){0,2}\w+) off\b"), r"switch off \1"),
+               (re.compile(r"\bpick(s|ed|ing)? up\b"), "grab"))
+
+
+def _in_step_vocabulary(task: str) -> str:
+    text = task.lower()
+    for pat, rep in _VERB_FORMS:
+        text = pat.sub(rep, text)
+    return text
+
+
+def already_holds(oracle: Affordance, task_pool: list) -> bool:
+    """Nothing to do: no instance can do the task's step now, and on one of them its effect already
+    holds. With the optional ``instances(step)`` of the affordance (VirtualHome: one resolved step a
+    node of the class) every instance is tried; otherwise the class-level attempt decides."""
+    per = getattr(oracle, "instances", None)
+    held = False
+    for st in task_pool:
+        for one in (per(st) if per is not None else None) or [st]:
+            try:
+                att = oracle.attempt(one)
+            except ResolutionError:
+                continue
+            if att.ok:
+                return False
+            held = held or bool(getattr(att, "satisfied", False))
+    return held
+
+
+def undoes(oracle: Affordance, task_pool: list, attempt) -> bool:
+    """``attempt`` takes the object it acts on out of the state the task's step makes (the task's
+    step on that instance is ``satisfied`` before and not after)."""
+    if attempt is None or not attempt.steps or not attempt.steps[-1].args:
+        return False
+    target = attempt.steps[-1].args[0]
+    for st in task_pool:
+        if len(st.args) != 1 or target.id is None or st.args[0].name != target.name:
+            continue
+        mine = [Step(st.action, (Argument(target.name, target.id),))]
+        if _effect_holds(oracle, mine, oracle.state) and not _effect_holds(oracle, mine, attempt.state):
+            return True
+    return False
+
+
+def _effect_holds(oracle: Affordance, steps: list, state) -> bool:
+    """Whether what one of ``steps`` would do already holds in ``state`` (its attempt fails as
+    ``satisfied``: the computer is on, the window open); the oracle's state is restored."""
+    keep = oracle.state
+    oracle.state = state
+    try:
+        for st in steps:
+            try:
+                if getattr(oracle.attempt(st), "satisfied", False):
+                    return True
+            except ResolutionError:
+                continue
+        return False
+    finally:
+        oracle.state = keep
+
+
+def _words(text: str) -> list[str]:
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return re.sub(r"[^a-z0-9 ]+", " ", text.replace("_", " ").lower()).split()
+
+
+__all__ = ["find_task_steps", "already_holds", "undoes"]
