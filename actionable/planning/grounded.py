@@ -46,11 +46,15 @@ the plan has not done it before.
 
 The task's own step (turn 5): when one candidate says the whole task (cosine to the task's words >=
 ``task_step_similarity`` and its action part >= ``task_verb_similarity``: "Switch on the computer" ->
-``switch on computer``; "Make coffee" has none), (1) if what it would do already holds (its attempt
-fails as ``satisfied``: the computer is on) the plan is empty, ``stop_reason`` ``already_done``, with a
-"nothing to do" warning; (2) ``Done`` gets ``w_task_done`` once the plan has done it; (3) when ``Done``
-wins before it was done, it is taken first (with its repairs; marked ``task_step`` in the trace);
-(4) once done, a candidate that undoes it is dropped. ``w_task_done`` = 0 turns all four off.
+``switch on computer``; "Make coffee" has none; :mod:`~actionable.planning.taskstep`), (0) if no
+object of the class can ever do it (the affordance's optional ``cannot``: a window without
+``CAN_OPEN``) the task is refused (``PlanningError``); (1) if no instance can do it now and its effect
+already holds on one (attempts fail as ``satisfied``, the state checked on the object) the plan is
+empty, ``stop_reason`` ``already_done``, executable, with a "nothing to do" warning; (2) ``Done`` gets
+``w_task_done`` once the plan has done it; (3) when ``Done`` wins before it was done, it is taken
+first (with its repairs, if it does not return to a visited state; marked ``task_step`` in the
+trace); (4) a candidate that takes any instance out of the state the task asks for is dropped.
+``w_task_done`` = 0 turns all of them off.
 The plan ends at ``Done``, when no candidate is left, or at ``max_steps``,
 which counts every step (repair and goal-search steps included): a candidate whose repair chain, or a
 searched step, that would not fit in the steps left is not taken (``stop_reason`` ``max_steps``).
@@ -79,10 +83,10 @@ from actionable.planning.affordance import Attempt, revisits_state
 from actionable.planning.domain import Affordance, PlanningDomain, planning_domain
 from actionable.planning.examples import format_step_text
 from actionable.planning.goalsearch import goal_progress, search_progress
-from actionable.planning.taskstep import already_holds, find_task_steps, undoes
 from actionable.planning.objects import ObjectMatch, match_task_objects
 from actionable.planning.result import PlanResult, StepTrace
 from actionable.planning.retrieval import ProgramRetriever, Retrieved, query_text
+from actionable.planning.taskstep import already_holds, find_task_steps, undoes
 
 DONE = "done"
 
