@@ -239,8 +239,11 @@ class GroundedPlanner:
         nothing = not match.matched and best_sim < cfg.min_task_similarity
         if nothing and all(w in match.unknown for w, _ in match.missing):
             match.missing = []  # no word is known at all ("asdf qwerty"): refused below as unrelated
-        if match.missing and best_sim < cfg.missing_object_similarity:
-            word, closest = match.missing[0]
+        # a word in no object vocabulary ("shut", "around") blocks only when nothing else in the task
+        # names an object here ("Ride the bicycle"); with one ("Shut down the computer") it is a warning
+        blocking = [(w, c) for w, c in match.missing if w not in match.unknown or not match.matched]
+        if blocking and best_sim < cfg.missing_object_similarity:
+            word, closest = blocking[0]
             raise PlanningError(
                 f"the task names {word!r}, and scene {domain.name!r} has no such object; closest "
                 f"objects here: {', '.join(closest) or 'none'}. Rephrase the task with an object of the scene "

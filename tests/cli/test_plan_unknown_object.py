@@ -49,3 +49,13 @@ def test_task_already_done_is_nothing_to_do_with_exit_0(capsys):
     assert main(["plan", "Switch off the computer"]) == 0
     out = capsys.readouterr().out
     assert "Nothing to do" in out and "switch off computer" in out and "switch on computer" not in out
+
+
+@pytest.mark.parametrize("task, obj", [("Shut down the computer", "computer"),
+                                       ("Turn around and sit on the bench", "bench")])
+def test_an_ordinary_word_beside_a_named_object_is_not_a_refusal(task, obj, capsys):
+    """New-user report: "Shut down the computer" was refused as naming a missing object 'shut'. A
+    word in no object vocabulary blocks only when nothing else in the task names an object here."""
+    assert main(["plan", task]) in (0, 1)
+    out = capsys.readouterr()
+    assert "error:" not in out.err and obj in out.out
