@@ -18,11 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from actionable.env.admissible import ACTION_RULES
 from actionable.env.program import Argument, Step
 from actionable.env.resolver import Resolver, ResolverConfig
 from actionable.env.simulator import Simulator, StateView, state_diff
 from actionable.errors import ResolutionError
-from actionable.planning.repair import corrective_steps
+from actionable.planning.repair import ESTABLISH, corrective_steps
 
 
 @dataclass
@@ -58,14 +59,8 @@ class Attempt:
         return sum(self.repaired)
 
 
-# the object state each state-setting action makes (VirtualHome's evolving graph)
-_EFFECT_STATE = {"OPEN": "OPEN", "CLOSE": "CLOSED", "SWITCHON": "ON", "SWITCHOFF": "OFF",
-                 "PLUGIN": "PLUGGED_IN", "PLUGOUT": "PLUGGED_OUT"}
-
-
-# the object property a state-setting action needs (no instance with it: the step can never run)
-_NEEDS_PROPERTY = {"OPEN": "CAN_OPEN", "CLOSE": "CAN_OPEN", "SWITCHON": "HAS_SWITCH", "SWITCHOFF": "HAS_SWITCH",
-                   "PLUGIN": "HAS_PLUG", "PLUGOUT": "HAS_PLUG"}
+# the object state each state-setting action makes (the inverse of repair's ESTABLISH table)
+_EFFECT_STATE = {act: state for state, act in ESTABLISH.items()}
 
 
 class AffordanceOracle:
@@ -153,14 +148,14 @@ class AffordanceOracle:
         has the property the action needs: a VirtualHome window has no ``CAN_OPEN``), or ``None``.
         An optional capability of the planning domain's affordance (grounded planner: a task whose
         own step no object here affords is refused)."""
-        prop = _NEEDS_PROPERTY.get(step.action)
-        if prop is None or not step.args:
+        if step.action not in _EFFECT_STATE or not step.args:  # state-setting actions only
             return None
+        need = ACTION_RULES[step.action][0]  # the admissible-action rule: any of these properties
         view = self.view()
         ids = view.nodes_of_class(step.args[0].name)
-        if not ids or any(prop in view.properties_of(i) for i in ids):
+        if not ids or any(need & view.properties_of(i) for i in ids):
             return None
-        return f"no {step.args[0].name} here has the property {prop}"
+        return f"no {step.args[0].name} here has the property {' or '.join(sorted(need))}"
 
     def _effect_in_state(self, step: Step) -> bool:
         """The state a switch/open/plug step makes is really in the object's states (the simulator

@@ -86,7 +86,7 @@ from actionable.planning.goalsearch import goal_progress, search_progress
 from actionable.planning.objects import ObjectMatch, match_task_objects
 from actionable.planning.result import PlanResult, StepTrace
 from actionable.planning.retrieval import ProgramRetriever, Retrieved, query_text
-from actionable.planning.taskstep import already_holds, find_task_steps, undoes
+from actionable.planning.taskstep import already_holds, drop_undoing, find_task_steps
 
 DONE = "done"
 
@@ -310,7 +310,7 @@ class GroundedPlanner:
             if task_pool and cfg.w_task_done > 0:
                 # never undo what the task asks on any instance it holds for (switch on the TV that is
                 # off, for "Turn off the TV"; switch off the computer just switched on)
-                feasible = [c for c in feasible if not undoes(oracle, task_pool, c.attempt)]
+                feasible = drop_undoing(oracle, task_pool, feasible)
             done = _Cand(DONE, None, prior=self._done_prior(done_text, ret_steps) if cfg.use_retrieval else 0.0,
                          trans=(sum(1 for x in samples if not x.strip()) / len(samples)) if samples else 0.0)
             done.total = cfg.w_retrieval * done.prior + cfg.w_translation * done.trans - cfg.done_bias

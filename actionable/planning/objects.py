@@ -89,6 +89,11 @@ class ObjectMatch:
                 "missing": [{"word": w, "closest": c} for w, c in self.missing]}
 
 
+def words(text: str) -> list[str]:
+    """Lower-case words of ``text``, accents and punctuation dropped, ``_`` as a space."""
+    return _norm(text).split()
+
+
 def _norm(s: str) -> str:
     # accents go, not the letter ("cömputer" -> "computer", not "c mputer")
     s = "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
@@ -193,5 +198,5 @@ def _names_thing(word: str, classes) -> bool:
     return not forms & parts
 
 
-__all__ = ["ObjectMatch", "match_task_objects", "alias_table", "EXTRA_ALIASES", "MIN_COSINE", "VERBS",
+__all__ = ["ObjectMatch", "match_task_objects", "words", "alias_table", "EXTRA_ALIASES", "MIN_COSINE", "VERBS",
            "GENERIC_WORDS"]

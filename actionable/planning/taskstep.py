@@ -11,13 +11,13 @@ flag of an attempt and ``instances()``), never to a world by name.
 from __future__ import annotations
 
 import re
-import unicodedata
 
 import numpy as np
 
 from actionable.env.program import Argument, Step
 from actionable.errors import ResolutionError
 from actionable.planning.domain import Affordance
+from actionable.planning.objects import words as _words
 
 
 def find_task_steps(embedder, cfg, pool: list, phrases: list[str], vec: np.ndarray, task: str, match) -> set[str]:
@@ -96,19 +96,30 @@ def already_holds(oracle: Affordance, task_pool: list) -> bool:
     return held
 
 
-def undoes(oracle: Affordance, task_pool: list, attempt) -> bool:
-    """``attempt`` takes the object it acts on out of the state the task's step makes (the task's
-    step on that instance is ``satisfied`` before and not after)."""
-    if attempt is None or not attempt.steps or not attempt.steps[-1].args:
-        return False
-    target = attempt.steps[-1].args[0]
-    for st in task_pool:
-        if len(st.args) != 1 or target.id is None or st.args[0].name != target.name:
-            continue
-        mine = [Step(st.action, (Argument(target.name, target.id),))]
-        if _effect_holds(oracle, mine, oracle.state) and not _effect_holds(oracle, mine, attempt.state):
-            return True
-    return False
+def drop_undoing(oracle: Affordance, task_pool: list, cands: list) -> list:
+    """``cands`` (objects with an ``attempt``) without those that take the object they act on out
+    of the state the task's step makes (the task's step on that instance is ``satisfied`` before
+    and not after: switching on the TV that is off, for "Turn off the TV"). The "before" of each
+    instance is read once."""
+    before: dict = {}
+    out = []
+    for c in cands:
+        att = c.attempt
+        target = att.steps[-1].args[0] if att is not None and att.steps and att.steps[-1].args else None
+        undone = False
+        for st in task_pool if target is not None and target.id is not None else ():
+            if len(st.args) != 1 or st.args[0].name != target.name:
+                continue
+            mine = [Step(st.action, (Argument(target.name, target.id),))]
+            key = (st.action, target.id)
+            if key not in before:
+                before[key] = _effect_holds(oracle, mine, oracle.state)
+            if before[key] and not _effect_holds(oracle, mine, att.state):
+                undone = True
+                break
+        if not undone:
+            out.append(c)
+    return out
 
 
 def _effect_holds(oracle: Affordance, steps: list, state) -> bool:
@@ -128,9 +139,4 @@ def _effect_holds(oracle: Affordance, steps: list, state) -> bool:
         oracle.state = keep
 
 
-def _words(text: str) -> list[str]:
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    return re.sub(r"[^a-z0-9 ]+", " ", text.replace("_", " ").lower()).split()
-
-
-__all__ = ["find_task_steps", "already_holds", "undoes"]
+__all__ = ["find_task_steps", "already_holds", "drop_undoing"]
