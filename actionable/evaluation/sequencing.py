@@ -214,11 +214,7 @@ class SequencingWorker:
             planner = GroundedPlanner(self.lm if cfg.use_lm else None, self.embedder, self.retriever, cfg)
             res = planner.plan(prog.task, scene, description=prog.description or None,
                                exclude_sources=ex_src, exclude_tasks=ex_tasks)
-            g = ground_program(res.resolved_program, scene, repair=False)
-            if res.stop_reason == "already_done":
-                # "nothing to do" (what the task's own step makes already holds): an empty plan that
-                # runs; success then rests on the goals holding in the initial scene
-                g.executable = True
+            g = ground_program(res.resolved_program, scene, repair=False)  # an empty program grounds
             return {"steps": [s.step for s in res.steps], "repaired": [s.repaired for s in res.steps],
                     "grounded": g, "extra": {"stop": res.stop_reason, "lm_calls": res.lm_calls,
                                              "retrieved": res.retrieved[:3], "task_steps": res.task_steps}}
@@ -280,6 +276,8 @@ def score_plan(out: dict, gold, spec, scene) -> dict:
 
     g = out["grounded"]
     executed = g.steps if g.executable else g.steps[:-1]
+    # "nothing to do" (what the task's own step makes already holds): an empty plan that runs;
+    # success then rests on the goals holding in the initial scene
     nothing_to_do = (out.get("extra") or {}).get("stop") == "already_done"
     metrics = {"executable": bool(g.executable) and (bool(out["steps"]) or nothing_to_do),
                "length": len(out["steps"]), "repairs": int(sum(out["repaired"])),
