@@ -356,8 +356,9 @@ class GroundedPlanner:
         named = set(match.classes)
         acted = {a.name for s in res.steps for a in s.step.args}
         if task_pool and not already and not task_steps.intersection(done_text):
-            res.warnings.append(f"the plan never does the task's own step ({' / '.join(res.task_steps)}): no "
-                                f"instance here affords it within the step limit; it may not do the task")
+            res.warnings.append(f"the plan never does the task's own step ({' / '.join(res.task_steps)}): when "
+                                f"Done won it did not execute, did not fit in the step limit, or would have returned "
+                                f"to a state the plan had passed; it may not do the task")
         if named and not already and not named & acted and best_sim < cfg.missing_object_similarity:
             res.warnings.append("the plan does not act on the objects the task names ("
                                 + ", ".join(sorted(named)) + "); it may not do the task")

@@ -53,6 +53,7 @@ slice toggle pickup place heat cool boil fry bake cook chop peel stir mix serve 
 ride drive fix repair paint mow sweep vacuum mop dust tidy organize arrange sort water plant
 feed walk run go come bring carry fetch throw toss store keep hide show sing dance exercise
 shave shower bathe dress undress relax rest nap lay making cooking washing cleaning doing
+shut
 """.split())
 #: Activities and generic nouns that do not name one object of a scene (the planner plans
 #: them from the example bank); never reported missing.

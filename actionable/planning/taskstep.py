@@ -68,7 +68,8 @@ def find_task_steps(embedder, cfg, pool: list, phrases: list[str], vec: np.ndarr
 _VERB_FORMS = ((re.compile(r"\bturn(s|ed|ing)? on\b"), "switch on"), (re.compile(r"\bturn(s|ed|ing)? off\b"), "switch off"),
                (re.compile(r"\bturn(?:s|ed|ing)? ((?:\w+ ){0,2}\w+) on\b"), r"switch on \1"),
                (re.compile(r"\bturn(?:s|ed|ing)? ((?:\w+ ){0,2}\w+) off\b"), r"switch off \1"),
-               (re.compile(r"\bpick(s|ed|ing)? up\b"), "grab"))
+               (re.compile(r"\bpick(s|ed|ing)? up\b"), "grab"),
+               (re.compile(r"\bshut(s|ting)? (down|off)\b"), "switch off"), (re.compile(r"\bshut(s|ting)?\b"), "close"))
 
 
 def _in_step_vocabulary(task: str) -> str:
