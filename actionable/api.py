@@ -148,9 +148,9 @@ def _as_program(plan):
         steps = list(prog.steps) if prog is not None else plan.steps_as_program()
         return Program.parse("\n".join(s.to_script() for s in steps), task=plan.task), plan.task
     if isinstance(plan, Path):
-        from actionable.cli.verify import _read_plan
+        from actionable.verify.planfile import read_plan_file
 
-        return _read_plan(plan)
+        return read_plan_file(plan)
     if isinstance(plan, str):
         text = plan
     elif isinstance(plan, Iterable):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from actionable.env.program import Program, parse_script_step, parse_step
 from actionable.errors import InputError, ProgramParseError
@@ -149,3 +150,93 @@ def loads_world_plan_json(text: str) -> Program | None:
         steps.append(Step(bare.action, tuple(Argument(a.name, i) for a, (_, i) in zip(bare.args, names))))
     return Program(tuple(steps), str(d.get("task") or obj.get("task") or ""))
 
+
+def read_plan_file(path: Path) -> tuple[Program, str]:
+    """A plan file (``-``: standard input): VirtualHome script/natural-text lines, a dataset
+    file, the output of ``actionable plan`` as printed (or its ``--json``, or ``--format
+    script|text``), ``verify``'s revised-plan listing, or TEACh JSON
+    (:mod:`actionable.verify.planfile`).
+
+    Raises:
+        InputError: the file cannot be read as a plan; a kitchen plan (AI2-THOR ids, or the kitchen's
+            action language) given without ``--env thor`` says so."""
+    text, where = read_text(path)
+    try:
+        return _parse_plan(path, text, where)
+    except (InputError, ProgramParseError) as exc:
+        _not_a_kitchen_plan(text, where, exc)  # a kitchen plan without --env: say so first
+        raise
+
+
+def _parse_plan(path: Path, text: str, where: str):
+    if path.suffix.lower() in (".json", ".jsonl") or text.lstrip().startswith("{"):
+        plan = loads_plan_json(text)  # `actionable plan --json` output
+        if plan is not None:
+            return plan, plan.task
+        from actionable.verify.teach import parse_teach
+
+        try:
+            eps = parse_teach(text, path.stem)
+        except InputError as exc:  # name the file the user gave
+            raise InputError(f"{where}: {exc}") from None
+        if len(eps) != 1:
+            raise InputError(f"{where} holds {len(eps)} episodes; `verify` takes one plan "
+                             "(use `actionable eval verify --teach FILE` to score many)")
+        return eps[0].plan, eps[0].goal
+    try:
+        plan = read_plan_text(text)
+    except ProgramParseError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    if not len(plan):
+        raise InputError(f"{where} holds no action; write one action a line, e.g. '[WALK] <sink>' "
+                         "or 'walk to sink'")
+    return plan, plan.task
+
+
+#: an AI2-THOR object id in a plan: ``(Cup|alfred|1)``, ``(Mug|-01.64|+00.66|+00.12)``, JSON ``"Mug|alfred|2"``
+_THOR_ID = re.compile(r"""[("]\s*[A-Z][A-Za-z]*\|[^()\s"]+\s*[)"]""")
+#: a line of the kitchen's action language: ``PickUp(Mug)``, ``GotoLocation(CoffeeMachine)``
+_THOR_LINE = re.compile(r"(?<![\w.])(?:GotoLocation|PickUp|Place|ToggleOn|ToggleOff|Pour|Slice|Clean)"
+                        r"\(\s*'?[A-Z]\w*'?\s*\)")
+_PLAN_SCENE = re.compile(r"\(variant [^,()]*, scene ([^()\s]+)\)|\"scene\":\s*\"((?:FloorPlan|teach:)[^\"]+)\"")
+
+
+def _not_a_kitchen_plan(text: str, where: str, cause: Exception | None = None) -> None:
+    """A plan for the THOR kitchen given to VirtualHome's judge (no ``--env``): one clear error.
+
+    Raises:
+        InputError: the plan holds AI2-THOR object ids (``Cup|alfred|1``) or lines of the kitchen's
+            action language (``PickUp(Mug)``); the message says to add ``--env thor``.
+    """
+    m = _THOR_ID.search(text) or _THOR_LINE.search(text)
+    if m is None:
+        return
+    sm = _PLAN_SCENE.search(text)
+    scene = (sm.group(1) or sm.group(2)) if sm else \
+        "SCENE (FloorPlan<N> or a TEACh episode id; `actionable scenes --env thor`)"
+    what = "AI2-THOR object ids such as" if m.re is _THOR_ID else "the kitchen's action language, e.g."
+    shown = m.group(0).strip(" ()\"") if m.re is _THOR_ID else m.group(0)
+    also = f"; VirtualHome's reader said: {cause}" if cause is not None else ""
+    raise InputError(f"{where}: this looks like a kitchen plan ({what} {shown!r}): add "
+                     f"--env thor --scene {scene} (VirtualHome, the default world, cannot run it){also}")
+
+
+def read_text(path: Path) -> tuple[str, str]:
+    """``(text, where)`` of a plan file (``-``: standard input); ``where`` names it in errors
+    (``plan file 'p.txt'`` or ``standard input``)."""
+    import sys
+
+    if str(path) == "-":
+        text, where = sys.stdin.read(), "standard input"
+    else:
+        where = f"plan file {str(path)!r}"
+        if not path.is_file():
+            what = "is a directory" if path.is_dir() else "does not exist"
+            raise InputError(f"{where} {what}; give a text file with one action a line")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{where} is not UTF-8 text") from None
+    if len(text) > 200_000:
+        raise InputError(f"{where} is {len(text)} characters; a plan file is at most 200,000")
+    return text, where

@@ -3,7 +3,8 @@
 Plan-verification work on TEACh (arXiv 2509.02761, Sec. 4) flattens each
 episode to lines such as ``PickUp(Mug)``, ``PutAOnB(Mug, CounterTop)``,
 ``ToggleOn(Faucet)``. This module reads such files so that users can score the
-rule and LLM judges on their own annotated data (the simulator-grounded and
+rule and LLM judges on their own annotated data
+(:func:`actionable.verify.teach_bench.score_teach`; the simulator-grounded and
 hybrid judges need a VirtualHome scene and do not apply).
 
 Accepted inputs (UTF-8 JSON; or JSONL, one episode object a line):
@@ -199,46 +200,3 @@ def to_labelled(ep: TeachEpisode):
     gold = ep.plan.replace_steps(s for s, lab in zip(ep.plan.steps, ep.labels) if lab == "valid")
     n = len(ep.plan)
     return CorruptedPlan(ep.name, gold, ep.plan, ep.labels, tuple((n, s) for s in ep.missing), ())
-
-
-def score_teach(path: str | Path, judges, model: str = "embedded", out: str | Path | None = None) -> str:
-    """Score judges on labelled TEACh-style episodes (round-1 critiques,
-    per-action P/R/F1 as in arXiv 2509.02761). Writes ``out/summary.md`` when
-    ``out`` is given and returns the markdown table.
-
-    Raises:
-        ConfigError: a judge that needs the VirtualHome simulator (sim, hybrid).
-        InputError: unreadable file or no labelled episode.
-    """
-    from actionable.errors import ConfigError
-    from actionable.verify.judge import VerifyTask, make_judge
-    from actionable.verify.metrics import Counts, score_critiques
-
-    bad = [j for j in judges if j in ("sim", "hybrid")]
-    if bad:
-        names = ", ".join(bad)
-        raise ConfigError(f"--judges: {'judges' if len(bad) > 1 else 'judge'} {names} need"
-                          f"{'' if len(bad) > 1 else 's'} a VirtualHome scene; TEACh episodes can be scored "
-                          "with --judges rule,llm")
-    eps = [e for e in load_teach(path) if e.labelled]
-    if not eps:
-        raise InputError(f"{path} holds no labelled episode; add 'labels' (see docs/verify.md)")
-    lm = None
-    if "llm" in judges:
-        from actionable.lm.registry import load_lm
-
-        lm = load_lm(model)
-    lines = ["| judge | episodes | P | R | F1 |", "|---|---|---|---|---|"]
-    for name in judges:
-        judge = make_judge(name, lm=lm)
-        tot = Counts()
-        for e in eps:
-            res = judge.judge(e.plan, VerifyTask(goal=e.goal or e.name))
-            tot += score_critiques(to_labelled(e), res.critiques)
-        p, r, f = tot.prf()
-        lines.append(f"| {name} | {len(eps)} | {100 * p:.1f} | {100 * r:.1f} | {100 * f:.1f} |")
-    table = "\n".join(lines)
-    if out is not None:
-        Path(out).mkdir(parents=True, exist_ok=True)
-        Path(out, "summary.md").write_text(f"# TEACh-style scoring of {path}\n\n{table}\n", encoding="utf-8")
-    return table

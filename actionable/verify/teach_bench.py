@@ -18,6 +18,9 @@ allows a longest alignment (forward greedy over the suffix LCS table), so in
 ones. Noised driver actions outside the alignment are **inserted** (errors made by a third
 party's LLM); shortest driver actions outside it are **deleted** (the noiser also rewrote a few).
 
+:func:`score_teach` scores the rule and LLM judges on a user's own labelled TEACh-style file
+(``actionable eval verify --teach FILE``; read by :mod:`actionable.verify.teach`).
+
 **Plans.** The judges see the driver's object interactions only (``PickUp``, ``PutAOnB``,
 ``PourFromAIntoB``, ``ToggleOn/Off``, ``Open``, ...), mapped to the project's steps by
 :func:`actionable.verify.teach.parse_teach_action`; motion (``Move``, ``TurnLeft``,
@@ -471,3 +474,47 @@ def run_bench(judges, *, which=("noised",), lm=None, n: int | None = None, llm_n
     if out is not None:
         Path(out, "summary.md").write_text(markdown(summarize(recs)) + "\n", encoding="utf-8")
     return recs
+
+
+def score_teach(path: str | Path, judges, model: str = "embedded", out: str | Path | None = None) -> str:
+    """Score judges on labelled TEACh-style episodes (round-1 critiques,
+    per-action P/R/F1 as in arXiv 2509.02761). Writes ``out/summary.md`` when
+    ``out`` is given and returns the markdown table.
+
+    Raises:
+        ConfigError: a judge that needs the VirtualHome simulator (sim, hybrid).
+        InputError: unreadable file or no labelled episode.
+    """
+    from actionable.errors import ConfigError
+    from actionable.verify.teach import load_teach, to_labelled
+    from actionable.verify.judge import VerifyTask, make_judge
+    from actionable.verify.metrics import Counts, score_critiques
+
+    bad = [j for j in judges if j in ("sim", "hybrid")]
+    if bad:
+        names = ", ".join(bad)
+        raise ConfigError(f"--judges: {'judges' if len(bad) > 1 else 'judge'} {names} need"
+                          f"{'' if len(bad) > 1 else 's'} a VirtualHome scene; TEACh episodes can be scored "
+                          "with --judges rule,llm")
+    eps = [e for e in load_teach(path) if e.labelled]
+    if not eps:
+        raise InputError(f"{path} holds no labelled episode; add 'labels' (see docs/verify.md)")
+    lm = None
+    if "llm" in judges:
+        from actionable.lm.registry import load_lm
+
+        lm = load_lm(model)
+    lines = ["| judge | episodes | P | R | F1 |", "|---|---|---|---|---|"]
+    for name in judges:
+        judge = make_judge(name, lm=lm)
+        tot = Counts()
+        for e in eps:
+            res = judge.judge(e.plan, VerifyTask(goal=e.goal or e.name))
+            tot += score_critiques(to_labelled(e), res.critiques)
+        p, r, f = tot.prf()
+        lines.append(f"| {name} | {len(eps)} | {100 * p:.1f} | {100 * r:.1f} | {100 * f:.1f} |")
+    table = "\n".join(lines)
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        Path(out, "summary.md").write_text(f"# TEACh-style scoring of {path}\n\n{table}\n", encoding="utf-8")
+    return table

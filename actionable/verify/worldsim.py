@@ -7,8 +7,8 @@ vocabulary, as every judge, the loop and the metrics use it) and a :class:`World
 holds what differs between worlds: how a step becomes a world action (and which object it binds),
 what a failed precondition asks to insert, whether a failing step only asks for a state that
 already holds, the world's goal predicates for a task, and a comparable summary of the final state.
-Nothing here branches on a world's name; :func:`make_adapter` picks the adapter from the registry
-of :data:`ADAPTERS`.
+Nothing here branches on a world's name; :func:`make_adapter` asks the registered world class
+for its adapter (a ``verify_adapter(scene, task)`` classmethod, as ``planning_domain`` for planning).
 
 :class:`ThorAdapter` runs plans in the THOR kitchen world (``make("thor", scene=...)``), from a
 TEACh episode's own initial state (``teach:<game>``) or an ALFRED floor plan. Steps map to TEACh
@@ -23,7 +23,7 @@ accessible instances first, then the rest by id, trying each until the action ex
 where the plan later puts that class ("Put all X on Y" moves an X that is not on a Y yet); types
 absent from the scene fall back to aliases (``sink`` -> ``SinkBasin``, ``table`` ->
 ``DiningTable``/``CoffeeTable``/``SideTable``/``Desk``, ...). The THOR adapter lives in
-:mod:`actionable.verify.thor_adapter`.
+:mod:`actionable.worlds.thor.verify_adapter`.
 
 Minimal edits (the cost model of :mod:`actionable.verify.grounded`, same constants):
 
@@ -64,7 +64,7 @@ from actionable.verify.critique import Critique, CritiqueKind
 from actionable.verify.grounded import INSERT, INSERT_UNDO, REMOVE_CAUSE, REMOVE_FAILING
 from actionable.verify.relevance import _named_by_goal, reason_for
 
-__all__ = ["WorldReplay", "WorldAdapter", "ThorAdapter", "WorldJudge", "make_adapter", "verify_route", "ADAPTERS",
+__all__ = ["WorldReplay", "WorldAdapter", "WorldJudge", "make_adapter", "verify_route",
            "world_undoes"]
 
 
@@ -145,42 +145,40 @@ def _norm(name: str) -> str:
     return re.sub(r"\d+$", "", re.sub(r"[\s_\-]", "", name.lower())) or name.lower()
 
 
-#: adapter factories by world id (``make_adapter`` looks the id up here; no per-world branches)
-def _thor(scene: str, task: str | None = None) -> WorldAdapter:
-    from actionable.verify.thor_adapter import ThorAdapter
+def _adapter_factory(env: str) -> Callable[..., WorldAdapter] | None:
+    """The world class's ``verify_adapter(scene, task)`` classmethod, or None (also when an
+    optional world's extra is not installed)."""
+    from actionable.worlds.registry import spec
 
-    return ThorAdapter(scene, task)
-
-
-ADAPTERS: dict[str, Callable[..., WorldAdapter]] = {"thor": _thor}
-
-
-def __getattr__(name: str):  # ``worldsim.ThorAdapter`` and its tables, imported on first use
-    if name in ("ThorAdapter", "TYPE_ALIASES"):
-        from actionable.verify import thor_adapter
-
-        return getattr(thor_adapter, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        return getattr(spec(env).load(), "verify_adapter", None)
+    except ImportError:
+        return None
 
 
 def make_adapter(env: str, scene: str, task: str | None = None) -> WorldAdapter:
-    """The adapter of world ``env`` on ``scene``.
+    """The adapter of world ``env`` on ``scene``: its class's ``verify_adapter(scene, task)``
+    (THOR: :class:`actionable.worlds.thor.verify_adapter.ThorAdapter`).
 
     Raises:
         ConfigError: no adapter for ``env`` (the message lists the worlds that have one).
         UnknownSceneError: the world does not know ``scene``.
     """
-    if env not in ADAPTERS:
+    from actionable.worlds.registry import list_worlds
+
+    fn = _adapter_factory(env) if env in list_worlds() else None
+    if fn is None:
+        have = [w for w in list_worlds() if _adapter_factory(w) is not None]
         raise ConfigError(f"no plan-verification adapter for world {env!r}; choose one of "
-                          f"{', '.join(sorted(ADAPTERS))} (or the default VirtualHome simulator)")
-    return ADAPTERS[env](scene, task)
+                          f"{', '.join(have)} (or the default VirtualHome simulator)")
+    return fn(scene, task)
 
 
 def verify_route(env: str) -> str:
-    """How ``actionable verify --env <env>`` judges a plan, from the registries (no world names):
-    ``"adapter"`` when :data:`ADAPTERS` has the world (:class:`WorldJudge` through its adapter),
-    ``"graph"`` when the world class declares ``graph_judge = True`` (the VirtualHome simulator
-    judge of :mod:`actionable.verify.grounded` on the scene graph).
+    """How ``actionable verify --env <env>`` judges a plan, from the world classes (no world names):
+    ``"adapter"`` when the class has a ``verify_adapter(scene, task)`` classmethod
+    (:class:`WorldJudge` through that adapter), ``"graph"`` when it declares ``graph_judge = True``
+    (the VirtualHome simulator judge of :mod:`actionable.verify.grounded` on the scene graph).
 
     Raises:
         ConfigError: ``env`` is not a registered world, or a world with neither (the message lists
@@ -190,14 +188,14 @@ def verify_route(env: str) -> str:
 
     if env not in list_worlds():
         raise ConfigError(f"--env: unknown world {env!r}; choose one of {', '.join(list_worlds())}")
-    if env in ADAPTERS:
+    if _adapter_factory(env) is not None:
         return "adapter"
     if getattr(spec(env).load(), "graph_judge", False):
         return "graph"
 
     def able(w: str) -> bool:
         try:
-            return w in ADAPTERS or bool(getattr(spec(w).load(), "graph_judge", False))
+            return _adapter_factory(w) is not None or bool(getattr(spec(w).load(), "graph_judge", False))
         except ImportError:  # an optional world whose extra is not installed
             return False
 

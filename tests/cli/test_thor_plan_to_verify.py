@@ -109,7 +109,8 @@ def test_detour_walk_is_removed_with_an_honest_reason_and_needed_walks_kept(tmp_
 def test_walk_needed_and_the_hybrid_confirmation_agree():
     from actionable.env.program import Program, Step
     from actionable.verify.base import VerifyTask
-    from actionable.verify.worldsim import ThorAdapter, WorldJudge
+    from actionable.verify.worldsim import WorldJudge
+    from actionable.worlds.thor.verify_adapter import ThorAdapter
 
     w, g = Step.of("walk", "mug"), Step.of("grab", "mug")
     put = Step.of("putin", "mug", "coffee_machine")
@@ -125,7 +126,7 @@ def test_walk_needed_and_the_hybrid_confirmation_agree():
 
 def test_script_lines_with_float_ids_and_bad_lines():
     from actionable.errors import ProgramParseError
-    from actionable.verify.worldsim import ThorAdapter
+    from actionable.worlds.thor.verify_adapter import ThorAdapter
 
     ad = ThorAdapter(SCENE)
     st = ad.parse_line("[PUTIN] <mug> (Mug|-01.64|+00.66|+00.12) <coffee_machine> (CoffeeMachine|+00.50|+00.90|-01.00)")
@@ -199,7 +200,7 @@ def test_scenes_advice_comes_from_the_verify_route():
 
 def test_a_pickup_of_an_absent_object_does_not_rebind_the_next_place(tmp_path):
     """A working coffee plan plus one impossible PickUp: only that line goes, the mug steps stay."""
-    from actionable.verify.thor_adapter import ThorAdapter
+    from actionable.worlds.thor.verify_adapter import ThorAdapter
     from actionable.verify.worldsim import read_world_plan
 
     text = ("GotoLocation(Mug)\nPickUp(Mug)\nPickUp(Bicycle)\nGotoLocation(CoffeeMachine)\n"

@@ -23,15 +23,28 @@ def test_a_world_without_a_judge_and_an_unknown_world_are_config_errors():
         verify_route("mars")
 
 
+class _Toy:  # a world class with no judge
+    pass
+
+
+class _ToyWithAdapter:
+    @classmethod
+    def verify_adapter(cls, scene, task=None):
+        return ("toy adapter", scene, task)
+
+
 def test_a_newly_registered_world_with_an_adapter_is_routed_to_it(monkeypatch):
-    from actionable.verify import worldsim
+    from actionable.verify.worldsim import make_adapter
     from actionable.worlds import registry
 
-    monkeypatch.setitem(registry._REGISTRY, "toy", registry.WorldSpec("toy", lambda **kw: None))
+    monkeypatch.setitem(registry._REGISTRY, "toy", registry.WorldSpec("toy", _Toy))
     with pytest.raises(ConfigError, match="toy"):
         verify_route("toy")
-    monkeypatch.setitem(worldsim.ADAPTERS, "toy", lambda scene, task=None: None)
+    with pytest.raises(ConfigError, match=r"no plan-verification adapter for world 'toy'; choose one of thor"):
+        make_adapter("toy", "s")
+    monkeypatch.setitem(registry._REGISTRY, "toy", registry.WorldSpec("toy", _ToyWithAdapter))
     assert verify_route("toy") == "adapter"
+    assert make_adapter("toy", "s", "Make coffee") == ("toy adapter", "s", "Make coffee")
 
 
 def test_cli_verify_env_without_a_judge_exits_2_with_one_error_line(tmp_path, capsys):

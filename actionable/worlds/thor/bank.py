@@ -69,9 +69,7 @@ def teach_bank(goal_demos: bool = False):
     exs = [Example(ep["desc"].strip().rstrip("."), ep["task"], episode_program(ep), f"teach:{g}")
            for g, ep in sorted(data.teach_episodes().items())]
     if goal_demos:
-        from actionable.worlds.thor.demos import goal_demos as demos
-
-        exs += [Example(d["task"], "", tuple(d["steps"]), f"goals:{d['scene']}") for d in demos()]
+        exs += [Example(d["task"], "", tuple(d["steps"]), f"goals:{d['scene']}") for d in data.goal_demos()]
     return ExampleBank([e for e in exs if e.steps])
 
 
@@ -83,10 +81,8 @@ def floor_plan(world: str) -> str:
 def held_out_sources(plan: str) -> tuple[str, ...]:
     """Sources of the bank recorded in floor plan ``plan`` (``FloorPlan10``): its TEACh episodes
     (``teach:<game>``) and its goal demonstrations (``goals:<plan>``)."""
-    from actionable.worlds.thor.demos import goal_demos
-
     return tuple(f"teach:{g}" for g, ep in sorted(data.teach_episodes().items()) if floor_plan(ep["world"]) == plan) \
-        + tuple(dict.fromkeys(f"goals:{d['scene']}" for d in goal_demos() if floor_plan(d["scene"]) == plan))
+        + tuple(dict.fromkeys(f"goals:{d['scene']}" for d in data.goal_demos() if floor_plan(d["scene"]) == plan))
 
 
 __all__ = ["teach_bank", "episode_program", "held_out_sources", "floor_plan"]

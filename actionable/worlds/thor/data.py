@@ -19,6 +19,8 @@ import json
 from pathlib import Path
 
 DATA_DIR = Path(__file__).parent / "data"
+#: the goal demonstrations (:mod:`actionable.worlds.thor.demos`)
+GOAL_DEMO_FILE = DATA_DIR / "goal_demos.json"
 
 
 def _gz(name: str):
@@ -63,3 +65,13 @@ def teach_episodes() -> dict[str, dict]:
 def domain_text() -> str:
     """``alfred.pddl`` as shipped (text)."""
     return (DATA_DIR / "alfred.pddl").read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def goal_demos() -> tuple[dict, ...]:
+    """The packaged goal demonstrations (``data/goal_demos.json``, written by
+    :func:`actionable.worlds.thor.demos.build`; empty when not built): ``({"scene", "task",
+    "steps", "success", ...}, ...)``, successful searches only."""
+    if not GOAL_DEMO_FILE.is_file():
+        return ()
+    return tuple(x for x in json.loads(GOAL_DEMO_FILE.read_text(encoding="utf-8"))["demos"] if x["success"])

@@ -24,18 +24,17 @@ Built by ``python -m actionable.worlds.thor.demos`` into ``data/goal_demos.json`
 
 from __future__ import annotations
 
-import functools
 import json
 from pathlib import Path
 
-from actionable.worlds.thor.data import DATA_DIR
+from actionable.worlds.thor.data import GOAL_DEMO_FILE, goal_demos  # noqa: F401  (goal_demos: re-exported)
 
 #: ALFRED kitchens the demonstrations come from (none is a floor plan of the planning measurement;
 #: none has a house plant: the ALFRED kitchens with one are exactly the ten TEACh kitchens measured,
 #: so "Water the plant" has no goal demonstration and relies on TEACh's)
 DEMO_FLOOR_PLANS = ("FloorPlan2", "FloorPlan6", "FloorPlan9", "FloorPlan11", "FloorPlan12", "FloorPlan13")
 GOAL_TASKS = ("Make coffee", "Boil water", "Water the plant")
-DEMO_FILE = DATA_DIR / "goal_demos.json"
+DEMO_FILE = GOAL_DEMO_FILE
 
 
 def search_demo(scene: str, task: str, embedder, depth: int = 2, rounds: int = 6) -> dict:
@@ -103,14 +102,6 @@ def search_demo(scene: str, task: str, embedder, depth: int = 2, rounds: int = 6
     steps = [s.unresolved().to_text() for a in committed for s in a.steps if s.action != "WALK"]
     return {"scene": scene, "task": task, "steps": steps, "success": best_met == len(goals),
             "goals_met": best_met, "goals_total": len(goals), "attempts": attempts}
-
-
-@functools.lru_cache(maxsize=1)
-def goal_demos() -> tuple[dict, ...]:
-    """The packaged demonstrations (``data/goal_demos.json``; empty when not built)."""
-    if not DEMO_FILE.is_file():
-        return ()
-    return tuple(d for d in json.loads(DEMO_FILE.read_text(encoding="utf-8"))["demos"] if d["success"])
 
 
 def build(out: Path = DEMO_FILE) -> list[dict]:

@@ -46,13 +46,13 @@ from actionable.planning.affordance import Attempt
 from actionable.worlds.thor import actions as A
 from actionable.worlds.thor import data
 from actionable.worlds.thor.repair import class_name, corrective_steps, put_verb, resolved
-from actionable.worlds.thor.scene import Obj, ThorState, load_scene
+from actionable.worlds.thor.scene import DEFAULT_SCENE, Obj, ThorState, load_scene, resolve_scene
 
 _ONE = {"WALK": "GotoLocation", "GRAB": "PickUp", "OPEN": "Open", "CLOSE": "Close", "SWITCHON": "ToggleOn",
         "SWITCHOFF": "ToggleOff", "WASH": "Clean", "CUT": "Slice"}
 _HELD = {"PUTIN": "Place", "PUTBACK": "Place", "POUR": "Pour"}
 #: the project's step action -> the THOR action it runs as (the planner's mapping; the verify
-#: adapter, :mod:`actionable.verify.thor_adapter`, reads plans with the same table)
+#: adapter, :mod:`.verify_adapter`, reads plans with the same table)
 STEP_TO_THOR: dict[str, str] = {**_ONE, **_HELD}
 #: names users type for THOR classes (class -> aliases); the types' own names are always known
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -290,13 +290,10 @@ class ThorPlanning:
     #: no whole-scene admissible-action index: the paper's variants do not plan here
     paper_graph = None
 
-    def __init__(self, scene: str | None = "FloorPlan1", seed: int = 0):
-        from actionable.worlds.thor.world import ThorWorld
-
-        world = ThorWorld()
+    def __init__(self, scene: str | None = DEFAULT_SCENE, seed: int = 0):
         if scene in (None, "default"):
-            scene = world.default_scene
-        name = world.resolve_scene(scene) if isinstance(scene, str) else None
+            scene = DEFAULT_SCENE
+        name = resolve_scene(scene) if isinstance(scene, str) else None
         self.scene = load_scene(name or scene, seed)
         self.name = self.scene.name
         self.classes_hint = f"run 'actionable scenes --env thor {self.name} --classes'"

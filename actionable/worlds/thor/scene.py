@@ -201,6 +201,19 @@ def _plan_key(name: str) -> int:
     return int(_FLOORPLAN.match(name).group(1))
 
 
+#: the default scene of the THOR world and of its planning domain
+DEFAULT_SCENE = "FloorPlan1"
+#: prefixes a user may leave off a scene name (``teach:``)
+SCENE_PREFIXES = ("teach:",)
+
+
+def resolve_scene(name: str) -> str | None:
+    """The scene ``name`` refers to: itself, or itself with a :data:`SCENE_PREFIXES` prefix;
+    ``None`` when :func:`list_scenes` has neither."""
+    names = set(list_scenes())
+    return next((c for c in (name, *(p + name for p in SCENE_PREFIXES)) if c in names), None)
+
+
 @functools.lru_cache(maxsize=1)
 def list_scenes() -> tuple[str, ...]:
     """``FloorPlan1`` ... (120 ALFRED layouts, by number) then ``teach:<game>`` (79 episodes)."""

@@ -16,7 +16,7 @@ from typing import Any
 from actionable.errors import UnknownObjectError, WorldActionError, WorldNotResetError
 from actionable.worlds.base import Action, Goal, World, check_goals
 from actionable.worlds.thor import actions as A
-from actionable.worlds.thor.scene import ThorState, list_scenes, load_scene
+from actionable.worlds.thor.scene import DEFAULT_SCENE, SCENE_PREFIXES, ThorState, list_scenes, load_scene
 
 _TEXT = re.compile(r"^\s*(?:Driver\.)?([A-Za-z]+)\s*\((.*)\)\s*$")
 _ALIASES = {n.lower(): n for n in A.ARITY}
@@ -39,7 +39,7 @@ class ThorWorld(World):
 
     id = "thor"
 
-    def __init__(self, scene: str = "FloorPlan1", actions: str = "both", max_steps: int | None = None):
+    def __init__(self, scene: str = DEFAULT_SCENE, actions: str = "both", max_steps: int | None = None):
         if actions not in _LANG:
             raise WorldActionError(f"actions must be one of {sorted(_LANG)}, got {actions!r}")
         self.default_scene, self.language, self.max_steps = scene, actions, max_steps
@@ -180,7 +180,7 @@ class ThorWorld(World):
         s = self._state_or_raise()
         return (s.agent_loc, s.held, tuple((i, o.parent, tuple(o.states())) for i, o in sorted(s.objects.items())))
 
-    scene_prefixes = ("teach:",)
+    scene_prefixes = SCENE_PREFIXES
 
     def scenes(self) -> list[str]:
         return list(list_scenes())
@@ -199,12 +199,20 @@ class ThorWorld(World):
         return info
 
     @classmethod
-    def planning_domain(cls, scene: str = "FloorPlan1"):
+    def planning_domain(cls, scene: str = DEFAULT_SCENE):
         """The grounded planner's view of ``scene``
         (:class:`~actionable.worlds.thor.planning.ThorPlanning`; raises UnknownSceneError)."""
         from actionable.worlds.thor.planning import ThorPlanning
 
         return ThorPlanning(scene)
+
+    @classmethod
+    def verify_adapter(cls, scene: str, task: str | None = None):
+        """The world judge's view of ``scene`` (:class:`~actionable.worlds.thor.verify_adapter.ThorAdapter`
+        for :class:`~actionable.verify.worldsim.WorldJudge`; raises UnknownSceneError)."""
+        from actionable.worlds.thor.verify_adapter import ThorAdapter
+
+        return ThorAdapter(scene, task)
 
     def _state_or_raise(self) -> ThorState:
         if self._s is None:

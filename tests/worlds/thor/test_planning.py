@@ -182,7 +182,8 @@ def test_goal_check_of_a_task_without_goal_predicates():
 
 
 def test_world_text_is_the_kitchen_language_verify_reads():
-    from actionable.verify.worldsim import ThorAdapter, read_world_plan
+    from actionable.verify.worldsim import read_world_plan
+    from actionable.worlds.thor.verify_adapter import ThorAdapter
 
     o = ThorPlanning("FloorPlan1").start()
     att = o.attempt(Step.of("putin", "mug", "coffee_machine"))
