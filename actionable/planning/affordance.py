@@ -63,7 +63,31 @@ class Attempt:
 _EFFECT_STATE = {act: state for state, act in ESTABLISH.items()}
 
 
-class AffordanceOracle:
+class Committing:
+    """``commit(attempt)`` for an affordance with ``state``, ``seen`` (fingerprints visited, the
+    loop guard) and ``memory`` (object name -> bound id): shared by every world's affordance."""
+
+    state: Any
+    seen: set
+    memory: dict
+
+    def commit(self, attempt: Attempt) -> None:
+        """Advance to ``attempt``'s state; its fingerprints join :attr:`seen` and its bindings the
+        resolver memory.
+
+        Raises:
+            ResolutionError: ``attempt`` failed (``ok`` is False)."""
+        if not attempt.ok:
+            raise ResolutionError(f"cannot commit a failed step ({attempt.step.to_text()})")
+        self.state = attempt.state
+        self.seen.add(attempt.fingerprint)
+        self.seen.update(attempt.path)
+        for s in attempt.steps:
+            for a in s.args:
+                self.memory[a.name] = a.id
+
+
+class AffordanceOracle(Committing):
     """Simulator-backed affordance and repair over one scene.
 
     Args:
@@ -193,17 +217,6 @@ class AffordanceOracle:
             if len(done) >= budget:
                 return None
         return None
-
-    def commit(self, attempt: Attempt) -> None:
-        """Advance to ``attempt``'s state; its bindings join the resolver memory."""
-        if not attempt.ok:
-            raise ResolutionError(f"cannot commit a failed step ({attempt.step.to_text()})")
-        self.state = attempt.state
-        self.seen.add(attempt.fingerprint)
-        self.seen.update(attempt.path)
-        for s in attempt.steps:
-            for a in s.args:
-                self.memory[a.name] = a.id
 
 
 def revisits_state(path) -> bool:

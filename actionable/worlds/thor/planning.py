@@ -42,7 +42,7 @@ import itertools
 
 from actionable.env.program import Argument, Step
 from actionable.errors import ResolutionError
-from actionable.planning.affordance import Attempt
+from actionable.planning.affordance import Attempt, Committing
 from actionable.worlds.thor import actions as A
 from actionable.worlds.thor import data
 from actionable.worlds.thor.repair import class_name, corrective_steps, put_verb, resolved
@@ -80,7 +80,7 @@ def clone(s: ThorState) -> ThorState:
     return c
 
 
-class ThorAffordance:
+class ThorAffordance(Committing):
     """Exact affordance and rule repair over one THOR scene (the planner's
     :class:`~actionable.planning.domain.Affordance`). Attempts never change :attr:`state`."""
 
@@ -236,16 +236,6 @@ class ThorAffordance:
             if len(done) >= budget:
                 return None
         return None
-
-    def commit(self, attempt: Attempt) -> None:
-        if not attempt.ok:
-            raise ResolutionError(f"cannot commit a failed step ({attempt.step.to_text()})")
-        self.state = attempt.state
-        self.seen.add(attempt.fingerprint)
-        self.seen.update(attempt.path)
-        for st in attempt.steps:
-            for a in st.args:
-                self.memory[a.name] = a.id
 
     def execute(self, resolved_steps) -> tuple[dict, ThorState]:
         """Replay from the initial state: ``(executability dict, final state)``."""
