@@ -132,6 +132,7 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
         session = PlanningSession(lcfg, pcfg, scene=domain.paper_graph, bank=bank, progress=cb)
         result = session.plan(task)
         result.goal_check = implied_goal_check(session, result)
+        result.world, result.scene = domain.world, domain.name
     return result
 
 
@@ -158,7 +159,14 @@ def _as_program(plan):
     else:
         raise InputError(f"plan: expected a Program, a PlanResult, a Path, text or a list of lines "
                          f"(got {type(plan).__name__})")
-    prog = Program.parse(text)
+    from actionable.errors import ProgramParseError
+    from actionable.verify.planfile import not_a_kitchen_plan
+
+    try:
+        prog = Program.parse(text)
+    except ProgramParseError:
+        not_a_kitchen_plan(text, "plan")  # a kitchen plan for VirtualHome: say to pass world="thor"
+        raise
     if not len(prog):
         raise InputError("plan holds no action; write one action a line, e.g. '[WALK] <sink>' or 'walk to sink'")
     return prog, prog.task
@@ -166,7 +174,7 @@ def _as_program(plan):
 
 def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str = D.VERIFY_PLANNER,
            model: str = D.MODEL, scene: str = D.VERIFY_SCENE, program: str | None = None,
-           max_rounds: int = D.MAX_ROUNDS, cache: bool = True):
+           max_rounds: int = D.MAX_ROUNDS, cache: bool = True, world: str | None = None):
     """Critique a plan with the Judge/Planner loop (arXiv 2509.02761), as ``actionable verify`` does.
 
     Args:
@@ -176,13 +184,25 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
         judge: ``hybrid`` (default), ``sim``, ``rule`` or ``llm``.
         planner: ``apply`` (default) or ``llm``.
         model: LM of the ``llm``/``hybrid`` judge and the ``llm`` planner.
-        scene: scene the ``sim``/``hybrid`` judge replays in.
-        program: a packaged program id whose annotated goal conditions to check (sets the scene).
+        scene: scene the ``sim``/``hybrid`` judge replays in (in a world other than VirtualHome,
+            default: the plan's own scene, from a PlanResult or the plan's ``plan`` output).
+        program: a packaged program id whose annotated goal conditions to check (sets the scene;
+            VirtualHome only).
         max_rounds: most judge rounds (1..20).
+        world: the world the judge replays in, as ``actionable verify --env``: ``virtualhome`` or
+            ``thor`` (default: the PlanResult's world, else ``virtualhome``). In ``thor`` a plan is
+            a PlanResult of ``plan(world="thor")``, a Path to any output of ``actionable plan --env
+            thor`` or TEACh-style lines (``PickUp(Mug)``), or such text.
 
     Returns:
         :class:`actionable.verify.loop.LoopResult`: ``initial``, ``final``, ``rounds``,
-        ``converged``, ``to_dict()``.
+        ``converged``, ``to_dict()``; in a world judged through an adapter (``thor``), a
+        :class:`actionable.verify.inworld.WorldVerification` with the same attributes plus
+        ``before`` / ``after`` replays (``executable``, ``goals_met``, ``goals_total``) and ``scene``.
+
+    Raises:
+        ConfigError: a bad judge, planner, max_rounds, world or scene, or no goal. InputError: the
+            plan cannot be read (a kitchen plan given for VirtualHome says to pass ``world="thor"``).
     """
     from actionable.config import LMConfig, make_config
     from actionable.errors import ConfigError
@@ -195,6 +215,12 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
         raise ConfigError(f"planner={planner!r}: choose apply or llm")
     if not 1 <= max_rounds <= 20:
         raise ConfigError(f"max_rounds must be in 1..20 (got {max_rounds})")
+    if world is None:
+        world = getattr(plan, "world", "") or D.WORLD
+    from actionable.verify.worldsim import verify_route
+
+    if verify_route(world) == "adapter":
+        return _verify_in_world(plan, goal, judge, planner, model, scene, program, max_rounds, cache, world)
     prog, own_goal = _as_program(plan)
     goal = (goal or own_goal or "").strip()
     if not goal:
@@ -217,6 +243,46 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
     loop = VerificationLoop(make_judge(judge, lm=lm), LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(),
                             max_rounds)
     return loop.run(prog, task)
+
+
+def _verify_in_world(plan, goal, judge, planner, model, scene, program, max_rounds, cache, world):
+    """:func:`verify` in a world judged through its adapter (:mod:`actionable.verify.inworld`)."""
+    from actionable.config import LMConfig, make_config
+    from actionable.env.program import Program
+    from actionable.errors import ConfigError
+    from actionable.verify.inworld import verify_in_world, world_scene
+
+    if program is not None:
+        raise ConfigError(f"program={program!r} names a VirtualHome program; in world {world!r} give scene=")
+    where, suffix = "plan", ""
+    if hasattr(plan, "to_json") and hasattr(plan, "steps_as_program"):  # a PlanResult
+        text = plan.to_json()
+        if scene in ("", "default") and getattr(plan, "scene", ""):
+            scene = plan.scene
+    elif isinstance(plan, Path):
+        from actionable.verify.planfile import read_text
+
+        (text, where), suffix = read_text(plan), plan.suffix
+    elif isinstance(plan, Program):
+        text = "\n".join(s.to_text() for s in plan.steps)
+        goal = goal or plan.task or None
+    elif isinstance(plan, str):
+        text = plan
+    elif isinstance(plan, Iterable):
+        text = "\n".join(str(x) for x in plan)
+    else:
+        from actionable.errors import InputError
+
+        raise InputError(f"plan: expected a PlanResult, a Program, a Path, text or a list of lines "
+                         f"(got {type(plan).__name__})")
+    world_scene(world, scene, text)  # a bad scene: one clear error before any model loads
+    lm = None
+    if judge in ("llm", "hybrid") or planner == "llm":
+        from actionable.lm.registry import load_lm
+
+        lm = load_lm(model, make_config(LMConfig, model=model, cache=cache))
+    return verify_in_world(world, text, scene=scene, goal=goal, judge=judge, planner=planner, lm=lm,
+                           max_rounds=max_rounds, where=where, suffix=suffix)
 
 
 # ----------------------------------------------------------------------------- follow

@@ -144,6 +144,7 @@ def plan_command(
         from actionable.planning.session import implied_goal_check
 
         result.goal_check = implied_goal_check(session, result)
+        result.world, result.scene = domain.world, domain.name
     _output(result, session, fmt)
     if not result.steps or not result.executable:
         raise typer.Exit(1)

@@ -46,7 +46,8 @@ def verify_command(
     scene: str = typer.Option(D.VERIFY_SCENE, "--scene", "-s",
                               help="Scene the sim/hybrid judge replays the plan in, a scene of the --env world: "
                                    "VirtualHome 'default' or a packaged program id (e.g. 27_2); with --env thor "
-                                   "FloorPlan<N> or a TEACh episode id (required; `actionable scenes --env thor`)."),
+                                   "FloorPlan<N> or a TEACh episode id (default: the scene an `actionable plan` "
+                                   "output names; `actionable scenes --env thor`)."),
     program: Optional[str] = typer.Option(None, "--program",
                                           help="Packaged program id whose annotated goal conditions the "
                                                "sim/hybrid judge should check (also sets --scene)."),
@@ -143,87 +144,34 @@ def _echo_rounds(result, max_rounds: int, verbose: bool, fmt) -> None:
         typer.echo(f"{i:3d}. {fmt(s)}")
 
 
-def _world_scene(env: str, scene: str) -> str:
-    """``--scene`` for a world's own scene names (THOR: a TEACh episode id, ``teach:`` optional,
-    or ``FloorPlan<N>``), resolved by the world (:meth:`World.resolve_scene`)."""
-    from actionable.errors import ConfigError
-    from actionable.worlds import make
-
-    world = make(env)
-    if scene in ("", "default"):
-        raise ConfigError(f"--env {env} needs --scene: one of the world's scenes, e.g. "
-                          f"{', '.join(world.scenes()[:2])}; `actionable scenes --env {env}` lists them")
-    name = world.resolve_scene(scene)
-    if name is None:
-        raise ConfigError(f"unknown {env} scene {scene!r}; `actionable scenes --env {env}` lists the "
-                          f"{len(world.scenes())} scenes")
-    return name
-
-
 def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env, verbose):
     """``actionable verify --env <world>``: the plan in the world's language, judged in that world
-    through :mod:`actionable.verify.worldsim` (no world-specific code here)."""
+    (:func:`actionable.verify.inworld.verify_in_world`; no world-specific code here)."""
     from actionable.config import LMConfig, make_config
-    from actionable.errors import ConfigError, InputError
-    from actionable.verify.judge import JUDGE_NAMES, VerifyTask, make_judge
-    from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
-    from actionable.verify.worldsim import make_adapter, read_world_plan
+    from actionable.verify.inworld import verify_in_world, world_scene
+    from actionable.verify.judge import JUDGE_NAMES
+    from actionable.verify.planfile import read_text
 
     _split(judge, JUDGE_NAMES, "judge")
     _split(planner, ("apply", "llm"), "planner")
-    sc = _world_scene(env, scene)  # scene names are the world's own
-    from actionable.verify.planfile import loads_world_plan_json, read_text
-
     text, where = read_text(plan_file)
-    from actionable.verify.teach_bench import load_demos
-
-    demo = next((d for d in load_demos() if f"teach:{d.id}" == sc), None)  # its task selects the goals
-    adapter = make_adapter(env, sc, demo.task if demo is not None else None)
-    plan_json = loads_world_plan_json(text) if text.lstrip().startswith("{") else None
-    if plan_json is not None:  # `actionable plan --env thor --json`: its resolved program, ids kept
-        plan, notes, goal = plan_json, [], goal or plan_json.task or None
-    elif plan_file.suffix.lower() in (".json", ".jsonl"):
-        from actionable.verify.teach import parse_teach
-
-        try:
-            eps = parse_teach(text, plan_file.stem)
-        except InputError as exc:
-            raise InputError(f"{where}: {exc}") from None
-        if len(eps) != 1:
-            raise InputError(f"{where} holds {len(eps)} episodes; `verify` takes one plan")
-        plan, notes, goal = eps[0].plan, list(eps[0].warnings), goal or eps[0].goal
-    else:
-        try:
-            plan, notes = read_world_plan(adapter, text)
-        except InputError as exc:
-            raise InputError(f"{where}: {exc}") from None
-        goal = goal or plan.task or None  # a `Task:` line of `plan`'s output
-    if demo is not None:  # a TEACh episode: its instruction when no --goal
-        goal = goal or demo.goal
-    goal = (goal or "").strip()
-    if not goal:
-        raise ConfigError("--goal is required for this scene, e.g. --goal \"Make coffee\"")
+    world_scene(env, scene, text)  # a bad scene: one clear error before any model loads
     lm = None
     if judge in ("llm", "hybrid") or planner == "llm":
         from actionable.lm.registry import load_lm
 
         lm = load_lm(model, make_config(LMConfig, model=model, cache=not no_cache))
-    loop = VerificationLoop(make_judge(judge, lm=lm, world=adapter),
-                            LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(), max_rounds)
-    result = loop.run(plan, VerifyTask(goal=goal))
-    goals, _ = adapter.goals(goal)
-    before, after = adapter.replay(plan.steps, goals), adapter.replay(result.final.steps, goals)
+    wv = verify_in_world(env, text, scene=scene, goal=goal, judge=judge, planner=planner, lm=lm,
+                         max_rounds=max_rounds, where=where, suffix=plan_file.suffix)
+    before, after = wv.before, wv.after
     if as_json:
-        typer.echo(json.dumps({"goal": goal, "env": env, "scene": sc, "judge": judge, "planner": planner,
-                               "model": getattr(lm, "model_id", None), "notes": notes,
-                               "executable_before": before.executable, "executable_after": after.executable,
-                               "goals_met_before": before.goals_met, "goals_met_after": after.goals_met,
-                               "goals_total": after.goals_total, **result.to_dict()}))
+        typer.echo(json.dumps({"goal": wv.goal, "env": env, "scene": wv.scene, "judge": judge, "planner": planner,
+                               "model": getattr(lm, "model_id", None), **wv.to_dict()}))
         return
-    typer.echo(f"world {env}, scene {sc}, goal: {goal}")
-    for n in notes[:5]:
+    typer.echo(f"world {env}, scene {wv.scene}, goal: {wv.goal}")
+    for n in wv.notes[:5]:
         typer.echo(f"  note: {n}")
-    _echo_rounds(result, max_rounds, verbose, adapter.format_step)
+    _echo_rounds(wv.result, max_rounds, verbose, wv.adapter.format_step)
     g = f"; goals met {before.goals_met}/{before.goals_total} -> {after.goals_met}/{after.goals_total}" \
         if after.goals_total else ""
     typer.echo(f"executes in {env}: before {'yes' if before.executable else 'no'}, after "

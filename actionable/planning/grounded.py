@@ -224,7 +224,7 @@ class GroundedPlanner:
         t0 = time.perf_counter()
         res = PlanResult(task=task, variant="grounded", config=cfg.model_dump(),
                          planning_model=self.lm.model_id if (self.lm is not None and cfg.use_lm) else "none",
-                         translation_model=self.embedder.model_id)
+                         translation_model=self.embedder.model_id, world=domain.world, scene=domain.name)
         oracle = domain.start(repair_budget=cfg.repair_budget if cfg.repair else 0)
         k = max(cfg.prompt_examples, cfg.pool_programs)
         retrieved = self.retriever.nearest(task, description, k=k, exclude_sources=exclude_sources,

@@ -98,6 +98,8 @@ class PlanResult:
         executability: simulator verdict dict (``executable``, ``failed_index``
             (0-based), ``failed_step``, ``error_type``, ``error``,
             ``unmet_preconditions``, ``steps_executed``), or ``None`` if not run.
+        world / scene: the registered world and its scene the plan was made in (``""`` when not
+            known); ``actionable.verify`` judges the plan there.
     """
 
     task: str
@@ -126,6 +128,8 @@ class PlanResult:
     goal_check: dict | None = None
     repaired_flags: list = field(default_factory=list)
     final_state: object = field(default=None, repr=False, compare=False)
+    world: str = ""
+    scene: str = ""
 
     @property
     def repairs(self) -> int:
@@ -143,7 +147,7 @@ class PlanResult:
     def to_dict(self) -> dict:
         prog = self.program
         return {
-            "task": self.task, "variant": self.variant,
+            "task": self.task, "variant": self.variant, "world": self.world, "scene": self.scene,
             "program": prog.to_dict() if prog is not None else None,
             "program_text": prog.to_text() if prog is not None else [],
             "program_script": prog.to_script() if prog is not None else "",

@@ -97,6 +97,7 @@ class PlanningSession:
         if self._retriever is None:
             from actionable.planning.retrieval import ProgramRetriever
 
+            self._emit(event="load", what=f"example bank ({len(self.bank)} programs; embedded once, then cached)")
             self._retriever = ProgramRetriever(self.bank, self.embedder, cache_dir=self.lm_config.cache_dir)
         return self._retriever
 

@@ -163,8 +163,8 @@ def read_plan_file(path: Path) -> tuple[Program, str]:
     text, where = read_text(path)
     try:
         return _parse_plan(path, text, where)
-    except (InputError, ProgramParseError) as exc:
-        _not_a_kitchen_plan(text, where, exc)  # a kitchen plan without --env: say so first
+    except (InputError, ProgramParseError):
+        not_a_kitchen_plan(text, where)  # a kitchen plan without --env: say so first
         raise
 
 
@@ -201,7 +201,7 @@ _THOR_LINE = re.compile(r"(?<![\w.])(?:GotoLocation|PickUp|Place|ToggleOn|Toggle
 _PLAN_SCENE = re.compile(r"\(variant [^,()]*, scene ([^()\s]+)\)|\"scene\":\s*\"((?:FloorPlan|teach:)[^\"]+)\"")
 
 
-def _not_a_kitchen_plan(text: str, where: str, cause: Exception | None = None) -> None:
+def not_a_kitchen_plan(text: str, where: str) -> None:
     """A plan for the THOR kitchen given to VirtualHome's judge (no ``--env``): one clear error.
 
     Raises:
@@ -216,9 +216,10 @@ def _not_a_kitchen_plan(text: str, where: str, cause: Exception | None = None) -
         "SCENE (FloorPlan<N> or a TEACh episode id; `actionable scenes --env thor`)"
     what = "AI2-THOR object ids such as" if m.re is _THOR_ID else "the kitchen's action language, e.g."
     shown = m.group(0).strip(" ()\"") if m.re is _THOR_ID else m.group(0)
-    also = f"; VirtualHome's reader said: {cause}" if cause is not None else ""
+    py = f"world='thor', scene='{scene}'" if sm else "world='thor', scene=..."
     raise InputError(f"{where}: this looks like a kitchen plan ({what} {shown!r}): add "
-                     f"--env thor --scene {scene} (VirtualHome, the default world, cannot run it){also}")
+                     f"--env thor --scene {scene} (in Python: {py}); VirtualHome, the default world, "
+                     "cannot run it")
 
 
 def read_text(path: Path) -> tuple[str, str]:
@@ -238,5 +239,5 @@ def read_text(path: Path) -> tuple[str, str]:
         except UnicodeDecodeError:
             raise InputError(f"{where} is not UTF-8 text") from None
     if len(text) > 200_000:
-        raise InputError(f"{where} is {len(text)} characters; a plan file is at most 200,000")
+        raise InputError(f"{where} is {len(text):,} characters; a plan file is at most 200,000")
     return text, where

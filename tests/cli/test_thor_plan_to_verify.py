@@ -146,8 +146,54 @@ def test_kitchen_plan_without_env_says_add_env_thor(planned, fmt, capsys):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and err.startswith("error:")
     assert "this looks like a kitchen plan" in err and "add --env thor --scene" in err
+    assert "in Python: world='thor'" in err and "reader said" not in err  # no parser internals
     if fmt != "text":
         assert "Mug|alfred|" in err and f"--scene {SCENE}" in err
+
+
+@pytest.mark.parametrize("fmt", ["human", "json"])
+def test_verify_env_thor_takes_the_scene_the_plan_names(planned, fmt, capsys):
+    _, files = planned
+    assert main(["verify", str(files[fmt]), "--env", "thor", "--judge", "sim", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert f"world thor, scene {SCENE}, goal: Make coffee" in out
+    assert "executes in thor: before yes, after yes; goals met 2/2 -> 2/2" in out
+
+
+def test_verify_env_thor_without_a_scene_anywhere_is_one_error(planned, capsys):
+    _, files = planned  # --format text names no scene
+    assert main(["verify", str(files["text"]), "--env", "thor", "--judge", "sim"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "world thor needs a scene (--scene" in err
+
+
+def test_python_verify_judges_a_kitchen_plan_in_its_own_world(planned):
+    import actionable
+    from actionable.errors import InputError
+    from actionable.verify.inworld import WorldVerification
+
+    res, files = planned
+    assert (res.world, res.scene) == ("thor", SCENE)  # the PlanResult says where it was made
+    v = actionable.verify(res, judge="sim")  # no world=: the PlanResult's own world and scene
+    assert isinstance(v, WorldVerification) and v.scene == SCENE and v.goal == "Make coffee"
+    assert v.before.executable and v.after.executable and v.after.goals_met == v.after.goals_total == 2
+    assert v.converged and [s.to_text() for s in v.final.steps] == [s.to_text() for s in v.initial.steps]
+    d = v.to_dict()
+    assert d["env"] == "thor" and d["goals_met_after"] == 2 and "rounds" in d
+    for fmt in ("json", "human"):  # a file: scene from the file
+        w = actionable.verify(files[fmt], judge="sim", world="thor")
+        assert w.scene == SCENE and w.after.goals_met == 2
+    lines = "\n".join(_world_lines(res))  # TEACh-style text, scene given
+    w = actionable.verify(lines, "Make coffee", judge="sim", world="thor", scene=SCENE)
+    assert w.before.executable and w.after.goals_met == 2
+    with pytest.raises(InputError, match=r"in Python: world='thor', scene='FloorPlan1'"):
+        actionable.verify(files["json"], judge="sim")  # a kitchen file judged in VirtualHome
+    from actionable.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="world thor needs a scene"):
+        actionable.verify(lines, "Make coffee", judge="sim", world="thor")
+    with pytest.raises(ConfigError, match="VirtualHome program"):
+        actionable.verify(res, judge="sim", program="27_2")
 
 
 def test_real_cli_plan_then_verify(tmp_path):

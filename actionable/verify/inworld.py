@@ -1,0 +1,176 @@
+"""Verify one plan in a registered world through its adapter (``actionable verify --env <world>``
+and ``actionable.verify(..., world=...)``).
+
+The Judge/Planner loop of arXiv 2509.02761 with the world judge of :mod:`.worldsim`: the plan is
+read in the world's language (one action a line, ``PickUp(Mug)``; any output form of
+``actionable plan --env <world>``, its ``--json`` included; a TEACh episode in JSON), judged by
+replays in the world's scene, and replayed before and after the loop for the executability and
+goal verdicts. Nothing here names a world: :func:`~.worldsim.make_adapter` asks the world class.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from actionable.env.program import Program
+from actionable.errors import ConfigError, InputError
+from actionable.verify.worldsim import WorldReplay, make_adapter, read_world_plan
+
+#: the scene a plan names: ``plan``'s header ``(variant grounded, scene FloorPlan1)`` or its JSON
+#: (``"scene": "FloorPlan1"``, top level or in ``session``)
+_SCENE = re.compile(r"\(variant [^,()]*, scene ([^()\s]+)\)|\"scene\":\s*\"([^\"]+)\"")
+
+
+def plan_scene(text: str) -> str | None:
+    """The scene named by ``actionable plan`` output (human header or ``--json``), else None."""
+    m = _SCENE.search(text)
+    return (m.group(1) or m.group(2)) if m else None
+
+
+def world_scene(env: str, scene: str | None, text: str = "") -> str:
+    """The world's own name of ``scene`` (THOR: ``FloorPlan<N>`` or a TEACh episode id,
+    ``teach:`` optional); with no scene (``None``, ``""``, ``"default"``) the scene the plan text
+    names (:func:`plan_scene`).
+
+    Raises:
+        ConfigError: no scene given or named by the plan, or one the world does not know (the
+            message says how to list the world's scenes).
+    """
+    from actionable.worlds import make
+
+    world = make(env)
+    if scene in (None, "", "default"):
+        named = plan_scene(text) if text else None
+        if named is None or world.resolve_scene(named) is None:
+            raise ConfigError(f"world {env} needs a scene (--scene, or scene= in Python): one of its scenes, e.g. "
+                              f"{', '.join(world.scenes()[:2])}; `actionable scenes --env {env}` lists them")
+        scene = named
+    name = world.resolve_scene(scene)
+    if name is None:
+        raise ConfigError(f"unknown {env} scene {scene!r}; `actionable scenes --env {env}` lists the "
+                          f"{len(world.scenes())} scenes")
+    return name
+
+
+def read_plan_in_world(adapter, text: str, where: str = "plan", suffix: str = "") -> tuple[Program, list[str], str | None]:
+    """``(plan, notes, goal or None)`` from a plan text in the adapter's world: ``actionable plan
+    --json`` output (its resolved program, ids kept), a TEACh episode (``suffix`` ``.json`` /
+    ``.jsonl``), or lines in the world's language (``plan``'s human output included).
+
+    Raises:
+        InputError: the text is not such a plan (the message starts with ``where``).
+    """
+    from actionable.verify.planfile import loads_world_plan_json
+
+    if text.lstrip().startswith("{"):
+        try:
+            prog = loads_world_plan_json(text)
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+        if prog is not None:
+            return prog, [], prog.task or None
+    if suffix.lower() in (".json", ".jsonl") or text.lstrip().startswith("{"):
+        from actionable.verify.teach import parse_teach
+
+        try:
+            eps = parse_teach(text, "plan")
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+        if len(eps) != 1:
+            raise InputError(f"{where} holds {len(eps)} episodes; verify takes one plan")
+        return eps[0].plan, list(eps[0].warnings), eps[0].goal or None
+    try:
+        prog, notes = read_world_plan(adapter, text)
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    return prog, notes, prog.task or None  # a `Task:` line of `plan`'s output
+
+
+@dataclass
+class WorldVerification:
+    """Outcome of :func:`verify_in_world`.
+
+    Attributes:
+        env / scene / goal: where and against what the plan was judged.
+        result: the loop's :class:`~actionable.verify.loop.LoopResult` (``initial``, ``final``,
+            ``rounds``, ``converged``).
+        before / after: :class:`~.worldsim.WorldReplay` of the plan and of the revised plan
+            (``executable``, ``failed_index``, ``error``, ``goals_met`` / ``goals_total``).
+        notes: lines of the plan that were skipped (speech, motion) and why.
+        adapter: the world's adapter (``format_step(step)`` writes a step in the world's language).
+    """
+
+    env: str
+    scene: str
+    goal: str
+    result: object
+    before: WorldReplay
+    after: WorldReplay
+    notes: list[str] = field(default_factory=list)
+    adapter: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def initial(self):
+        return self.result.initial
+
+    @property
+    def final(self):
+        return self.result.final
+
+    @property
+    def rounds(self):
+        return self.result.rounds
+
+    @property
+    def converged(self) -> bool:
+        return self.result.converged
+
+    def to_dict(self) -> dict:
+        return {"goal": self.goal, "env": self.env, "scene": self.scene, "notes": list(self.notes),
+                "executable_before": self.before.executable, "executable_after": self.after.executable,
+                "goals_met_before": self.before.goals_met, "goals_met_after": self.after.goals_met,
+                "goals_total": self.after.goals_total, **self.result.to_dict()}
+
+
+def verify_in_world(env: str, text: str, *, scene: str | None = None, goal: str | None = None,
+                    judge: str = "hybrid", planner: str = "apply", lm=None, max_rounds: int = 5,
+                    where: str = "plan", suffix: str = "") -> WorldVerification:
+    """Run the Judge/Planner loop (arXiv 2509.02761, Sec. 3; at most ``max_rounds`` rounds) on a
+    plan in world ``env`` (module doc).
+
+    Args:
+        env: a registered world whose class gives a ``verify_adapter`` (``thor``).
+        text: the plan (:func:`read_plan_in_world`).
+        scene: the world's scene (default: the one the plan names).
+        goal: the instruction (default: the plan's task; a TEACh scene's own instruction).
+        judge / planner: names of :func:`~.judge.make_judge` / ``apply`` or ``llm``.
+        lm: the LM of the ``llm``/``hybrid`` judge and the ``llm`` planner (None for ``sim``,
+            ``rule`` and ``apply``).
+        where: how errors name the plan (``plan file 'k.json'``); ``suffix``: its file suffix.
+
+    Raises:
+        ConfigError: no adapter for ``env``, no or an unknown scene, no goal.
+        InputError: the text is not a plan of that world.
+    """
+    from actionable.verify.judge import VerifyTask, make_judge
+    from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
+    from actionable.verify.teach_bench import load_demos
+
+    sc = world_scene(env, scene, text)
+    demo = next((d for d in load_demos() if f"teach:{d.id}" == sc), None)  # its task selects the goals
+    adapter = make_adapter(env, sc, demo.task if demo is not None else None)
+    plan, notes, own = read_plan_in_world(adapter, text, where, suffix)
+    goal = (goal or own or (demo.goal if demo is not None else None) or "").strip()
+    if not goal:
+        raise ConfigError("a goal is required for this plan and scene (--goal, or goal= in Python), "
+                          "e.g. \"Make coffee\"")
+    loop = VerificationLoop(make_judge(judge, lm=lm, world=adapter),
+                            LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(), max_rounds)
+    result = loop.run(plan, VerifyTask(goal=goal))
+    goals, _ = adapter.goals(goal)
+    return WorldVerification(env, sc, goal, result, adapter.replay(plan.steps, goals),
+                             adapter.replay(result.final.steps, goals), notes, adapter)
+
+
+__all__ = ["WorldVerification", "verify_in_world", "world_scene", "plan_scene", "read_plan_in_world"]
