@@ -357,8 +357,8 @@ class GroundedPlanner:
         acted = {a.name for s in res.steps for a in s.step.args}
         if task_pool and not already and not task_steps.intersection(done_text):
             res.warnings.append(f"the plan never does the task's own step ({' / '.join(res.task_steps)}): when "
-                                f"Done won it did not execute, did not fit in the step limit, or would have returned "
-                                f"to a state the plan had passed; it may not do the task")
+                                f"Done won it did not execute or did not fit in the step limit; it may not do "
+                                f"the task")
         if named and not already and not named & acted and best_sim < cfg.missing_object_similarity:
             res.warnings.append("the plan does not act on the objects the task names ("
                                 + ", ".join(sorted(named)) + "); it may not do the task")
@@ -428,7 +428,12 @@ class GroundedPlanner:
 
     def _task_step_now(self, oracle: Affordance, task_pool: list, used: int) -> _Cand | None:
         """The task's own step as a candidate to commit now (with its repairs), if it executes, fits
-        in the steps left and its repair path does not return to a passed state; else ``None``."""
+        in the steps left and its own path does not loop (``[a, b, a]``); else ``None``.
+
+        Unlike other candidates it may end in a state the plan passed before: what it is for is
+        often the action itself (``watch television`` after ``sit on couch``, ``find television``
+        needs ``turn to television`` again, which returns to the seated, facing state; the goal is
+        ``did(WATCH)``), which a state fingerprint does not show. It is taken at most once."""
         cfg = self.config
         if cfg.w_task_done <= 0:
             return None
@@ -437,8 +442,7 @@ class GroundedPlanner:
                 att = oracle.attempt(st, repair=cfg.repair)
             except ResolutionError:
                 continue
-            back = att.fingerprint != oracle.fingerprint(oracle.state) and att.fingerprint in oracle.seen
-            if att.ok and used + len(att.steps) <= cfg.max_steps and not back and not revisits_state(att.path):
+            if att.ok and used + len(att.steps) <= cfg.max_steps and not revisits_state(att.path):
                 return _Cand(st.to_text(), st, attempt=att, parts={"task_step": 1.0})
         return None
 
