@@ -242,7 +242,14 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
     task = VerifyTask(goal=goal, scene=None if scene == "default" else scene, goal_spec=spec, program_id=program)
     loop = VerificationLoop(make_judge(judge, lm=lm), LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(),
                             max_rounds)
-    return loop.run(prog, task)
+    from actionable.errors import ResolutionError
+
+    try:
+        return loop.run(prog, task)
+    except ResolutionError as exc:  # a step names an object the scene lacks
+        from actionable.verify.planfile import unknown_object_error
+
+        raise unknown_object_error(exc, prog, scene) from None
 
 
 def _verify_in_world(plan, goal, judge, planner, model, scene, program, max_rounds, cache, world):

@@ -116,7 +116,14 @@ def verify_command(
     task = VerifyTask(goal=goal, scene=None if scene == "default" else scene, goal_spec=spec, program_id=program)
     loop = VerificationLoop(make_judge(judge, lm=lm), LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(),
                             max_rounds)
-    result = loop.run(plan, task)
+    from actionable.errors import ResolutionError
+
+    try:
+        result = loop.run(plan, task)
+    except ResolutionError as exc:  # a step names an object the scene lacks: name the file, step and scene
+        from actionable.verify.planfile import unknown_object_error
+
+        raise unknown_object_error(exc, plan, scene, f"plan file {str(plan_file)!r}") from None
     if as_json:
         typer.echo(json.dumps({"goal": goal, "judge": judge, "planner": planner,
                                "model": getattr(lm, "model_id", None), **result.to_dict()}))

@@ -69,6 +69,8 @@ class VerifyTask:
             sim/hybrid judges then derive conditions from ``goal``, see
             :mod:`actionable.verify.goaltext`).
         program_id: the dataset program the task comes from, if any.
+        goal_source: where ``goal_spec`` came from, in words, when it was derived rather than
+            annotated (the loop fixes the conditions a judge derived in round 1 for later rounds).
 
     Raises:
         InputError: ``goal`` is empty or not text.
@@ -78,6 +80,7 @@ class VerifyTask:
     scene: Any = None
     goal_spec: Any = None
     program_id: str | None = None
+    goal_source: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.goal, str) or not self.goal.strip():
@@ -98,6 +101,8 @@ class JudgeResult:
             the user's; the CLI shows them only under a verbose flag.
         goal_conditions: the goal conditions the judge checked (descriptions
             such as ``ON(television.410)``); empty when none were available.
+        derived: ``(goal_spec, source)`` when the judge derived the conditions from the goal
+            text for this plan (none were given), else None.
     """
 
     critiques: tuple = ()
@@ -105,6 +110,7 @@ class JudgeResult:
     raw: str = ""
     model_notes: tuple[str, ...] = ()
     goal_conditions: tuple[str, ...] = ()
+    derived: Any = None
 
     def to_dict(self) -> dict:
         return {"critiques": [c.to_dict() for c in self.critiques],

@@ -189,15 +189,15 @@ class SimulatorJudge:
             return task, "goal conditions: not checked (use_goals=False); only executability"
         if task.goal_spec is not None:
             conds = describe_spec(task.goal_spec)
-            return task, (f"goal conditions checked ({len(conds)}, annotated for program "
-                          f"{task.goal_spec.program_id}): {', '.join(conds)}")
+            source = task.goal_source or f"annotated for program {task.goal_spec.program_id}"
+            return task, f"goal conditions checked ({len(conds)}, {source}): {', '.join(conds)}"
         if not self.config.derive_goals:
             return task, "goal conditions: none given; only executability is checked"
         d = derive_goal_spec(task.goal, plan, self._scene(task))
         if d.spec is None:
             return task, (f"goal conditions: none could be derived from the goal ({d.source}); "
                           "only executability is checked")
-        return (dataclasses.replace(task, goal_spec=d.spec),
+        return (dataclasses.replace(task, goal_spec=d.spec, goal_source=d.source),
                 f"goal conditions checked ({len(d.conditions)}, {d.source}): {', '.join(d.conditions)}")
 
     def _serves_goal(self, steps: list[Step], j: int, task) -> bool:
@@ -376,7 +376,9 @@ class SimulatorJudge:
         if not len(plan):
             return JudgeResult((), ("empty plan: nothing to judge",))
         plan = self._bind(plan, task)
+        given = task.goal_spec
         task, goal_note = self.with_goals(plan, task)
+        derived = (task.goal_spec, task.goal_source) if given is None and task.goal_spec is not None else None
         entries: list[tuple[int | None, Step]] = list(enumerate(plan.steps))
         crits: list[Critique] = []
         notes: list[str] = [goal_note]
@@ -388,7 +390,7 @@ class SimulatorJudge:
         from actionable.verify.goaltext import describe_spec
 
         conds = describe_spec(task.goal_spec) if task.goal_spec is not None else ()
-        return JudgeResult(tuple(crits), tuple(notes), goal_conditions=conds)
+        return JudgeResult(tuple(crits), tuple(notes), goal_conditions=conds, derived=derived)
 
     def confirms_remove(self, plan: Program, task: VerifyTask, index: int | None) -> bool:
         """Whether removing ``plan[index]`` is safe *and* supported by a weak

@@ -139,7 +139,7 @@ class HybridJudge:
         except LMError as exc:  # the simulator's verdict stands on its own
             return JudgeResult(sim_res.critiques, sim_res.warnings + (f"LLM judge failed ({exc}); "
                                                                       "simulator critiques only",),
-                               goal_conditions=sim_res.goal_conditions)
+                               goal_conditions=sim_res.goal_conditions, derived=sim_res.derived)
         crits = list(sim_res.critiques)
         keys = {(c.kind, c.index, c.key) for c in crits}
         notes = list(sim_res.warnings) + list(llm_res.warnings)
@@ -161,7 +161,7 @@ class HybridJudge:
             model_notes.append(f"simulator rejected {rejected} of {kept + rejected} new LLM critiques")
         crits.sort(key=lambda c: (len(plan) if c.index is None else c.index, c.kind.value))
         return JudgeResult(tuple(crits), tuple(notes), llm_res.raw, tuple(model_notes),
-                           sim_res.goal_conditions)
+                           sim_res.goal_conditions, getattr(sim_res, "derived", None))
 
 
 def make_judge(name: str, *, lm: LanguageModel | None = None, sim_config=None, world=None) -> Judge:

@@ -21,6 +21,8 @@ Planners:
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from dataclasses import dataclass
 from typing import Protocol, Sequence
@@ -194,7 +196,11 @@ class VerificationLoop:
         self.max_rounds = int(max_rounds)
 
     def run(self, plan: Program, task: VerifyTask) -> LoopResult:
-        """Verify ``plan`` for ``task``; returns every round and the final plan."""
+        """Verify ``plan`` for ``task``; returns every round and the final plan.
+
+        When ``task`` has no goal conditions and the judge derived some for the plan as given
+        (``JudgeResult.derived``), later rounds judge against those same conditions (a revised plan
+        is never matched to another annotated program)."""
         seen: set[tuple] = set()
         rounds: list[Round] = []
         current = plan
@@ -203,6 +209,9 @@ class VerificationLoop:
         progressing: set[tuple] = set()  # keys applied last round that changed the plan
         for r in range(1, self.max_rounds + 1):
             res = self.judge.judge(current, task)
+            derived = getattr(res, "derived", None)
+            if task.goal_spec is None and derived is not None:  # the goals derived for the plan as
+                task = dataclasses.replace(task, goal_spec=derived[0], goal_source=derived[1])  # given
             # A repeat of a critique that was applied last round and changed the plan
             # is still actionable: it targets another copy of the same action (a plan
             # with 12 identical failing steps, or a judge that caps critiques a round).

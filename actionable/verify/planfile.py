@@ -241,3 +241,18 @@ def read_text(path: Path) -> tuple[str, str]:
     if len(text) > 200_000:
         raise InputError(f"{where} is {len(text):,} characters; a plan file is at most 200,000")
     return text, where
+
+
+def unknown_object_error(exc, plan: Program, scene, where: str = "plan") -> InputError:
+    """An :class:`InputError` for a plan step naming an object class the scene lacks
+    (``exc``: the resolver's :class:`~actionable.errors.ResolutionError`, with ``class_name`` and
+    ``suggestions``): names the plan, the first step that names the class, the scene, and the
+    closest classes or how to list the scene's objects."""
+    name = getattr(exc, "class_name", None)
+    k = next((i for i, s in enumerate(plan.steps) if any(a.name == name for a in s.args)), None)
+    step = f"step {k + 1} ({plan.steps[k].to_text()})" if k is not None else "a step"
+    scene_name = getattr(scene, "name", None) or scene or "default"
+    close = getattr(exc, "suggestions", None)
+    hint = (f"did you mean {', '.join(close)}?" if close
+            else f"`actionable scenes {scene_name} --classes` lists the scene's objects")
+    return InputError(f"{where}: {step} names {name!r}, and scene {scene_name!r} has no such object; {hint}")

@@ -60,3 +60,23 @@ def test_eval_verify_teach_rejects_sim(tmp_path):
     f.write_text(json.dumps({"actions": ["PickUp(Mug)"], "labels": ["valid"]}), encoding="utf-8")
     assert main(["eval", "verify", "--teach", str(f), "--judges", "sim", "--out", str(tmp_path / "o")]) == 2
     assert main(["eval", "verify", "--teach", str(f), "--judges", "rule", "--out", str(tmp_path / "o")]) == 0
+
+
+def test_a_step_naming_an_object_the_scene_lacks_names_the_file_step_and_scene(tmp_path, capsys):
+    f = tmp_path / "p.txt"
+    f.write_text("# task: Watch TV\nwalk to dining room\nwalk to televison\n", encoding="utf-8")
+    assert main(["verify", str(f), "--judge", "sim"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith(f"error: plan file {str(f)!r}: step ")
+    assert "names 'televison', and scene 'default' has no such object; did you mean television?" in err
+    f.write_text("# task: Watch TV\nwalk to unicorn\n", encoding="utf-8")
+    assert main(["verify", str(f), "--judge", "sim"]) == 2
+    err = capsys.readouterr().err
+    assert "step 1 (walk to unicorn) names 'unicorn'" in err and "actionable scenes default --classes" in err
+    import actionable
+    import pytest
+    from actionable.errors import InputError
+
+    with pytest.raises(InputError, match="names 'unicorn', and scene 'default' has no such object"):
+        actionable.verify("walk to unicorn", "Watch TV", judge="sim")

@@ -122,3 +122,30 @@ def test_repeated_critique_on_a_changed_plan_is_applied_again():
     res = VerificationLoop(Capped(), ApplyCritiquesPlanner(), max_rounds=5).run(plan, TASK)
     assert res.converged and len(res.rounds) == 4 and res.revisions == 3
     assert res.final.to_text() == ["walk to tv", "watch tv"]
+
+
+def test_goals_a_judge_derived_in_round_one_stay_fixed_for_later_rounds():
+    """The sim judge derives goal conditions from the goal text *for the plan it judges* (nearest
+    annotated program of the title); a revised plan could be matched to another program. The loop
+    keeps round 1's conditions, with their source, for every later round."""
+    from actionable.verify.critique import Critique, CritiqueKind
+
+    seen = []
+
+    class Deriving:
+        name = "fake"
+
+        def judge(self, plan, task):
+            seen.append((task.goal_spec, task.goal_source))
+            if task.goal_spec is None:  # what the sim judge reports when it derived conditions
+                crit = Critique(CritiqueKind.REMOVE, 1, plan.steps[1].to_script(), "redundant", plan.steps[1], "fake")
+                return JudgeResult((crit,), derived=("spec of 98_1", "derived from program 98_1"))
+            return JudgeResult(())
+
+    res = VerificationLoop(Deriving(), ApplyCritiquesPlanner()).run(PLAN, TASK)
+    assert res.converged and len(res.rounds) == 2
+    assert seen == [(None, None), ("spec of 98_1", "derived from program 98_1")]
+    annotated = VerifyTask(goal="Watch TV", goal_spec="annotated")  # given conditions are never replaced
+    seen.clear()
+    VerificationLoop(Deriving(), ApplyCritiquesPlanner()).run(PLAN, annotated)
+    assert seen == [("annotated", None)]
