@@ -151,6 +151,10 @@ def loads_world_plan_json(text: str) -> Program | None:
     return Program(tuple(steps), str(d.get("task") or obj.get("task") or ""))
 
 
+class _ShapeError(InputError):
+    """The plan file's shape is wrong (several episodes, no action), whatever its world."""
+
+
 def read_plan_file(path: Path) -> tuple[Program, str]:
     """A plan file (``-``: standard input): VirtualHome script/natural-text lines, a dataset
     file, the output of ``actionable plan`` as printed (or its ``--json``, or ``--format
@@ -163,8 +167,11 @@ def read_plan_file(path: Path) -> tuple[Program, str]:
     text, where = read_text(path)
     try:
         return _parse_plan(path, text, where)
-    except (InputError, ProgramParseError):
-        not_a_kitchen_plan(text, where)  # a kitchen plan without --env: say so first
+    except _ShapeError as exc:  # the file's shape (two episodes): said after the kitchen hint
+        not_a_kitchen_plan(text, where, exc)
+        raise
+    except (InputError, ProgramParseError):  # VirtualHome's reader on kitchen lines: only the hint helps
+        not_a_kitchen_plan(text, where)
         raise
 
 
@@ -180,7 +187,7 @@ def _parse_plan(path: Path, text: str, where: str):
         except InputError as exc:  # name the file the user gave
             raise InputError(f"{where}: {exc}") from None
         if len(eps) != 1:
-            raise InputError(f"{where} holds {len(eps)} episodes; `verify` takes one plan "
+            raise _ShapeError(f"{where} holds {len(eps)} episodes; `verify` takes one plan "
                              "(use `actionable eval verify --teach FILE` to score many)")
         return eps[0].plan, eps[0].goal
     try:
@@ -188,7 +195,7 @@ def _parse_plan(path: Path, text: str, where: str):
     except ProgramParseError as exc:
         raise InputError(f"{where}: {exc}") from None
     if not len(plan):
-        raise InputError(f"{where} holds no action; write one action a line, e.g. '[WALK] <sink>' "
+        raise _ShapeError(f"{where} holds no action; write one action a line, e.g. '[WALK] <sink>' "
                          "or 'walk to sink'")
     return plan, plan.task
 
@@ -201,7 +208,7 @@ _THOR_LINE = re.compile(r"(?<![\w.])(?:GotoLocation|PickUp|Place|ToggleOn|Toggle
 _PLAN_SCENE = re.compile(r"\(variant [^,()]*, scene ([^()\s]+)\)|\"scene\":\s*\"((?:FloorPlan|teach:)[^\"]+)\"")
 
 
-def not_a_kitchen_plan(text: str, where: str) -> None:
+def not_a_kitchen_plan(text: str, where: str, also: Exception | None = None) -> None:
     """A plan for the THOR kitchen given to VirtualHome's judge (no ``--env``): one clear error.
 
     Raises:
@@ -217,9 +224,10 @@ def not_a_kitchen_plan(text: str, where: str) -> None:
     what = "AI2-THOR object ids such as" if m.re is _THOR_ID else "the kitchen's action language, e.g."
     shown = m.group(0).strip(" ()\"") if m.re is _THOR_ID else m.group(0)
     py = f"world='thor', scene='{scene}'" if sm else "world='thor', scene=..."
+    more = f"; also, the file {str(also).replace(where + ' ', '', 1)}" if also is not None else ""
     raise InputError(f"{where}: this looks like a kitchen plan ({what} {shown!r}): add "
                      f"--env thor --scene {scene} (in Python: {py}); VirtualHome, the default world, "
-                     "cannot run it")
+                     f"cannot run it{more}")
 
 
 def read_text(path: Path) -> tuple[str, str]:
