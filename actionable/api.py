@@ -219,7 +219,11 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
         world = getattr(plan, "world", "") or D.WORLD
     from actionable.verify.worldsim import verify_route
 
-    if verify_route(world) == "adapter":
+    try:
+        route = verify_route(world)
+    except ConfigError as exc:  # name the argument, not the CLI flag
+        raise ConfigError(f"world={world!r}: {str(exc).split(': ', 1)[-1]}") from None
+    if route == "adapter":
         return _verify_in_world(plan, goal, judge, planner, model, scene, program, max_rounds, cache, world)
     prog, own_goal = _as_program(plan)
     goal = (goal or own_goal or "").strip()

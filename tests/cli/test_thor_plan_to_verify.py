@@ -194,6 +194,10 @@ def test_python_verify_judges_a_kitchen_plan_in_its_own_world(planned):
         actionable.verify(lines, "Make coffee", judge="sim", world="thor")
     with pytest.raises(ConfigError, match="VirtualHome program"):
         actionable.verify(res, judge="sim", program="27_2")
+    with pytest.raises(ConfigError, match=r"world='mars': unknown world 'mars'; choose one of"):
+        actionable.verify(lines, "Make coffee", judge="sim", world="mars")
+    with pytest.raises(ConfigError, match=r"world='driving': no plan-verification adapter; choose one of thor"):
+        actionable.verify(lines, "Make coffee", judge="sim", world="driving")
 
 
 def test_real_cli_plan_then_verify(tmp_path):
