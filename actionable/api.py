@@ -190,7 +190,8 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
             VirtualHome only).
         max_rounds: most judge rounds (1..20).
         world: the world the judge replays in, as ``actionable verify --env``: ``virtualhome`` or
-            ``thor`` (default: the PlanResult's world, else ``virtualhome``). In ``thor`` a plan is
+            ``thor`` (default: the world a PlanResult or a ``plan --json`` file records, else
+            ``virtualhome``). In ``thor`` a plan is
             a PlanResult of ``plan(world="thor")``, a Path to any output of ``actionable plan --env
             thor`` or TEACh-style lines (``PickUp(Mug)``), or such text.
 
@@ -215,8 +216,8 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
         raise ConfigError(f"planner={planner!r}: choose apply or llm")
     if not 1 <= max_rounds <= 20:
         raise ConfigError(f"max_rounds must be in 1..20 (got {max_rounds})")
-    if world is None:
-        world = getattr(plan, "world", "") or D.WORLD
+    if world is None:  # the world a PlanResult or a `plan --json` file records, else VirtualHome
+        world = getattr(plan, "world", "") or _recorded_world(plan) or D.WORLD
     from actionable.verify.worldsim import verify_route
 
     try:
@@ -254,6 +255,18 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
         from actionable.verify.planfile import unknown_object_error
 
         raise unknown_object_error(exc, prog, scene) from None
+
+
+def _recorded_world(plan) -> str | None:
+    """The world recorded in ``plan --json`` output given as a Path or as text, else None."""
+    from actionable.verify.inworld import plan_world
+
+    if isinstance(plan, Path):
+        try:
+            return plan_world(plan.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            return None  # the reader below says what is wrong with the file
+    return plan_world(plan) if isinstance(plan, str) else None
 
 
 def _verify_in_world(plan, goal, judge, planner, model, scene, program, max_rounds, cache, world):

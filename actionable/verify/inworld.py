@@ -28,6 +28,20 @@ def plan_scene(text: str) -> str | None:
     return (m.group(1) or m.group(2)) if m else None
 
 
+def plan_world(text: str) -> str | None:
+    """The world ``actionable plan --json`` output records (``"world": "thor"``), else None."""
+    import json
+
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    w = obj.get("world") if isinstance(obj, dict) else None
+    return w if isinstance(w, str) and w else None
+
+
 def world_scene(env: str, scene: str | None, text: str = "") -> str:
     """The world's own name of ``scene`` (THOR: ``FloorPlan<N>`` or a TEACh episode id,
     ``teach:`` optional); with no scene (``None``, ``""``, ``"default"``) the scene the plan text
@@ -173,4 +187,4 @@ def verify_in_world(env: str, text: str, *, scene: str | None = None, goal: str 
                              adapter.replay(result.final.steps, goals), notes, adapter)
 
 
-__all__ = ["WorldVerification", "verify_in_world", "world_scene", "plan_scene", "read_plan_in_world"]
+__all__ = ["WorldVerification", "verify_in_world", "world_scene", "plan_scene", "plan_world", "read_plan_in_world"]

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 from actionable.env.program import Program, Step, parse_step
-from actionable.errors import ConfigError, ProgramParseError
+from actionable.errors import ConfigError, ProgramParseError, ResolutionError
 from actionable.lm.base import GenerationParams, LanguageModel
 from actionable.verify.critique import Critique, _bind_ids, apply_critiques
 from actionable.verify.base import Judge, VerifyTask
@@ -208,7 +208,19 @@ class VerificationLoop:
         revisions = 0
         progressing: set[tuple] = set()  # keys applied last round that changed the plan
         for r in range(1, self.max_rounds + 1):
-            res = self.judge.judge(current, task)
+            try:
+                res = self.judge.judge(current, task)
+            except ResolutionError as exc:
+                if not rounds:  # the plan as given names an object the scene lacks: the caller's input
+                    raise
+                # the planner's revision named one (an LLM planner writing 'music_stand_2'): apply
+                # that round's critiques deterministically instead, and judge that plan
+                last = rounds[-1]
+                current = apply_critiques(last.plan_before, last.new_critiques)
+                note = (f"the planner's revision names {getattr(exc, 'class_name', None) or 'an object'!r}, which "
+                        "the scene lacks; its critiques were applied deterministically instead")
+                rounds[-1] = dataclasses.replace(last, plan_after=current, model_notes=last.model_notes + (note,))
+                res = self.judge.judge(current, task)
             derived = getattr(res, "derived", None)
             if task.goal_spec is None and derived is not None:  # the goals derived for the plan as
                 task = dataclasses.replace(task, goal_spec=derived[0], goal_source=derived[1])  # given

@@ -186,8 +186,10 @@ def test_python_verify_judges_a_kitchen_plan_in_its_own_world(planned):
     lines = "\n".join(_world_lines(res))  # TEACh-style text, scene given
     w = actionable.verify(lines, "Make coffee", judge="sim", world="thor", scene=SCENE)
     assert w.before.executable and w.after.goals_met == 2
+    w = actionable.verify(files["json"], judge="sim")  # no world=: the one the JSON records
+    assert w.scene == SCENE and w.after.goals_met == 2
     with pytest.raises(InputError, match=r"in Python: world='thor', scene='FloorPlan1'"):
-        actionable.verify(files["json"], judge="sim")  # a kitchen file judged in VirtualHome
+        actionable.verify(files["human"], judge="sim")  # human output records no world: VirtualHome
     from actionable.errors import ConfigError
 
     with pytest.raises(ConfigError, match="world thor needs a scene"):

@@ -149,3 +149,22 @@ def test_goals_a_judge_derived_in_round_one_stay_fixed_for_later_rounds():
     seen.clear()
     VerificationLoop(Deriving(), ApplyCritiquesPlanner()).run(PLAN, annotated)
     assert seen == [("annotated", None)]
+
+
+def test_a_planner_revision_naming_an_object_the_scene_lacks_falls_back_to_the_critiques():
+    """The 135M LLM planner wrote `music_stand_2` (turn-6 matrix run): the next judge round raised
+    ResolutionError and the episode failed. Now that round's critiques are applied
+    deterministically instead, with a note; the plan as given still raises (the caller's input)."""
+    from actionable.errors import ResolutionError
+    from actionable.verify.judge import make_judge
+
+    plan = Program.parse("[WALK] <television> (410)\n[SWITCHON] <television> (410)\n"
+                         "[SWITCHOFF] <television> (410)\n[SWITCHON] <television> (410)")
+    task = VerifyTask(goal="Turn on TV")
+    bad = ScriptedLM([" walk to television\n2. switch on unicorn_2\n"] * 3)
+    res = VerificationLoop(make_judge("sim"), LLMPlanner(bad), max_rounds=3).run(plan, task)
+    assert all("unicorn" not in s.to_text() for s in res.final.steps)
+    assert any("names 'unicorn_2', which the scene lacks" in n for n in res.rounds[0].model_notes)
+    assert res.rounds[0].plan_after == res.rounds[1].plan_before
+    with pytest.raises(ResolutionError):
+        VerificationLoop(make_judge("sim"), ApplyCritiquesPlanner()).run(Program.parse("grab unicorn"), task)
