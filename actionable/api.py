@@ -191,9 +191,9 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
         max_rounds: most judge rounds (1..20).
         world: the world the judge replays in, as ``actionable verify --env``: ``virtualhome`` or
             ``thor`` (default: the world a PlanResult or a ``plan --json`` file records, else
-            ``virtualhome``). In ``thor`` a plan is
-            a PlanResult of ``plan(world="thor")``, a Path to any output of ``actionable plan --env
-            thor`` or TEACh-style lines (``PickUp(Mug)``), or such text.
+            ``virtualhome``). In ``thor`` a plan is a PlanResult of ``plan(world="thor")``, a Path
+            to any output of ``actionable plan --env thor`` or TEACh-style lines
+            (``PickUp(Mug)``), or such text.
 
     Returns:
         :class:`actionable.verify.loop.LoopResult`: ``initial``, ``final``, ``rounds``,
