@@ -205,10 +205,10 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
         ConfigError: a bad judge, planner, max_rounds, world or scene, or no goal. InputError: the
             plan cannot be read (a kitchen plan given for VirtualHome says to pass ``world="thor"``).
     """
-    from actionable.config import LMConfig, make_config
     from actionable.errors import ConfigError
-    from actionable.verify.judge import JUDGE_NAMES, VerifyTask, make_judge
-    from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
+    from actionable.verify.inworld import verify_on_graph
+    from actionable.verify.judge import JUDGE_NAMES, VerifyTask
+    from actionable.verify.loop import loop_lm
 
     if judge not in JUDGE_NAMES:
         raise ConfigError(f"judge={judge!r}: choose from {', '.join(JUDGE_NAMES)}")
@@ -239,22 +239,9 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
             raise ConfigError(f"program={program!r} is not a packaged program id")
         spec = load_goal_annotations().get(program)
         scene = program
-    lm = None
-    if judge in ("llm", "hybrid") or planner == "llm":
-        from actionable.lm.registry import load_lm
-
-        lm = load_lm(model, make_config(LMConfig, model=model, cache=cache))
     task = VerifyTask(goal=goal, scene=None if scene == "default" else scene, goal_spec=spec, program_id=program)
-    loop = VerificationLoop(make_judge(judge, lm=lm), LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(),
-                            max_rounds)
-    from actionable.errors import ResolutionError
-
-    try:
-        return loop.run(prog, task)
-    except ResolutionError as exc:  # a step names an object the scene lacks
-        from actionable.verify.planfile import unknown_object_error
-
-        raise unknown_object_error(exc, prog, scene) from None
+    return verify_on_graph(prog, task, judge=judge, planner=planner, lm=loop_lm(judge, planner, model, cache),
+                           max_rounds=max_rounds)
 
 
 def _recorded_world(plan) -> str | None:
@@ -271,7 +258,6 @@ def _recorded_world(plan) -> str | None:
 
 def _verify_in_world(plan, goal, judge, planner, model, scene, program, max_rounds, cache, world):
     """:func:`verify` in a world judged through its adapter (:mod:`actionable.verify.inworld`)."""
-    from actionable.config import LMConfig, make_config
     from actionable.env.program import Program
     from actionable.errors import ConfigError
     from actionable.verify.inworld import verify_in_world, world_scene
@@ -299,14 +285,11 @@ def _verify_in_world(plan, goal, judge, planner, model, scene, program, max_roun
 
         raise InputError(f"plan: expected a PlanResult, a Program, a Path, text or a list of lines "
                          f"(got {type(plan).__name__})")
-    world_scene(world, scene, text)  # a bad scene: one clear error before any model loads
-    lm = None
-    if judge in ("llm", "hybrid") or planner == "llm":
-        from actionable.lm.registry import load_lm
+    from actionable.verify.loop import loop_lm
 
-        lm = load_lm(model, make_config(LMConfig, model=model, cache=cache))
-    return verify_in_world(world, text, scene=scene, goal=goal, judge=judge, planner=planner, lm=lm,
-                           max_rounds=max_rounds, where=where, suffix=suffix)
+    sc = world_scene(world, scene, text)  # a bad scene: one clear error before any model loads
+    return verify_in_world(world, text, scene=sc, goal=goal, judge=judge, planner=planner,
+                           lm=loop_lm(judge, planner, model, cache), max_rounds=max_rounds, where=where, suffix=suffix)
 
 
 # ----------------------------------------------------------------------------- follow

@@ -84,10 +84,10 @@ def verify_command(
     if verify_route(env) == "adapter":  # the world's adapter judges; "graph": VirtualHome's judge below
         return _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env,
                              verbose)
-    from actionable.config import LMConfig, make_config
     from actionable.errors import ConfigError
-    from actionable.verify.judge import JUDGE_NAMES, VerifyTask, make_judge
-    from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
+    from actionable.verify.inworld import verify_on_graph
+    from actionable.verify.judge import JUDGE_NAMES, VerifyTask
+    from actionable.verify.loop import loop_lm
 
     _split(judge, JUDGE_NAMES, "judge")
     _split(planner, ("apply", "llm"), "planner")
@@ -108,22 +108,10 @@ def verify_command(
             raise ConfigError(f"--program {program!r} is not a packaged program id (see `actionable scenes`)")
         spec = ann.get(program)
         scene = program
-    lm = None
-    if judge in ("llm", "hybrid") or planner == "llm":
-        from actionable.lm.registry import load_lm
-
-        lm = load_lm(model, make_config(LMConfig, model=model, cache=not no_cache))
+    lm = loop_lm(judge, planner, model, cache=not no_cache)
     task = VerifyTask(goal=goal, scene=None if scene == "default" else scene, goal_spec=spec, program_id=program)
-    loop = VerificationLoop(make_judge(judge, lm=lm), LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(),
-                            max_rounds)
-    from actionable.errors import ResolutionError
-
-    try:
-        result = loop.run(plan, task)
-    except ResolutionError as exc:  # a step names an object the scene lacks: name the file, step and scene
-        from actionable.verify.planfile import unknown_object_error
-
-        raise unknown_object_error(exc, plan, scene, f"plan file {str(plan_file)!r}") from None
+    result = verify_on_graph(plan, task, judge=judge, planner=planner, lm=lm, max_rounds=max_rounds,
+                             where=f"plan file {str(plan_file)!r}")
     if as_json:
         typer.echo(json.dumps({"goal": goal, "judge": judge, "planner": planner,
                                "model": getattr(lm, "model_id", None), **result.to_dict()}))
@@ -154,21 +142,17 @@ def _echo_rounds(result, max_rounds: int, verbose: bool, fmt) -> None:
 def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env, verbose):
     """``actionable verify --env <world>``: the plan in the world's language, judged in that world
     (:func:`actionable.verify.inworld.verify_in_world`; no world-specific code here)."""
-    from actionable.config import LMConfig, make_config
     from actionable.verify.inworld import verify_in_world, world_scene
     from actionable.verify.judge import JUDGE_NAMES
+    from actionable.verify.loop import loop_lm
     from actionable.verify.planfile import read_text
 
     _split(judge, JUDGE_NAMES, "judge")
     _split(planner, ("apply", "llm"), "planner")
     text, where = read_text(plan_file)
-    world_scene(env, scene, text)  # a bad scene: one clear error before any model loads
-    lm = None
-    if judge in ("llm", "hybrid") or planner == "llm":
-        from actionable.lm.registry import load_lm
-
-        lm = load_lm(model, make_config(LMConfig, model=model, cache=not no_cache))
-    wv = verify_in_world(env, text, scene=scene, goal=goal, judge=judge, planner=planner, lm=lm,
+    sc = world_scene(env, scene, text)  # a bad scene: one clear error before any model loads
+    lm = loop_lm(judge, planner, model, cache=not no_cache)
+    wv = verify_in_world(env, text, scene=sc, goal=goal, judge=judge, planner=planner, lm=lm,
                          max_rounds=max_rounds, where=where, suffix=plan_file.suffix)
     before, after = wv.before, wv.after
     if as_json:

@@ -1,5 +1,5 @@
 """Verify one plan in a registered world through its adapter (``actionable verify --env <world>``
-and ``actionable.verify(..., world=...)``).
+and ``actionable.verify(..., world=...)``), or on VirtualHome's scene graph (:func:`verify_on_graph`).
 
 The Judge/Planner loop of arXiv 2509.02761 with the world judge of :mod:`.worldsim`: the plan is
 read in the world's language (one action a line, ``PickUp(Mug)``; any output form of
@@ -167,8 +167,8 @@ def verify_in_world(env: str, text: str, *, scene: str | None = None, goal: str 
         ConfigError: no adapter for ``env``, no or an unknown scene, no goal.
         InputError: the text is not a plan of that world.
     """
-    from actionable.verify.judge import VerifyTask, make_judge
-    from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
+    from actionable.verify.judge import VerifyTask
+    from actionable.verify.loop import make_loop
     from actionable.verify.teach_bench import load_demos
 
     sc = world_scene(env, scene, text)
@@ -179,12 +179,29 @@ def verify_in_world(env: str, text: str, *, scene: str | None = None, goal: str 
     if not goal:
         raise ConfigError("a goal is required for this plan and scene (--goal, or goal= in Python), "
                           "e.g. \"Make coffee\"")
-    loop = VerificationLoop(make_judge(judge, lm=lm, world=adapter),
-                            LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(), max_rounds)
-    result = loop.run(plan, VerifyTask(goal=goal))
+    result = make_loop(judge, planner, lm, max_rounds, world=adapter).run(plan, VerifyTask(goal=goal))
     goals, _ = adapter.goals(goal)
     return WorldVerification(env, sc, goal, result, adapter.replay(plan.steps, goals),
                              adapter.replay(result.final.steps, goals), notes, adapter)
 
 
-__all__ = ["WorldVerification", "verify_in_world", "world_scene", "plan_scene", "plan_world", "read_plan_in_world"]
+def verify_on_graph(plan: Program, task, *, judge: str = "hybrid", planner: str = "apply", lm=None,
+                    max_rounds: int = 5, where: str = "plan"):
+    """The loop on a VirtualHome plan judged on the scene graph (``actionable verify`` without
+    ``--env``): ``task`` is a :class:`~actionable.verify.base.VerifyTask` (its ``scene``, goal
+    conditions). Returns the :class:`~actionable.verify.loop.LoopResult`.
+
+    Raises:
+        InputError: a step names an object the scene lacks (names ``where``, the step, the scene
+            and the closest objects)."""
+    from actionable.errors import ResolutionError
+    from actionable.verify.loop import make_loop
+    from actionable.verify.planfile import unknown_object_error
+
+    try:
+        return make_loop(judge, planner, lm, max_rounds).run(plan, task)
+    except ResolutionError as exc:
+        raise unknown_object_error(exc, plan, task.scene, where) from None
+
+
+__all__ = ["WorldVerification", "verify_in_world", "verify_on_graph", "world_scene", "plan_scene", "plan_world", "read_plan_in_world"]

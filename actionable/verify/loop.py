@@ -242,3 +242,26 @@ class VerificationLoop:
                                 rev.raw, res.model_notes + rev.warnings, res.goal_conditions))
             current = rev.plan
         return LoopResult(plan, current, tuple(rounds), converged, revisions)
+
+
+def loop_lm(judge: str, planner: str, model: str, cache: bool = True):
+    """The LM the loop needs (the ``llm``/``hybrid`` judge or the ``llm`` planner), loaded from
+    spec ``model``; ``None`` when neither needs one (no model load).
+
+    Raises:
+        ModelNotFoundError, ConfigError: as :func:`actionable.lm.registry.load_lm`."""
+    if judge not in ("llm", "hybrid") and planner != "llm":
+        return None
+    from actionable.config import LMConfig, make_config
+    from actionable.lm.registry import load_lm
+
+    return load_lm(model, make_config(LMConfig, model=model, cache=cache))
+
+
+def make_loop(judge: str, planner: str, lm=None, max_rounds: int = 5, world=None) -> VerificationLoop:
+    """The Judge/Planner loop by names: judge ``rule``/``sim``/``llm``/``hybrid`` (over ``world``,
+    a :class:`~actionable.verify.worldsim.WorldAdapter`, when given) and planner ``apply``/``llm``."""
+    from actionable.verify.judge import make_judge
+
+    return VerificationLoop(make_judge(judge, lm=lm, world=world),
+                            LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(), max_rounds)
