@@ -10,23 +10,12 @@ goal verdicts. Nothing here names a world: :func:`~.worldsim.make_adapter` asks 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from actionable.env.program import Program
 from actionable.errors import ConfigError, InputError
+from actionable.verify.planfile import plan_scene
 from actionable.verify.worldsim import WorldReplay, make_adapter, read_world_plan
-
-#: the scene a plan names: ``plan``'s header ``(variant grounded, scene FloorPlan1)`` or its JSON
-#: (``"scene": "FloorPlan1"``, top level or in ``session``)
-_SCENE = re.compile(r"\(variant [^,()]*, scene ([^()\s]+)\)|\"scene\":\s*\"([^\"]+)\"")
-
-
-def plan_scene(text: str) -> str | None:
-    """The scene named by ``actionable plan`` output (human header or ``--json``), else None."""
-    m = _SCENE.search(text)
-    return (m.group(1) or m.group(2)) if m else None
-
 
 def plan_world(text: str) -> str | None:
     """The world ``actionable plan --json`` output records (``"world": "thor"``), else None."""

@@ -205,7 +205,15 @@ _THOR_ID = re.compile(r"""[("]\s*[A-Z][A-Za-z]*\|[^()\s"]+\s*[)"]""")
 #: a line of the kitchen's action language: ``PickUp(Mug)``, ``GotoLocation(CoffeeMachine)``
 _THOR_LINE = re.compile(r"(?<![\w.])(?:GotoLocation|PickUp|Place|ToggleOn|ToggleOff|Pour|Slice|Clean)"
                         r"\(\s*'?[A-Z]\w*'?\s*\)")
-_PLAN_SCENE = re.compile(r"\(variant [^,()]*, scene ([^()\s]+)\)|\"scene\":\s*\"((?:FloorPlan|teach:)[^\"]+)\"")
+#: the scene a plan names: ``plan``'s header ``(variant grounded, scene FloorPlan1)`` or its JSON
+#: (``"scene": "FloorPlan1"``, top level or in ``session``)
+_PLAN_SCENE = re.compile(r"\(variant [^,()]*, scene ([^()\s]+)\)|\"scene\":\s*\"([^\"]+)\"")
+
+
+def plan_scene(text: str) -> str | None:
+    """The scene named by ``actionable plan`` output (human header or ``--json``), else None."""
+    m = _PLAN_SCENE.search(text)
+    return (m.group(1) or m.group(2)) if m else None
 
 
 def not_a_kitchen_plan(text: str, where: str, also: Exception | None = None) -> None:
@@ -218,9 +226,9 @@ def not_a_kitchen_plan(text: str, where: str, also: Exception | None = None) -> 
     m = _THOR_ID.search(text) or _THOR_LINE.search(text)
     if m is None:
         return
-    sm = _PLAN_SCENE.search(text)
-    scene = (sm.group(1) or sm.group(2)) if sm else \
-        "SCENE (FloorPlan<N> or a TEACh episode id; `actionable scenes --env thor`)"
+    named = plan_scene(text)
+    sm = named if named is not None and named.startswith(("FloorPlan", "teach:")) else None  # a kitchen's
+    scene = sm or "SCENE (FloorPlan<N> or a TEACh episode id; `actionable scenes --env thor`)"
     what = "AI2-THOR object ids such as" if m.re is _THOR_ID else "the kitchen's action language, e.g."
     shown = m.group(0).strip(" ()\"") if m.re is _THOR_ID else m.group(0)
     py = f"world='thor', scene='{scene}'" if sm else "world='thor', scene=..."
