@@ -240,8 +240,12 @@ class GroundedPlanner:
         if nothing and all(w in match.unknown for w, _ in match.missing):
             match.missing = []  # no word is known at all ("asdf qwerty"): refused below as unrelated
         # a word in no object vocabulary ("shut", "around") blocks only when nothing else in the task
-        # names an object here ("Ride the bicycle"); with one ("Shut down the computer") it is a warning
+        # names an object here ("Ride the bicycle"), and no allowed program of the bank uses the word
+        # ("Write an email": the bank's "Work" opens an email account); otherwise it is a warning
         blocking = [(w, c) for w, c in match.missing if w not in match.unknown or not match.matched]
+        if blocking and best_sim < cfg.missing_object_similarity:
+            blocking = [(w, c) for w, c in blocking
+                        if w not in match.unknown or not self._bank_knows(w, res, exclude_sources, exclude_tasks)]
         if blocking and best_sim < cfg.missing_object_similarity:
             word, closest = blocking[0]
             raise PlanningError(
@@ -372,6 +376,14 @@ class GroundedPlanner:
         return res
 
     # ------------------------------------------------------------------ parts
+    def _bank_knows(self, word: str, res: PlanResult, exclude_sources, exclude_tasks) -> bool:
+        """Whether an allowed bank program uses ``word`` (a warning names it on ``res``)."""
+        ex = self.retriever.mentioning(word, exclude_sources, exclude_tasks)
+        if ex is not None:
+            res.warnings.append(f"{word!r} names no object; the plan follows the example bank, where program "
+                                f"{ex.source} ({ex.task!r}) uses the word")
+        return ex is not None
+
     def _commit(self, res: PlanResult, oracle: Affordance, best: _Cand, samples: list[str], noop_done: set[str],
                 done_text: list[str], position: int) -> int:
         """Commit ``best.attempt`` (its repair steps, then the step): traces appended to

@@ -67,6 +67,7 @@ class ProgramRetriever:
         self.embedder = embedder
         self.cache_dir = cache_dir
         self._mat: np.ndarray | None = None
+        self._words: list[frozenset[str]] | None = None
 
     def _matrix(self) -> np.ndarray:
         if self._mat is None:
@@ -104,6 +105,26 @@ class ProgramRetriever:
         sims = self._matrix()[allowed] @ q
         order = np.argsort(-sims, kind="stable")[: max(1, int(k))]
         return [Retrieved(self.bank.examples[allowed[int(j)]], float(sims[int(j)])) for j in order]
+
+    def mentioning(self, word: str, exclude_sources: Iterable[str] = (),
+                   exclude_tasks: Iterable[str] = ()) -> Example | None:
+        """The first allowed program whose task name or description uses ``word`` (a whole
+        word, as :func:`actionable.planning.objects.words` splits text), else ``None``.
+
+        The same leakage rules as :meth:`nearest`. Used to tell a word the bank knows
+        ("email": the bank's "Work" program opens an email account) from a thing no
+        program has ("bicycle").
+        """
+        from actionable.planning.objects import words
+
+        if self._words is None:
+            self._words = [frozenset(words(f"{e.task} {e.description}")) for e in self.bank.examples]
+        srcs = {str(s) for s in exclude_sources}
+        tasks = {normalize_task(t) for t in exclude_tasks}
+        for e, ws in zip(self.bank.examples, self._words):
+            if word in ws and e.source not in srcs and normalize_task(e.task) not in tasks:
+                return e
+        return None
 
     def similarity_to(self, texts: Sequence[str], task: str, description: str | None = None) -> np.ndarray:
         """Cosine of each of ``texts`` to the query (shape ``(len(texts),)``)."""
