@@ -28,6 +28,8 @@ def sequencing_command(
     limit: Optional[int] = typer.Option(None, "--limit", "-n", help="Only the first N programs (every k-th "
                                                                    "program when --stride is given)."),
     stride: int = typer.Option(1, "--stride", help="Take every STRIDE-th program (a spread-out subsample)."),
+    ids: Optional[str] = typer.Option(None, "--ids", help="Only these program ids, comma-separated (e.g. "
+                                                         "'60_1,87_2'; to rerun a few tasks after a fix)."),
     model: str = typer.Option("embedded", "--model", "-m", help="Planning LM (as for `actionable plan`)."),
     grounded: Optional[str] = typer.Option(None, "--grounded",
                                            help="GroundedConfig overrides as JSON, e.g. '{\"w_lm\": 0.5}'."),
@@ -75,12 +77,20 @@ def sequencing_command(
         raise ModelNotFoundError(f"--model: {exc}") from None
     pids = sq.goal_program_ids() if programs == "goal" else sq.tuning_program_ids()
     pids = pids[::stride][:limit] if limit else pids[::stride]
+    if ids is not None:
+        wanted = [i.strip() for i in ids.split(",") if i.strip()]
+        unknown = [i for i in wanted if i not in pids]
+        if not wanted or unknown:
+            raise ConfigError(f"--ids: {', '.join(unknown) or 'no id given'} not among the {len(pids)} selected "
+                              f"programs (--programs {programs}; ids look like '60_1', see the run's run.jsonl)")
+        pids = [p for p in pids if p in set(wanted)]
     settings = sq.SequencingSettings(model=model, grounded=overrides, lm_cache=not no_cache)
     episodes = [Episode(f"{pid}|{row}|{split}", {"program_id": pid, "row": row, "split": split})
                 for split in split_list for row in row_list for pid in pids]
     cmd = " ".join(["actionable", "eval", "sequencing", "--out", shlex.quote(str(out)), "--rows", ",".join(row_list),
                     "--splits", ",".join(split_list), "--programs", programs]
                    + (["--limit", str(limit)] if limit else []) + (["--stride", str(stride)] if stride > 1 else [])
+                   + (["--ids", ",".join(pids)] if ids is not None else [])
                    + (["--grounded", shlex.quote(grounded)] if grounded else []) + ["--model", shlex.quote(model)])
     manifest = {"kind": "sequencing", "command": cmd,
                 "fingerprint": config_fingerprint({"model": model, "grounded": overrides})}

@@ -49,10 +49,23 @@ def test_cli_run_writes_summary(tmp_path, capsys):
     assert rc in (0, None) and "0 new, 4 already done" in capsys.readouterr().out
 
 
+def test_ids_runs_only_those_programs(tmp_path):
+    from actionable.evaluation.sequencing import goal_program_ids
+
+    pid = goal_program_ids()[5]
+    out = tmp_path / "ids"
+    assert main(["eval", "sequencing", "--out", str(out), "--rows", "retrieval", "--splits", "lopo",
+                 "--ids", pid]) in (0, None)
+    lines = [json.loads(x) for x in (out / "run.jsonl").read_text().splitlines()]
+    assert [x["payload"]["program_id"] for x in lines] == [pid]
+    assert f"--ids {pid}" in (out / "summary.md").read_text()
+
+
 @pytest.mark.parametrize("args, flag", [
     (["--rows", "nope"], "--rows"), (["--splits", "x"], "--splits"), (["--stride", "0"], "--stride"),
     (["--grounded", "{bad"], "--grounded"), (["--grounded", '{"w_lm": -1}'], "--grounded"),
     (["--model", "nope"], "--model"), (["--programs", "all"], "--programs"),
+    (["--ids", "999_9"], "--ids"), (["--ids", " , "], "--ids"),
 ])
 def test_bad_input_names_the_flag(tmp_path, capsys, args, flag):
     rc = main(["eval", "sequencing", "--out", str(tmp_path / "x"), *args])
