@@ -75,16 +75,18 @@ def verify_command(
 
         set_quiet(True)
 
-    if not 1 <= max_rounds <= 20:
-        from actionable.errors import ConfigError
+    from actionable.errors import ConfigError
 
+    if not 1 <= max_rounds <= 20:
         raise ConfigError(f"--max-rounds must be in 1..20 (got {max_rounds})")
+    if goal is not None and not goal.strip():
+        raise ConfigError("--goal is empty; give the instruction (e.g. --goal \"Turn on TV\"), or leave "
+                          "--goal out to use the file's task line")
     from actionable.verify.worldsim import verify_route
 
     if verify_route(env) == "adapter":  # the world's adapter judges; "graph": VirtualHome's judge below
         return _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env,
                              verbose)
-    from actionable.errors import ConfigError
     from actionable.verify.inworld import verify_on_graph
     from actionable.verify.judge import JUDGE_NAMES, VerifyTask
     from actionable.verify.loop import loop_lm

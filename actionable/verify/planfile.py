@@ -244,7 +244,12 @@ def read_text(path: Path) -> tuple[str, str]:
     import sys
 
     if str(path) == "-":
-        text, where = sys.stdin.read(), "standard input"
+        where = "standard input"
+        raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+        try:  # bytes decoded here, so binary input gets the same message as a binary file
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        except UnicodeDecodeError:
+            raise InputError(f"{where} is not UTF-8 text") from None
     else:
         where = f"plan file {str(path)!r}"
         if not path.is_file():

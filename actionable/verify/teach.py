@@ -184,8 +184,11 @@ def parse_teach(text: str, name: str = "episode") -> list[TeachEpisode]:
     if isinstance(data, list) and data and all(isinstance(x, dict) and ("actions" in x or "plan" in x)
                                                for x in data):
         return [_episode(x, f"{name}-{i}") for i, x in enumerate(data)]
+    if isinstance(data, list) and len(data) > 1 and all(isinstance(x, list) for x in data):
+        # one bare action list a line (JSONL), or a JSON list of them: one episode each
+        return [_episode(x, f"{name}-{i}") for i, x in enumerate(data)]
     if isinstance(data, list):
-        return [_episode(data, name)]
+        return [_episode(data[0] if len(data) == 1 and isinstance(data[0], list) else data, name)]
     raise InputError("TEACh input must be a list of actions, an episode object or a list of episodes")
 
 

@@ -444,7 +444,8 @@ class WorldJudge:
         self._drop_orphans(entries, task, crits)
         if goals:
             rep = self._run([s for _, s in entries], task)
-            notes.append(f"goals met after the edits: {rep.goals_met} of {rep.goals_total}")
+            notes.append(f"goals met {'after the edits' if crits else '(no edits)'}: {rep.goals_met} of "
+                         f"{rep.goals_total}")
         crits.sort(key=lambda c: (c.index if c.index is not None else len(plan), c.kind.value))
         return JudgeResult(tuple(crits), tuple(notes), goal_conditions=tuple(g.text for g in goals))
 

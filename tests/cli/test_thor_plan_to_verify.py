@@ -90,6 +90,7 @@ def test_verify_env_thor_accepts_every_plan_format(planned, fmt, capsys):
     revised = [ln.split(". ", 1)[1] for ln in out.split("revised plan", 1)[1].splitlines()[1:] if ". " in ln]
     assert revised == _world_lines(res)
     assert "executes in thor: before yes, after yes; goals met 2/2 -> 2/2" in out
+    assert "goals met (no edits): 2 of 2" in out and "after the edits" not in out  # nothing was edited
 
 
 def test_detour_walk_is_removed_with_an_honest_reason_and_needed_walks_kept(tmp_path, capsys):

@@ -30,6 +30,7 @@ FILES = {
     "teach_two.jsonl": (b'{"goal": "a", "actions": ["PickUp(Mug)"]}\n'
                         b'{"goal": "b", "actions": ["PickUp(Cup)"]}\n'),
     "teach_non_utf8.json": b'{"goal": "caf\xff", "actions": ["PickUp(Mug)"]}',
+    "teach_two_bare.jsonl": b'["PickUp(Mug)", "Place(CounterTop)"]\n["PickUp(Cup)"]\n',
     # follow instruction files
     "instr_unknown_object.txt": b"If the unicorn is on, switch it off.\n",
     "instr_garbage.txt": b"blah blah\n",
@@ -66,6 +67,7 @@ VERIFY_CASES = [
     ("teach_broken.json", ["json"]),
     ("teach_labels.json", ["labels"]),
     ("teach_two.jsonl", ["2 episodes"]),
+    ("teach_two_bare.jsonl", ["2 episodes"]),
     ("teach_non_utf8.json", ["utf-8"]),
 ]
 
@@ -74,6 +76,22 @@ VERIFY_CASES = [
 def test_verify_bad_plan_files(cli, bad, name, expect):
     res = cli("verify", bad / name, "--judge", "rule", "--goal", "Watch TV")
     assert_one_line_error(res, *expect)
+
+
+def test_verify_empty_goal_is_refused_not_replaced(cli, tmp_path):
+    p = tmp_path / "plan.txt"
+    p.write_text("Task: Watch TV\nwalk to television\n")
+    for env in ("virtualhome", "thor"):
+        assert_one_line_error(cli("verify", p, "--goal", "  ", "--env", env), "--goal is empty")
+
+
+def test_verify_binary_standard_input_says_not_utf8(cli, monkeypatch):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"\xff\xfe\x00walk")))
+    assert_one_line_error(cli("verify", "-", "--judge", "rule", "--goal", "Watch TV"), "standard input",
+                          "not UTF-8")
 
 
 def test_verify_unknown_object_is_a_resolution_error(cli, bad):

@@ -59,3 +59,14 @@ def test_label_errors():
         parse_teach("not json at all {")
     with pytest.raises(InputError):
         load_teach("/nonexistent/file.json")
+
+
+def test_bare_action_lists_one_a_line_are_episodes():
+    """A JSONL of bare lists (not the documented ``{"actions": [...]}`` objects) was read as one
+    episode; each line is an episode, as for the object form. One bare list stays one episode."""
+    eps = parse_teach('["PickUp(Mug)", "ToggleOn(Faucet)"]\n["PickUp(Cup)"]\n', "p")
+    assert [len(e.plan) for e in eps] == [2, 1]
+    (one,) = parse_teach('["PickUp(Mug)", "ToggleOn(Faucet)"]\n', "p")
+    assert len(one.plan) == 2
+    (nested,) = parse_teach(json.dumps([["PickUp(Mug)"]]), "p")
+    assert len(nested.plan) == 1
