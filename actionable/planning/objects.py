@@ -8,6 +8,10 @@ TrimmedTestScene1). Sources, in order:
    (``class_name_equivalence.json``, e.g. ``television: [tv, walltv]``,
    ``freezer: [fridge]``), plus :data:`EXTRA_ALIASES` (the dataset's spelling
    ``coffe_maker``); matched as whole words (plural ``s`` allowed) in the task.
+   A word the table lacks that ends a one-word class name (a closed compound: "shelf" of
+   ``bookshelf`` and ``wallshelf``) names that class; among several, the one nearest the
+   whole task (translation LM) is taken, so "Put the book on the shelf" finds the bookshelf,
+   not the closer-sounding ``cupboard``.
 2. **Translation LM**: for task words no name matches, the nearest scene class
    by cosine of sentence embeddings, kept at :data:`MIN_COSINE` or above.
 
@@ -170,8 +174,16 @@ def match_task_objects(task: str, scene_classes, embedder=None, equivalence=None
     if embedder is not None and classes:
         mat = np.asarray(embedder.encode([_norm(c) for c in classes]), dtype=np.float32)
         sims = mat @ np.asarray(embedder.encode(rest), dtype=np.float32).T  # (classes, words)
+        ctx = mat @ np.asarray(embedder.encode([_norm(task)])[0], dtype=np.float32)  # (classes,) vs the task
+    else:
+        ctx = None
     for j, w in enumerate(rest):
         in_vocab = w in vocab or (w.endswith("s") and w[:-1] in vocab)
+        heads = _head_classes(w, classes)
+        if heads:  # "shelf" names the bookshelf and the wall shelf, not the closest-sounding cupboard
+            best = max(heads, key=lambda c: ctx[classes.index(c)]) if ctx is not None else heads[0]
+            out.matched.append((w, best, "name", 1.0))
+            continue
         if sims is not None:
             order = np.argsort(-sims[:, j], kind="stable")
             best = int(order[0])
@@ -186,6 +198,16 @@ def match_task_objects(task: str, scene_classes, embedder=None, equivalence=None
             if not in_vocab:
                 out.unknown.add(w)
     return out
+
+
+def _head_classes(word: str, classes) -> list[str]:
+    """Scene classes whose one-word name is a closed compound with ``word`` as its head (its
+    end): "shelf" -> ``bookshelf``, ``wallshelf``; "tub" is too short (3 letters or fewer never
+    match); plural ``s`` allowed. Names of two or more words ("basket for clothes", "address
+    book") are left to the translation LM: their last word is not always the head. Sorted."""
+    forms = {f for f in (word, word[:-1] if word.endswith("s") else word) if len(f) > 3}
+    return sorted(c for c in classes if " " not in (n := _norm(c))
+                  and any(n.endswith(f) and len(n) - len(f) >= 3 for f in forms))
 
 
 def _names_thing(word: str, classes) -> bool:
