@@ -86,7 +86,7 @@ from actionable.planning.goalsearch import goal_progress, search_progress
 from actionable.planning.objects import ObjectMatch, match_task_objects
 from actionable.planning.result import PlanResult, StepTrace
 from actionable.planning.retrieval import ProgramRetriever, Retrieved, query_text
-from actionable.planning.taskstep import already_holds, drop_undoing, find_task_steps
+from actionable.planning.taskstep import drop_undoing, find_task_groups
 
 DONE = "done"
 
@@ -263,19 +263,22 @@ class GroundedPlanner:
         task_cos = vec @ self.embedder.encode([query_text(task, description)])[0]
         named = set(match.classes)
         obj_share = [sum(a.name in named for a in s.args) / max(1, len(s.args)) for s in pool]
-        task_steps = find_task_steps(self.embedder, cfg, pool, phrases, vec, task, match)
+        ts = find_task_groups(self.embedder, cfg, pool, phrases, vec, task, match, oracle)
+        task_steps, task_pool = ts.phrases, ts.pool
         res.task_steps = sorted(task_steps)
-        task_pool = [st for st, p in zip(pool, phrases) if p in task_steps]
         cannot = getattr(oracle, "cannot", None)  # optional: why a step can never run here
         reasons = [cannot(st) for st in task_pool] if cannot is not None else []
         if task_pool and reasons and all(reasons):
             raise PlanningError(
                 f"the task asks {' / '.join(res.task_steps)!r}, which nothing in scene {domain.name!r} affords "
                 f"({'; '.join(dict.fromkeys(reasons))}); rephrase the task, or plan in another scene (--scene)")
-        already = bool(task_pool) and already_holds(oracle, task_pool)
+        already = ts.already
         if already:
             res.warnings.append(f"nothing to do: what {task!r} asks ({' / '.join(res.task_steps)}) already holds "
                                 f"in scene {domain.name!r}")
+        elif any(ts.held):
+            res.warnings.append("already holds, left as it is: " + " / ".join(
+                sorted(p for g, h in zip(ts.groups, ts.held) if h for p in g)))
         res.prompt = self._prompt_head(task, description, retrieved)
         ret_w = self._retrieval_weights(retrieved)
         # (weight, steps, step counts) of each retrieved program, counted once per plan
@@ -318,7 +321,7 @@ class GroundedPlanner:
             done = _Cand(DONE, None, prior=self._done_prior(done_text, ret_steps) if cfg.use_retrieval else 0.0,
                          trans=(sum(1 for x in samples if not x.strip()) / len(samples)) if samples else 0.0)
             done.total = cfg.w_retrieval * done.prior + cfg.w_translation * done.trans - cfg.done_bias
-            if cfg.w_task_done > 0 and task_steps.intersection(done_text):  # the plan did what the task says
+            if cfg.w_task_done > 0 and ts.done(done_text):  # the plan did what the task says (every clause)
                 done.total += cfg.w_task_done
                 done.task_done = True
             if position == 1:
@@ -327,8 +330,9 @@ class GroundedPlanner:
             if cfg.use_lm:
                 self._lm_scores(step_prompt, feasible, res)
             best = max(feasible, key=lambda c: c.total)
-            if best.step is None and task_pool and not task_steps.intersection(done_text):
-                forced = self._task_step_now(oracle, task_pool, len(res.steps))
+            if best.step is None and task_pool and not ts.done(done_text):
+                forced = next((f for f in (self._task_step_now(oracle, ts.pools[i], len(res.steps))
+                                           for i in ts.undone(done_text)) if f is not None), None)
                 if forced is not None:  # Done before the task's own step: take it first
                     position = self._commit(res, oracle, forced, [], noop_done, done_text, position)
                     continue
@@ -359,8 +363,8 @@ class GroundedPlanner:
             res.stop_reason = "already_done" if already else "max_steps"
         named = set(match.classes)
         acted = {a.name for s in res.steps for a in s.step.args}
-        if task_pool and not already and not task_steps.intersection(done_text):
-            res.warnings.append(f"the plan never does the task's own step ({' / '.join(res.task_steps)}): when "
+        if task_pool and not already and not ts.done(done_text):
+            res.warnings.append(f"the plan never does the task's own step ({' / '.join(ts.undone_phrases(done_text))}): when "
                                 f"Done won it did not execute or did not fit in the step limit; it may not do "
                                 f"the task")
         if named and not already and not named & acted and best_sim < cfg.missing_object_similarity:

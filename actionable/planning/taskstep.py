@@ -63,6 +63,58 @@ def find_task_steps(embedder, cfg, pool: list, phrases: list[str], vec: np.ndarr
     return out
 
 
+class TaskSteps:
+    """The task's own steps, one group per clause of a conjunctive task
+    (:func:`actionable.planning.clauses.clauses`): "Switch on the TV and the computer" ->
+    ``[{switch on television}, {switch on computer}]``; a task of one clause has one group (or
+    none). A group whose effect already holds at the start counts as done (``held``).
+
+    Args:
+        groups: the phrases of each clause's task step (clauses with none left out).
+        pool / phrases: the candidate steps and their phrases (the groups' steps are taken from them).
+        oracle: the start state's :class:`~actionable.planning.domain.Affordance` (for ``held``).
+    """
+
+    def __init__(self, groups: list[set[str]], pool: list, phrases: list[str], oracle: Affordance):
+        self.groups = groups
+        self.phrases = set().union(*groups) if groups else set()
+        self.pools = [[st for st, p in zip(pool, phrases) if p in g] for g in groups]
+        self.pool = [st for st, p in zip(pool, phrases) if p in self.phrases]
+        self.held = [bool(gp) and already_holds(oracle, gp) for gp in self.pools]
+
+    @property
+    def already(self) -> bool:
+        """Nothing to do: every clause's effect already holds."""
+        return bool(self.pool) and all(self.held)
+
+    def undone(self, done_text) -> list[int]:
+        """Indices of the groups neither held nor done by a step of ``done_text``."""
+        done = set(done_text)
+        return [i for i, g in enumerate(self.groups) if not self.held[i] and not g & done]
+
+    def done(self, done_text) -> bool:
+        """Every clause's task step is done (or held)."""
+        return bool(self.pool) and not self.undone(done_text)
+
+    def undone_phrases(self, done_text) -> list[str]:
+        return sorted(set().union(*(self.groups[i] for i in self.undone(done_text))))
+
+
+def find_task_groups(embedder, cfg, pool: list, phrases: list[str], vec: np.ndarray, task: str, match,
+                     oracle: Affordance) -> TaskSteps:
+    """:func:`find_task_steps` for each clause of ``task`` (one clause: the task as given), as a
+    :class:`TaskSteps`."""
+    from actionable.planning.clauses import clauses
+
+    parts = clauses(task, {w for words, _, _, _ in match.matched for w in _words(words)})
+    groups: list[set[str]] = []
+    for part in parts if len(parts) > 1 else [task]:
+        g = find_task_steps(embedder, cfg, pool, phrases, vec, part, match)
+        if g and g not in groups:
+            groups.append(g)
+    return TaskSteps(groups, pool, phrases, oracle)
+
+
 # everyday verbs -> the step vocabulary's (every world's steps say "switch on", "grab"); MiniLM
 # otherwise puts "Turn on light" nearer "turn to light" than "switch on light"
 _VERB_FORMS = ((re.compile(r"\bturn(s|ed|ing)? on\b"), "switch on"), (re.compile(r"\bturn(s|ed|ing)? off\b"), "switch off"),
@@ -140,4 +192,4 @@ def _effect_holds(oracle: Affordance, steps: list, state) -> bool:
         oracle.state = keep
 
 
-__all__ = ["find_task_steps", "already_holds", "drop_undoing"]
+__all__ = ["find_task_steps", "find_task_groups", "TaskSteps", "already_holds", "drop_undoing"]

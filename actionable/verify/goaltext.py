@@ -24,7 +24,9 @@ the same title*, matched by class:
 
 When no title matches, simple phrases are read instead: "turn/switch on X"
 -> ``ON(X)``, "turn off X" -> ``OFF(X)``, "open/close X", "plug in X", "put X
-in/on Y" -> ``INSIDE/ON(X, Y)``, X and Y being objects of the plan.
+in/on Y" -> ``INSIDE/ON(X, Y)``, X and Y being objects of the plan; in each clause of a
+conjunction too ("switch on the TV and the computer": ``ON`` of both;
+:func:`actionable.planning.clauses.clauses`).
 
 The result says where the conditions came from; when none can be derived the
 judge says so and checks executability only. This extends arXiv 2509.02761,
@@ -240,17 +242,22 @@ def _from_phrases(goal: str, node_of: dict[str, int]):
     mug in the sink", over objects of the plan; ``None`` when there is none."""
     from actionable.evaluation.goals import GoalSpec, RelationGoal, StateGoal
 
-    text = goal.lower()
+    from actionable.planning.clauses import clauses
+
+    # one text per conjoined object ("switch on the TV and the computer": both), and the whole
+    objects = {w for w in re.findall(r"[a-z]+", goal.lower()) if _plan_class(w, node_of) is not None}
     states, rels = [], []
-    for pat, state in _PHRASES:
-        for m in re.finditer(pat, text):
-            cls = _plan_class(m.group(1), node_of)
-            if cls is not None:
-                states.append(StateGoal(node_of[cls], cls, state))
-    for m in _PUT.finditer(text):
-        a, b = _plan_class(m.group(1), node_of), _plan_class(m.group(3), node_of)
-        if a and b and a != b:
-            rels.append(RelationGoal(node_of[a], "INSIDE" if m.group(2).startswith("in") else "ON", node_of[b]))
+    for text in dict.fromkeys([goal.lower(), *clauses(goal, objects)]):
+        for pat, state in _PHRASES:
+            for m in re.finditer(pat, text):
+                cls = _plan_class(m.group(1), node_of)
+                if cls is not None:
+                    states.append(StateGoal(node_of[cls], cls, state))
+        for m in _PUT.finditer(text):
+            a, b = _plan_class(m.group(1), node_of), _plan_class(m.group(3), node_of)
+            if a and b and a != b:
+                rels.append(RelationGoal(node_of[a], "INSIDE" if m.group(2).startswith("in") else "ON",
+                                         node_of[b]))
     if not (states or rels):
         return None
     return GoalSpec("derived:text", goal.strip()[:60], tuple(dict.fromkeys(states)), tuple(dict.fromkeys(rels)))

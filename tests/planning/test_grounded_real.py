@@ -73,3 +73,17 @@ def test_real_watch_tv_watches_the_tv_in_the_default_house(tmp_path):
     assert not any("never does the task's own step" in w for w in res.warnings)
     gc = implied_goal_check(session, res)
     assert gc["checked"] and gc["met"] == gc["total"], gc
+
+
+def test_real_two_object_task_does_both(tmp_path):
+    """"Switch on the TV and the computer" stopped after `switch on television` (one task step for
+    the whole task); each clause now has its own, and Done waits for both. The goal read from the
+    text has both conditions."""
+    session = PlanningSession(LMConfig(cache_dir=tmp_path), None, scene="default")
+    res = session.grounded_planner(GroundedConfig()).plan("Switch on the TV and the computer", session.scene)
+    assert res.planning_model.startswith("embedded:") and res.lm_calls > 0
+    acts = [s.action for s in res.steps]
+    assert "switch on television" in acts and "switch on computer" in acts, acts
+    assert res.executability["executable"] and res.stop_reason == "done" and len(acts) < 20, acts
+    gc = implied_goal_check(session, res)
+    assert gc["checked"] and gc["total"] == 2 and gc["task_success"], gc

@@ -1,0 +1,87 @@
+"""One clause per object of a conjunctive instruction.
+
+"Switch on the TV and the computer" asks for two things; the grounded planner's
+*task step* (:mod:`actionable.planning.taskstep`) and the goal conditions read from
+a task's text (:mod:`actionable.verify.goaltext`) are found per clause, so a plan is not
+done after the first object. The split is by words, with the task's object words
+given by the caller (the names the object matcher found):
+
+* the instruction is cut at ``and`` / ``then`` and commas; every part must name an object, else
+  the instruction stays whole ("Sit down and watch TV": "sit down" names none);
+* a part with no verb of its own (only articles before its object: "the computer")
+  takes the words before the object of the part before it ("switch on the");
+* a part that took a verb and says where ("the plate *in the sink*") lends that
+  ending to the parts before it that say nothing after their object ("put the cup"
+  -> "put the cup in the sink").
+
+Examples: "Put the cup and the plate in the sink" -> ``["put the cup in the sink",
+"put the plate in the sink"]``; "Turn off the light and close the door" -> ``["turn
+off the light", "close the door"]``; "Make coffee" -> ``["make coffee"]``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+_SPLIT = frozenset({"and", "then"})
+_ARTICLES = frozenset({"the", "a", "an", "my", "your", "his", "her", "our", "their", "some", "this", "that",
+                       "these", "those", "both", "also"})
+
+
+def _norm_words(text: str) -> list[str]:
+    from actionable.planning.objects import words
+
+    return words(re.sub(r"[,;]", " and ", text))  # a list's commas cut like "and"
+
+
+def clauses(task: str, object_words: Iterable[str]) -> list[str]:
+    """The clauses of ``task``, one per conjoined object (see the module doc).
+
+    Args:
+        task: the instruction (any case, punctuation ignored).
+        object_words: lower-case words that name objects in ``task`` ("tv", "coffee", "maker").
+
+    Returns:
+        Lower-case clauses, at least one; ``[task in lower case, words only]`` when the
+        instruction is not a conjunction of objects.
+    """
+    words = _norm_words(task)
+    objs = {w.lower() for w in object_words}
+    parts: list[list[str]] = [[]]
+    for w in words:
+        if w in _SPLIT:
+            if parts[-1]:
+                parts.append([])
+        else:
+            parts[-1].append(w)
+    parts = [p for p in parts if p]
+    whole = [" ".join(_norm_words(task.replace(",", " ").replace(";", " ")))]
+    if len(parts) < 2:
+        return whole
+    spans = []
+    for p in parts:
+        first = next((i for i, w in enumerate(p) if w in objs), None)
+        if first is None:
+            return whole
+        end = first
+        while end < len(p) and p[end] in objs:
+            end += 1
+        spans.append((p[:first], p[first:end], p[end:]))
+    out: list[list] = []
+    for k, (pre, obj, post) in enumerate(spans):
+        own_verb = any(w not in _ARTICLES for w in pre)
+        if not own_verb and k > 0:
+            pre = [w for w in out[-1][0] if w not in _ARTICLES] + pre
+            if post:  # "the plate in the sink": the parts before that share the verb end the same way
+                for prev in reversed(out):
+                    if prev[2]:
+                        break
+                    prev[2] = list(post)
+                    if prev[3]:  # the part that brought the verb: no further back
+                        break
+        out.append([pre, obj, post, own_verb or k == 0])
+    return [" ".join(pre + obj + post) for pre, obj, post, _ in out]
+
+
+__all__ = ["clauses"]

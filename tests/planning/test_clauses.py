@@ -1,0 +1,86 @@
+"""Conjunctive instructions: one clause per object (planning/clauses.py), one task-step group per
+clause in the grounded planner (taskstep.TaskSteps), and goal conditions read per clause."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from actionable.planning.clauses import clauses
+
+
+@pytest.mark.parametrize("task,objects,expect", [
+    ("Switch on the TV and the computer", {"tv", "computer"}, ["switch on the tv", "switch on the computer"]),
+    ("Put the cup and the plate in the sink", {"cup", "plate", "sink"},
+     ["put the cup in the sink", "put the plate in the sink"]),
+    ("Turn off the light and close the door", {"light", "door"}, ["turn off the light", "close the door"]),
+    ("Put the cup in the sink and the plate on the table", {"cup", "plate", "sink", "table"},
+     ["put the cup in the sink", "put the plate on the table"]),
+    ("Turn on the tv, the radio and the lamp", {"tv", "radio", "lamp"},
+     ["turn on the tv", "turn on the radio", "turn on the lamp"]),
+    ("Turn the TV and the radio on", {"tv", "radio"}, ["turn the tv on", "turn the radio on"]),
+    ("Switch on the coffee maker and the TV", {"coffee", "maker", "tv"},
+     ["switch on the coffee maker", "switch on the tv"]),
+    ("Open the fridge, take the milk and close the fridge", {"fridge", "milk"},
+     ["open the fridge", "take the milk", "close the fridge"]),
+])
+def test_conjunctions_split_one_clause_per_object(task, objects, expect):
+    assert clauses(task, objects) == expect
+
+
+@pytest.mark.parametrize("task,objects", [
+    ("Make coffee", {"coffee"}), ("Sit down and watch TV", {"tv"}), ("Please, turn on the TV", {"tv"}),
+    ("Rock and roll", set()), ("and", set()), ("", set()), ("Wash dishes with dishwasher", {"dishwasher"}),
+])
+def test_no_conjunction_of_objects_stays_whole(task, objects):
+    out = clauses(task, objects)
+    assert len(out) == 1, out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abc ,&and", max_size=40), st.sets(st.sampled_from(["a", "b", "c", "ab"])))
+def test_clauses_never_fail_and_keep_the_objects(task, objects):
+    out = clauses(task, objects)
+    assert out and all(isinstance(c, str) for c in out)
+    if len(out) > 1:  # every clause names an object
+        assert all(set(c.split()) & objects for c in out)
+
+
+def test_packaged_titles_are_one_clause():
+    """The 26 benchmark titles have no conjunction: their plans do not change."""
+    from actionable.planning.examples import ExampleBank
+
+    titles = ExampleBank.packaged().tasks()
+    assert len(titles) == 26
+    assert all(len(clauses(t, set(t.lower().split()))) == 1 for t in titles)
+
+
+def test_goal_text_reads_every_clause():
+    from actionable.env.scene import load_scene
+    from actionable.verify.goaltext import _from_phrases
+
+    scene = load_scene("default")
+    tv = scene.nodes_of_class("television")[0]
+    pc = scene.nodes_of_class("computer")[0]
+    spec = _from_phrases("Switch on the TV and the computer", {"television": tv, "computer": pc})
+    assert {(g.class_name, g.state) for g in spec.states} == {("television", "ON"), ("computer", "ON")}
+
+
+def test_no_lm_planner_does_both_clauses(tmp_path):
+    from actionable.config import GroundedConfig
+    from actionable.env.scene import load_scene
+    from actionable.grounding.embedder import load_embedder
+    from actionable.planning.examples import ExampleBank
+    from actionable.planning.grounded import GroundedPlanner
+    from actionable.planning.retrieval import ProgramRetriever
+
+    emb = load_embedder("minilm", cache_dir=tmp_path)
+    planner = GroundedPlanner(None, emb, ProgramRetriever(ExampleBank.packaged(), emb, cache_dir=tmp_path),
+                              GroundedConfig(use_lm=False))
+    res = planner.plan("Switch on the TV and the computer", load_scene("default"))
+    acts = [s.action for s in res.steps]
+    assert "switch on television" in acts and "switch on computer" in acts, acts
+    assert res.executability["executable"]
+    one = planner.plan("Switch on the computer", load_scene("default"))
+    assert "switch on television" not in [s.action for s in one.steps]
