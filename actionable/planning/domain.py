@@ -16,9 +16,10 @@ planner uses it for goal-aware termination (:mod:`actionable.planning.goalsearch
 of the :class:`PlanningDomain` protocol, so ``isinstance`` checks hold for domains without it.
 
 Optional in an attempt: ``satisfied`` (the step failed only because what it would do already
-holds). VirtualHome's oracle sets it (the simulator's ``satisfied`` error); THOR's leaves it False, so
-there the planner's "nothing to do" and "never undo the task's step" rules (grounded module doc) do
-not fire.
+holds). VirtualHome's oracle sets it (the simulator's ``satisfied`` error); THOR's from the object's
+state (switch on / off, open / close, when every object the step could bind already is so). A world
+that leaves it False gets no "nothing to do" and no "never undo the task's step" (grounded module
+doc).
 
 Both use the project's step vocabulary (:class:`~actionable.env.program.Step`: ``grab mug``,
 ``put mug in coffee machine``) for the class-level steps the planning LM scores; resolved steps

@@ -51,6 +51,9 @@ from actionable.worlds.thor.scene import DEFAULT_SCENE, Obj, ThorState, load_sce
 _ONE = {"WALK": "GotoLocation", "GRAB": "PickUp", "OPEN": "Open", "CLOSE": "Close", "SWITCHON": "ToggleOn",
         "SWITCHOFF": "ToggleOff", "WASH": "Clean", "CUT": "Slice"}
 _HELD = {"PUTIN": "Place", "PUTBACK": "Place", "POUR": "Pour"}
+#: what a step makes true of its object (attribute of the THOR object, value); when that already
+#: holds on every object the step could bind, the attempt fails as ``satisfied`` ("nothing to do")
+_EFFECT = {"SWITCHON": ("on", True), "SWITCHOFF": ("on", False), "OPEN": ("open", True), "CLOSE": ("open", False)}
 #: the project's step action -> the THOR action it runs as (the planner's mapping; the verify
 #: adapter, :mod:`.verify_adapter`, reads plans with the same table)
 STEP_TO_THOR: dict[str, str] = {**_ONE, **_HELD}
@@ -196,7 +199,11 @@ class ThorAffordance(Committing):
             ResolutionError: a class of ``step`` is not in the scene.
         """
         first_fail = None
-        for b in self._bindings(step, self.state):
+        bindings = self._bindings(step, self.state)
+        if bindings and self._satisfied(step.action, bindings):  # nothing to do: never "repaired" by undoing it
+            return Attempt(step, False, bindings[:1], [False], {"unmet_preconditions": ["already holds"]},
+                           satisfied=True)
+        for b in bindings:
             ok, new, unmet = self.run(b, self.state)
             if ok:
                 fp = self.fingerprint(new)
@@ -215,6 +222,14 @@ class ThorAffordance(Committing):
                 return Attempt(step, True, done + [b], [True] * len(done) + [False], None, res, fp,
                                [self.fingerprint(x) for x in states] + [fp])
         return Attempt(step, False, [b], [False], {"unmet_preconditions": unmet})
+
+    def _satisfied(self, action: str, bindings: list[Step]) -> bool:
+        """What ``action`` does already holds on every object of ``bindings`` (the TV that is on,
+        for "switch on"), from the object's own state; ``False`` for actions without such an effect."""
+        eff = _EFFECT.get(action)
+        objs = [self.state.objects.get(b.args[0].id) for b in bindings if b.args]
+        return eff is not None and bool(objs) and all(o is not None and getattr(o, eff[0]) == eff[1]
+                                                      for o in objs)
 
     def _repair(self, step: Step, unmet: list[str], s: ThorState, budget: int, done: list, states: list):
         for _ in range(budget + 1):

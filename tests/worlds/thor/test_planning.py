@@ -192,3 +192,29 @@ def test_world_text_is_the_kitchen_language_verify_reads():
     ad = ThorAdapter("FloorPlan1")
     plan, _ = read_world_plan(ad, "\n".join(lines))
     assert len(plan.steps) >= 2 and plan.steps[-1].action in ("PUTIN", "PUTBACK") and ad.replay(plan.steps).executable
+
+
+def test_a_step_whose_effect_already_holds_is_satisfied_not_repaired():
+    """THOR's attempts said nothing of "already holds", so "Close the fridge" opened the closed fridge
+    to close it, and "Turn off the faucet" was planned with the faucet off. Now such a step fails as
+    ``satisfied`` (every object it could bind already is so), and the planner says nothing to do."""
+    o = ThorPlanning("FloorPlan1").start()
+    fridge = next(x for x in o.state.objects.values() if x.type == "Fridge")
+    assert not fridge.open
+    att = o.attempt(Step.of("close", "fridge"))
+    assert not att.ok and att.satisfied and att.steps[0].action == "CLOSE"
+    opened = o.attempt(Step.of("open", "fridge"))
+    assert opened.ok and not opened.satisfied
+    o.state = opened.state
+    assert o.attempt(Step.of("close", "fridge")).ok  # once open it can be closed
+    assert not o.attempt(Step.of("grab", "mug")).satisfied  # no such effect: never satisfied
+
+
+def test_nothing_to_do_in_the_kitchen(emb):
+    dom = planning_domain("thor", "FloorPlan1")
+    planner = GroundedPlanner(None, emb, ProgramRetriever(teach_bank(), emb), GroundedConfig(use_lm=False))
+    res = planner.plan("Close the fridge", dom)
+    assert res.stop_reason == "already_done" and not res.steps
+    assert any("nothing to do" in w for w in res.warnings), res.warnings
+    res = planner.plan("Open the fridge", planning_domain("thor", "FloorPlan1"))
+    assert [s.action for s in res.steps][-1] == "open fridge" and res.executability["executable"]
