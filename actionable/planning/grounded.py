@@ -364,7 +364,8 @@ class GroundedPlanner:
         named = set(match.classes)
         acted = {a.name for s in res.steps for a in s.step.args}
         if task_pool and not already and not ts.done(done_text):
-            res.warnings.append(f"the plan never does the task's own step ({' / '.join(ts.undone_phrases(done_text))}): when "
+            left = " / ".join(ts.undone_phrases(done_text))
+            res.warnings.append(f"the plan never does the task's own step ({left}): when "
                                 f"Done won it did not execute or did not fit in the step limit; it may not do "
                                 f"the task")
         if named and not already and not named & acted and best_sim < cfg.missing_object_similarity:

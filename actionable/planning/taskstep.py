@@ -97,6 +97,7 @@ class TaskSteps:
         return bool(self.pool) and not self.undone(done_text)
 
     def undone_phrases(self, done_text) -> list[str]:
+        """The phrases of the groups still to do, sorted (for the warning)."""
         return sorted(set().union(*(self.groups[i] for i in self.undone(done_text))))
 
 
