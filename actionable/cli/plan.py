@@ -87,9 +87,13 @@ def plan_command(
 
     Prints the numbered program, whether it executes in the scene and, if not,
     the failing step and the unmet precondition. With a paper variant (--variant
-    vanilla|translated|corrected|full) the first run embeds the scene's admissible
-    actions (about 1.5 minutes on an idle 2-core machine, several under load); later
-    runs read the cache. The grounded planner (default) embeds no action index.
+    vanilla|translated|corrected|full) the first run embeds the scene's
+    admissible actions (about 1.5 minutes on an idle 2-core machine, several
+    under load); later runs read the cache. The grounded planner (default)
+    embeds no action index. A task naming several objects ("Switch on the TV
+    and the computer") is done clause by clause, and the goal check then has a
+    condition per object.
+
     Progress goes to stderr: a spinner on a terminal, timestamped lines otherwise
     (--quiet: none).
 
@@ -344,8 +348,7 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
     objs = (result.objects or {}).get("matched") or []
     if objs:
         con.print("Objects the task names: " + ", ".join(
-            f"'{m['words']}' -> {m['class']}" + ("" if m["how"] == "name" else f" (translation LM, cos {m['score']:.2f})")
-            for m in objs))
+            f"'{m['words']}' -> {m['class']}" + _how(m) for m in objs))
     for w in result.warnings:
         if not (already and w.startswith("nothing to do")):  # said above
             con.print(f"[yellow]Warning:[/yellow] {w}")
@@ -370,3 +373,12 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
 def register(app, eval_app) -> None:
     """Add ``actionable plan`` to the root app."""
     app.command("plan", help=plan_command.__doc__)(plan_command)
+
+
+def _how(m: dict) -> str:
+    """How a task word was mapped, for the human output ('' for a name of the class)."""
+    if m["how"] == "name":
+        return ""
+    if m["how"].startswith("compound"):
+        return f" (the word ends the class name{m['how'][len('compound'):]}; cos to the task {m['score']:.2f})"
+    return f" (translation LM, cos {m['score']:.2f})"

@@ -79,10 +79,14 @@ def sequencing_command(
     pids = pids[::stride][:limit] if limit else pids[::stride]
     if ids is not None:
         wanted = [i.strip() for i in ids.split(",") if i.strip()]
+        if not wanted:
+            raise ConfigError("--ids: no program id given; e.g. --ids 60_1,87_2")
         unknown = [i for i in wanted if i not in pids]
-        if not wanted or unknown:
-            raise ConfigError(f"--ids: {', '.join(unknown) or 'no id given'} not among the {len(pids)} selected "
-                              f"programs (--programs {programs}; ids look like '60_1', see the run's run.jsonl)")
+        if unknown:
+            narrowed = " after --stride/--limit" if (stride > 1 or limit) else ""
+            raise ConfigError(f"--ids: {', '.join(unknown)} not among the {len(pids)} programs selected{narrowed} "
+                              f"(--programs {programs}: the goal-annotated or tuning programs; a run's "
+                              f"run.jsonl lists its ids)")
         pids = [p for p in pids if p in set(wanted)]
     settings = sq.SequencingSettings(model=model, grounded=overrides, lm_cache=not no_cache)
     episodes = [Episode(f"{pid}|{row}|{split}", {"program_id": pid, "row": row, "split": split})

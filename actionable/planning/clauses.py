@@ -6,7 +6,7 @@ a task's text (:mod:`actionable.verify.goaltext`) are found per clause, so a pla
 done after the first object. The split is by words, with the task's object words
 given by the caller (the names the object matcher found):
 
-* the instruction is cut at ``and`` / ``then`` and commas; every part must name an object, else
+* the instruction is cut at ``and`` / ``then``, commas and ``&``; every part must name an object, else
   the instruction stays whole ("Sit down and watch TV": "sit down" names none);
 * a part with no verb of its own (only articles before its object: "the computer")
   takes the words before the object of the part before it ("switch on the");
@@ -29,10 +29,10 @@ _ARTICLES = frozenset({"the", "a", "an", "my", "your", "his", "her", "our", "the
                        "these", "those", "both", "also"})
 
 
-def _norm_words(text: str) -> list[str]:
+def _norm_words(text: str, cut: str = " and ") -> list[str]:
     from actionable.planning.objects import words
 
-    return words(re.sub(r"[,;]", " and ", text))  # a list's commas cut like "and"
+    return words(re.sub(r"[,;&+]", cut, text))  # a list's commas (and "&") cut like "and"
 
 
 def clauses(task: str, object_words: Iterable[str]) -> list[str]:
@@ -56,7 +56,7 @@ def clauses(task: str, object_words: Iterable[str]) -> list[str]:
         else:
             parts[-1].append(w)
     parts = [p for p in parts if p]
-    whole = [" ".join(_norm_words(task.replace(",", " ").replace(";", " ")))]
+    whole = [" ".join(_norm_words(task, " "))]
     if len(parts) < 2:
         return whole
     spans = []

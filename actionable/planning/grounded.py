@@ -267,11 +267,12 @@ class GroundedPlanner:
         task_steps, task_pool = ts.phrases, ts.pool
         res.task_steps = sorted(task_steps)
         cannot = getattr(oracle, "cannot", None)  # optional: why a step can never run here
-        reasons = [cannot(st) for st in task_pool] if cannot is not None else []
-        if task_pool and reasons and all(reasons):
-            raise PlanningError(
-                f"the task asks {' / '.join(res.task_steps)!r}, which nothing in scene {domain.name!r} affords "
-                f"({'; '.join(dict.fromkeys(reasons))}); rephrase the task, or plan in another scene (--scene)")
+        for group, gpool in zip(ts.groups, ts.pools) if cannot is not None else ():
+            reasons = [cannot(st) for st in gpool]
+            if gpool and all(reasons):  # one clause nothing here affords: the task cannot be done
+                raise PlanningError(
+                    f"the task asks {' / '.join(sorted(group))!r}, which nothing in scene {domain.name!r} affords "
+                    f"({'; '.join(dict.fromkeys(reasons))}); rephrase the task, or plan in another scene (--scene)")
         already = ts.already
         if already:
             res.warnings.append(f"nothing to do: what {task!r} asks ({' / '.join(res.task_steps)}) already holds "
@@ -317,7 +318,7 @@ class GroundedPlanner:
             if task_pool and cfg.w_task_done > 0:
                 # never undo what the task asks on any instance it holds for (switch on the TV that is
                 # off, for "Turn off the TV"; switch off the computer just switched on)
-                feasible = drop_undoing(oracle, task_pool, feasible)
+                feasible = drop_undoing(oracle, ts.protect, feasible)
             done = _Cand(DONE, None, prior=self._done_prior(done_text, ret_steps) if cfg.use_retrieval else 0.0,
                          trans=(sum(1 for x in samples if not x.strip()) / len(samples)) if samples else 0.0)
             done.total = cfg.w_retrieval * done.prior + cfg.w_translation * done.trans - cfg.done_bias

@@ -9,9 +9,11 @@ TrimmedTestScene1). Sources, in order:
    ``freezer: [fridge]``), plus :data:`EXTRA_ALIASES` (the dataset's spelling
    ``coffe_maker``); matched as whole words (plural ``s`` allowed) in the task.
    A word the table lacks that ends a one-word class name (a closed compound: "shelf" of
-   ``bookshelf`` and ``wallshelf``) names that class; among several, the one nearest the
-   whole task (translation LM) is taken, so "Put the book on the shelf" finds the bookshelf,
-   not the closer-sounding ``cupboard``.
+   ``bookshelf`` and ``wallshelf``) names that class, and a word in no vocabulary also the
+   last word of a longer name ("rack" of ``towel_rack``, not of ``basket_for_clothes``);
+   among several, the one nearest the whole task (translation LM) is taken, so "Put the book
+   on the shelf" finds the bookshelf, not the closer-sounding ``cupboard``, and "Put the
+   towel on the rack" the towel rack.
 2. **Translation LM**: for task words no name matches, the nearest scene class
    by cosine of sentence embeddings, kept at :data:`MIN_COSINE` or above.
 
@@ -74,8 +76,10 @@ class ObjectMatch:
     """Task words mapped onto scene classes.
 
     Attributes:
-        matched: ``[(words, class, how, score)]``; ``how`` is ``"name"`` or
-            ``"translation"`` (score = cosine, 1.0 for names).
+        matched: ``[(words, class, how, score)]``; ``how`` is ``"name"``, ``"compound"`` (the
+            word heads the class's name; ``"compound (of a, b)"`` when several do, the one nearest
+            the task taken; score = its cosine to the task) or ``"translation"`` (score = cosine,
+            1.0 for names).
         missing: ``[(word, [closest scene classes])]`` for object names absent here.
         unknown: the words of ``missing`` that are in no object vocabulary ("bicycle").
     """
@@ -179,10 +183,14 @@ def match_task_objects(task: str, scene_classes, embedder=None, equivalence=None
         ctx = None
     for j, w in enumerate(rest):
         in_vocab = w in vocab or (w.endswith("s") and w[:-1] in vocab)
-        heads = _head_classes(w, classes)
+        # a word of the dataset's vocabulary ("book", "coffee") keeps its own meaning: only closed
+        # compounds; a word in no vocabulary ("rack", "shelf") also heads two-word names
+        heads = _head_classes(w, classes, open_compounds=not in_vocab)
         if heads:  # "shelf" names the bookshelf and the wall shelf, not the closest-sounding cupboard
             best = max(heads, key=lambda c: ctx[classes.index(c)]) if ctx is not None else heads[0]
-            out.matched.append((w, best, "name", 1.0))
+            others = [h for h in heads if h != best]
+            out.matched.append((w, best, "compound" + (f" (of {', '.join([best, *others])})" if others else ""),
+                                float(ctx[classes.index(best)]) if ctx is not None else 1.0))
             continue
         if sims is not None:
             order = np.argsort(-sims[:, j], kind="stable")
@@ -200,14 +208,22 @@ def match_task_objects(task: str, scene_classes, embedder=None, equivalence=None
     return out
 
 
-def _head_classes(word: str, classes) -> list[str]:
-    """Scene classes whose one-word name is a closed compound with ``word`` as its head (its
-    end): "shelf" -> ``bookshelf``, ``wallshelf``; "tub" is too short (3 letters or fewer never
-    match); plural ``s`` allowed. Names of two or more words ("basket for clothes", "address
-    book") are left to the translation LM: their last word is not always the head. Sorted."""
+def _head_classes(word: str, classes, open_compounds: bool = False) -> list[str]:
+    """Scene classes whose name is a compound with ``word`` as its head: a one-word name that ends
+    with it ("shelf" -> ``bookshelf``, ``wallshelf``), and with ``open_compounds`` a name of two
+    or more words that ends with it and has no "for" / "of" ("rack" -> ``towel_rack``,
+    ``shoe_rack``; never ``basket_for_clothes`` for "clothes"). A word of 3 letters or fewer never
+    matches ("tub"); plural ``s`` allowed. Sorted."""
     forms = {f for f in (word, word[:-1] if word.endswith("s") else word) if len(f) > 3}
-    return sorted(c for c in classes if " " not in (n := _norm(c))
-                  and any(n.endswith(f) and len(n) - len(f) >= 3 for f in forms))
+    out = []
+    for c in classes:
+        parts = _norm(c).split()
+        if len(parts) == 1:
+            if any(parts[0].endswith(f) and len(parts[0]) - len(f) >= 3 for f in forms):
+                out.append(c)
+        elif open_compounds and parts[-1] in forms and not {"for", "of"} & set(parts):
+            out.append(c)
+    return sorted(out)
 
 
 def _names_thing(word: str, classes) -> bool:

@@ -199,7 +199,7 @@ def implied_goal_check(session: PlanningSession, result: PlanResult, description
     # no packaged title: read goal conditions from the text ("turn on the TV" -> ON(television))
     from actionable.verify.goaltext import derive_goal_spec
 
-    derived = derive_goal_spec(result.task, result.resolved_program, session.scene)
+    derived = derive_goal_spec(result.task, result.resolved_program, session.scene, scene_objects=True)
     if derived.spec is not None and derived.spec.total:
         return {**check(derived.spec), "program_id": "the task text", "task": result.task,
                 "source": derived.source}

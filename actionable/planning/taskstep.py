@@ -80,7 +80,13 @@ class TaskSteps:
         self.phrases = set().union(*groups) if groups else set()
         self.pools = [[st for st, p in zip(pool, phrases) if p in g] for g in groups]
         self.pool = [st for st, p in zip(pool, phrases) if p in self.phrases]
-        self.held = [bool(gp) and already_holds(oracle, gp) for gp in self.pools]
+        objs = [{a.name for st in gp for a in st.args[:1]} for gp in self.pools]
+        # clauses on one object ("open the fridge ... close the fridge") are a sequence: none counts
+        # as held at the start, none is protected from being undone, and they are done in order
+        self.after = [[j for j in range(i) if objs[j] & objs[i]] for i in range(len(groups))]
+        shared = {i for i, a in enumerate(self.after) if a} | {j for a in self.after for j in a}
+        self.held = [i not in shared and bool(gp) and already_holds(oracle, gp) for i, gp in enumerate(self.pools)]
+        self.protect = [st for i, gp in enumerate(self.pools) if i not in shared for st in gp]
 
     @property
     def already(self) -> bool:
@@ -88,9 +94,11 @@ class TaskSteps:
         return bool(self.pool) and all(self.held)
 
     def undone(self, done_text) -> list[int]:
-        """Indices of the groups neither held nor done by a step of ``done_text``."""
-        done = set(done_text)
-        return [i for i, g in enumerate(self.groups) if not self.held[i] and not g & done]
+        """Indices of the groups neither held nor done by a step of ``done_text`` (for clauses on
+        one object: done after the earlier clauses on it)."""
+        last = [max((k for k, t in enumerate(done_text) if t in g), default=-1) for g in self.groups]
+        return [i for i in range(len(self.groups)) if not self.held[i]
+                and (last[i] < 0 or any(last[j] >= last[i] for j in self.after[i]))]
 
     def done(self, done_text) -> bool:
         """Every clause's task step is done (or held)."""

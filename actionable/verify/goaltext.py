@@ -121,13 +121,17 @@ def _class_conditions(pid: str) -> tuple[tuple, ...]:
     return tuple(out)
 
 
-def derive_goal_spec(goal: str, plan, scene) -> DerivedGoals:
+def derive_goal_spec(goal: str, plan, scene, scene_objects: bool = False) -> DerivedGoals:
     """Goal conditions for ``goal`` over the nodes of a resolved ``plan`` in ``scene``.
 
     Args:
         goal: the instruction in words.
         plan: a resolved :class:`~actionable.env.program.Program` (node ids set).
         scene: the :class:`~actionable.env.scene.SceneGraph` the plan runs in.
+        scene_objects: the phrases read from the text may also name objects the plan never
+            touches (an instance of each scene class, after the plan's own): ``actionable plan``'s
+            goal check, so that "switch on the TV and the computer" counts the computer the plan
+            left off as unmet. The judge keeps ``False`` (never a new errand).
 
     Returns:
         :class:`DerivedGoals`; ``spec`` is ``None`` (never an exception) when no
@@ -147,7 +151,13 @@ def derive_goal_spec(goal: str, plan, scene) -> DerivedGoals:
                 node_of.setdefault(scene.class_of(a.id) or a.name, a.id)
     title = match_title(goal, {s.task for s in ann.values()})
     if title is None:
-        spec = _from_phrases(goal, node_of)
+        nodes = dict(node_of)
+        if scene_objects:
+            for nid in sorted(scene.node_ids):
+                cls = scene.class_of(nid)
+                if cls and cls != _CHARACTER:
+                    nodes.setdefault(cls, nid)
+        spec = _from_phrases(goal, nodes)
         if spec is not None:
             return DerivedGoals(spec, "read from the goal text (verb + object of the plan)")
         return DerivedGoals(None, f"no annotated task title matches {goal.strip()[:60]!r} and the text "

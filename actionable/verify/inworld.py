@@ -81,7 +81,11 @@ def read_plan_in_world(adapter, text: str, where: str = "plan", suffix: str = ""
         except InputError as exc:
             raise InputError(f"{where}: {exc}") from None
         if len(eps) != 1:
-            raise InputError(f"{where} holds {len(eps)} episodes; verify takes one plan")
+            raise InputError(f"{where} holds {len(eps)} episodes; verify takes one plan (use `actionable eval "
+                             "verify --teach FILE` to score many)")
+        if not len(eps[0].plan):
+            raise InputError(f"{where} holds no action (an empty action list); give e.g. "
+                             '["PickUp(Mug)", "ToggleOn(Faucet)"]')
         return eps[0].plan, list(eps[0].warnings), eps[0].goal or None
     try:
         prog, notes = read_world_plan(adapter, text)

@@ -189,6 +189,9 @@ def _parse_plan(path: Path, text: str, where: str):
         if len(eps) != 1:
             raise _ShapeError(f"{where} holds {len(eps)} episodes; `verify` takes one plan "
                              "(use `actionable eval verify --teach FILE` to score many)")
+        if not len(eps[0].plan):
+            raise _ShapeError(f"{where} holds no action (an empty action list); give e.g. "
+                              '["PickUp(Mug)", "ToggleOn(Faucet)"]')
         return eps[0].plan, eps[0].goal
     try:
         plan = read_plan_text(text)

@@ -20,6 +20,7 @@ from actionable.planning.clauses import clauses
     ("Turn on the tv, the radio and the lamp", {"tv", "radio", "lamp"},
      ["turn on the tv", "turn on the radio", "turn on the lamp"]),
     ("Turn the TV and the radio on", {"tv", "radio"}, ["turn the tv on", "turn the radio on"]),
+    ("Switch on the TV & the computer", {"tv", "computer"}, ["switch on the tv", "switch on the computer"]),
     ("Switch on the coffee maker and the TV", {"coffee", "maker", "tv"},
      ["switch on the coffee maker", "switch on the tv"]),
     ("Open the fridge, take the milk and close the fridge", {"fridge", "milk"},
@@ -84,3 +85,59 @@ def test_no_lm_planner_does_both_clauses(tmp_path):
     assert res.executability["executable"]
     one = planner.plan("Switch on the computer", load_scene("default"))
     assert "switch on television" not in [s.action for s in one.steps]
+
+
+@pytest.fixture(scope="module")
+def no_lm(tmp_path_factory):
+    from actionable.config import GroundedConfig
+    from actionable.grounding.embedder import load_embedder
+    from actionable.planning.examples import ExampleBank
+    from actionable.planning.grounded import GroundedPlanner
+    from actionable.planning.retrieval import ProgramRetriever
+
+    cache = tmp_path_factory.mktemp("cache")
+    emb = load_embedder("minilm", cache_dir=cache)
+
+    def make(bank=None):
+        return GroundedPlanner(None, emb, ProgramRetriever(bank or ExampleBank.packaged(), emb, cache_dir=cache),
+                               GroundedConfig(use_lm=False))
+    return make
+
+
+def test_clauses_on_one_object_are_a_sequence(no_lm):
+    """New-user check: "Open the fridge and close the fridge" ended with the fridge open ("already
+    holds, left as it is: close fridge" — judged on the start state). Clauses on one object are
+    now done in order, and neither counts as held."""
+    from actionable.planning.domain import planning_domain
+    from actionable.worlds.thor.bank import teach_bank
+
+    res = no_lm(teach_bank()).plan("Open the fridge and close the fridge", planning_domain("thor", "FloorPlan1"))
+    acts = [s.action for s in res.steps]
+    assert "open fridge" in acts and acts[-1] == "close fridge", acts
+    assert acts.index("open fridge") < len(acts) - 1
+    assert not any("already holds" in w for w in res.warnings), res.warnings
+
+
+def test_a_clause_nothing_affords_refuses_the_task(no_lm):
+    """"Open the window" is refused; "Open the window and the door" ran 30 steps, exit 0."""
+    from actionable.env.scene import load_scene
+    from actionable.errors import PlanningError
+
+    with pytest.raises(PlanningError, match="open window.*CAN_OPEN"):
+        no_lm().plan("Open the window and the door", load_scene("default"))
+
+
+def test_the_plans_goal_check_counts_an_object_the_plan_left_off():
+    """A goal read from the text named only objects the plan touched, so a plan that switched on the TV
+    alone was "goal met: 1 of 1" for "Switch on the TV and the computer"."""
+    from actionable.env.program import Argument, Program, Step
+    from actionable.env.scene import load_scene
+    from actionable.verify.goaltext import derive_goal_spec
+
+    scene = load_scene("default")
+    tv = scene.nodes_of_class("television")[0]
+    plan = Program((Step("SWITCHON", (Argument("television", tv),)),))
+    judge = derive_goal_spec("Switch on the TV and the computer", plan, scene)
+    assert len(judge.spec.states) == 1  # the judge never adds an errand
+    mine = derive_goal_spec("Switch on the TV and the computer", plan, scene, scene_objects=True)
+    assert {(g.class_name, g.state) for g in mine.spec.states} == {("television", "ON"), ("computer", "ON")}

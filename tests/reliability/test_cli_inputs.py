@@ -30,6 +30,7 @@ FILES = {
     "teach_two.jsonl": (b'{"goal": "a", "actions": ["PickUp(Mug)"]}\n'
                         b'{"goal": "b", "actions": ["PickUp(Cup)"]}\n'),
     "teach_non_utf8.json": b'{"goal": "caf\xff", "actions": ["PickUp(Mug)"]}',
+    "teach_empty_list.json": b"[]",
     "teach_two_bare.jsonl": b'["PickUp(Mug)", "Place(CounterTop)"]\n["PickUp(Cup)"]\n',
     # follow instruction files
     "instr_unknown_object.txt": b"If the unicorn is on, switch it off.\n",
@@ -68,6 +69,7 @@ VERIFY_CASES = [
     ("teach_labels.json", ["labels"]),
     ("teach_two.jsonl", ["2 episodes"]),
     ("teach_two_bare.jsonl", ["2 episodes"]),
+    ("teach_empty_list.json", ["no action"]),
     ("teach_non_utf8.json", ["utf-8"]),
 ]
 
