@@ -202,6 +202,8 @@ _PHRASES = ((r"\b(?:turn|switch) on (?:the |a |my )?(\w+(?: \w+)?)", "ON"),
             (r"\bopen (?:the |a |my )?(\w+(?: \w+)?)", "OPEN"),
             (r"\bclose (?:the |a |my )?(\w+(?: \w+)?)", "CLOSED"),
             (r"\bplug in (?:the |a |my )?(\w+(?: \w+)?)", "PLUGGED_IN"))
+#: the verbs of the phrases above: never object words, even where a class ends with one (``light_switch``)
+_PHRASE_VERBS = frozenset({"turn", "switch", "open", "close", "plug", "put"})
 _PUT = re.compile(r"\bput (?:the |a |my )?(\w+(?: \w+)?) (in|into|inside|on|onto) (?:the |a |my )?(\w+(?: \w+)?)")
 
 
@@ -255,7 +257,8 @@ def _from_phrases(goal: str, node_of: dict[str, int]):
     from actionable.planning.clauses import clauses
 
     # one text per conjoined object ("switch on the TV and the computer": both), and the whole
-    objects = {w for w in re.findall(r"[a-z]+", goal.lower()) if _plan_class(w, node_of) is not None}
+    objects = {w for w in re.findall(r"[a-z]+", goal.lower())
+               if w not in _PHRASE_VERBS and _plan_class(w, node_of) is not None}
     states, rels = [], []
     for text in dict.fromkeys([goal.lower(), *clauses(goal, objects)]):
         for pat, state in _PHRASES:

@@ -66,6 +66,9 @@ def test_goal_text_reads_every_clause():
     pc = scene.nodes_of_class("computer")[0]
     spec = _from_phrases("Switch on the TV and the computer", {"television": tv, "computer": pc})
     assert {(g.class_name, g.state) for g in spec.states} == {("television", "ON"), ("computer", "ON")}
+    # a class that ends with a phrase verb ("light_switch") does not make "switch" an object word
+    spec = _from_phrases("Switch on the TV and the computer", {"television": tv, "computer": pc, "light_switch": 1})
+    assert {(g.class_name, g.state) for g in spec.states} == {("television", "ON"), ("computer", "ON")}
 
 
 def test_no_lm_planner_does_both_clauses(tmp_path):
