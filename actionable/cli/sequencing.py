@@ -84,7 +84,8 @@ def sequencing_command(
         unknown = [i for i in wanted if i not in pids]
         if unknown:
             narrowed = " after --stride/--limit" if (stride > 1 or limit) else ""
-            raise ConfigError(f"--ids: {', '.join(unknown)} not among the {len(pids)} programs selected{narrowed} "
+            n = f"{len(pids)} program{'s' if len(pids) != 1 else ''}"
+            raise ConfigError(f"--ids: {', '.join(unknown)} not among the {n} selected{narrowed} "
                               f"(--programs {programs}: the goal-annotated or tuning programs; a run's "
                               f"run.jsonl lists its ids)")
         pids = [p for p in pids if p in set(wanted)]
