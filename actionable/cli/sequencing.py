@@ -88,7 +88,8 @@ def sequencing_command(
             raise ConfigError(f"--ids: {', '.join(unknown)} not among the {n} selected{narrowed} "
                               f"(--programs {programs}: the goal-annotated or tuning programs; a run's "
                               f"run.jsonl lists its ids)")
-        pids = [p for p in pids if p in set(wanted)]
+        keep = set(wanted)
+        pids = [p for p in pids if p in keep]
     settings = sq.SequencingSettings(model=model, grounded=overrides, lm_cache=not no_cache)
     episodes = [Episode(f"{pid}|{row}|{split}", {"program_id": pid, "row": row, "split": split})
                 for split in split_list for row in row_list for pid in pids]

@@ -95,10 +95,7 @@ class ProgramRetriever:
         Raises:
             PlanningError: every program is excluded.
         """
-        srcs = {str(s) for s in exclude_sources}
-        tasks = {normalize_task(t) for t in exclude_tasks}
-        allowed = [i for i, e in enumerate(self.bank.examples)
-                   if e.source not in srcs and normalize_task(e.task) not in tasks]
+        allowed = self._allowed(exclude_sources, exclude_tasks)
         if not allowed:
             raise PlanningError("every program of the example bank is excluded; nothing to retrieve")
         q = np.asarray(self.embedder.encode([query_text(task, description)])[0], dtype=np.float32)
@@ -119,12 +116,15 @@ class ProgramRetriever:
 
         if self._words is None:
             self._words = [frozenset(words(f"{e.task} {e.description}")) for e in self.bank.examples]
+        return next((self.bank.examples[i] for i in self._allowed(exclude_sources, exclude_tasks)
+                     if word in self._words[i]), None)
+
+    def _allowed(self, exclude_sources: Iterable[str], exclude_tasks: Iterable[str]) -> list[int]:
+        """Indices of the bank programs the leakage rules allow (module doc)."""
         srcs = {str(s) for s in exclude_sources}
         tasks = {normalize_task(t) for t in exclude_tasks}
-        for e, ws in zip(self.bank.examples, self._words):
-            if word in ws and e.source not in srcs and normalize_task(e.task) not in tasks:
-                return e
-        return None
+        return [i for i, e in enumerate(self.bank.examples)
+                if e.source not in srcs and normalize_task(e.task) not in tasks]
 
     def similarity_to(self, texts: Sequence[str], task: str, description: str | None = None) -> np.ndarray:
         """Cosine of each of ``texts`` to the query (shape ``(len(texts),)``)."""

@@ -64,7 +64,7 @@ def read_plan_in_world(adapter, text: str, where: str = "plan", suffix: str = ""
     Raises:
         InputError: the text is not such a plan (the message starts with ``where``).
     """
-    from actionable.verify.planfile import loads_world_plan_json
+    from actionable.verify.planfile import loads_world_plan_json, one_teach_episode
 
     if text.lstrip().startswith("{"):
         try:
@@ -74,19 +74,8 @@ def read_plan_in_world(adapter, text: str, where: str = "plan", suffix: str = ""
         if prog is not None:
             return prog, [], prog.task or None
     if suffix.lower() in (".json", ".jsonl") or text.lstrip().startswith("{"):
-        from actionable.verify.teach import parse_teach
-
-        try:
-            eps = parse_teach(text, "plan")
-        except InputError as exc:
-            raise InputError(f"{where}: {exc}") from None
-        if len(eps) != 1:
-            raise InputError(f"{where} holds {len(eps)} episodes; verify takes one plan (use `actionable eval "
-                             "verify --teach FILE` to score many)")
-        if not len(eps[0].plan):
-            raise InputError(f"{where} holds no action (an empty action list); give e.g. "
-                             '["PickUp(Mug)", "ToggleOn(Faucet)"]')
-        return eps[0].plan, list(eps[0].warnings), eps[0].goal or None
+        ep = one_teach_episode(text, "plan", where)
+        return ep.plan, list(ep.warnings), ep.goal or None
     try:
         prog, notes = read_world_plan(adapter, text)
     except InputError as exc:

@@ -175,24 +175,35 @@ def read_plan_file(path: Path) -> tuple[Program, str]:
         raise
 
 
+def one_teach_episode(text: str, name: str, where: str):
+    """The one TEACh-style episode of a plan file (:func:`~actionable.verify.teach.parse_teach`).
+
+    Raises:
+        InputError: not TEACh JSON, several episodes, or an empty action list (the message starts
+            with ``where``).
+    """
+    from actionable.verify.teach import parse_teach
+
+    try:
+        eps = parse_teach(text, name)
+    except InputError as exc:  # name the file the user gave
+        raise InputError(f"{where}: {exc}") from None
+    if len(eps) != 1:
+        raise _ShapeError(f"{where} holds {len(eps)} episodes; `verify` takes one plan "
+                          "(use `actionable eval verify --teach FILE` to score many)")
+    if not len(eps[0].plan):
+        raise _ShapeError(f"{where} holds no action (an empty action list); give e.g. "
+                          '["PickUp(Mug)", "ToggleOn(Faucet)"]')
+    return eps[0]
+
+
 def _parse_plan(path: Path, text: str, where: str):
     if path.suffix.lower() in (".json", ".jsonl") or text.lstrip().startswith("{"):
         plan = loads_plan_json(text)  # `actionable plan --json` output
         if plan is not None:
             return plan, plan.task
-        from actionable.verify.teach import parse_teach
-
-        try:
-            eps = parse_teach(text, path.stem)
-        except InputError as exc:  # name the file the user gave
-            raise InputError(f"{where}: {exc}") from None
-        if len(eps) != 1:
-            raise _ShapeError(f"{where} holds {len(eps)} episodes; `verify` takes one plan "
-                             "(use `actionable eval verify --teach FILE` to score many)")
-        if not len(eps[0].plan):
-            raise _ShapeError(f"{where} holds no action (an empty action list); give e.g. "
-                              '["PickUp(Mug)", "ToggleOn(Faucet)"]')
-        return eps[0].plan, eps[0].goal
+        ep = one_teach_episode(text, path.stem, where)
+        return ep.plan, ep.goal
     try:
         plan = read_plan_text(text)
     except ProgramParseError as exc:
