@@ -9,7 +9,7 @@ The top-level API (imported lazily, so ``import actionable`` stays fast):
 * :func:`actionable.make` - build a registered world (``virtualhome``, ``thor``, ``driving``);
 * :func:`actionable.list_worlds`.
 
-See :mod:`actionable.api`; defaults are shared with the CLI (:mod:`actionable.defaults`).
+See :mod:`actionable.api`; defaults are shared with the CLI (:mod:`actionable.core.defaults`).
 """
 
 import sys as _sys

@@ -1,5 +1,5 @@
 """The top-level Python API: ``actionable.plan``, ``actionable.verify``, ``actionable.follow``
-and ``actionable.make``, with the same defaults as the CLI (:mod:`actionable.defaults`).
+and ``actionable.make``, with the same defaults as the CLI (:mod:`actionable.core.defaults`).
 
 >>> import actionable
 >>> r = actionable.plan("Watch TV")                # grounded planner, embedded model, default house
@@ -9,7 +9,7 @@ and ``actionable.make``, with the same defaults as the CLI (:mod:`actionable.def
 >>> w = actionable.make("thor", scene="FloorPlan1")   # a world, Gymnasium style
 
 Every result is plain data with ``to_dict()`` (JSON-ready). Errors are the typed errors of
-:mod:`actionable.errors` (``ConfigError`` names the keyword argument). Progress: timestamped
+:mod:`actionable.core.errors` (``ConfigError`` names the keyword argument). Progress: timestamped
 lines on stderr (``progress=True``, the default; a notebook shows them), ``progress=False``
 for none, or a callable that receives the event dicts.
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Union
 
-from actionable import defaults as D
+from actionable.core import defaults as D
 
 Progress = Union[bool, Callable[[dict], None], None]
 
@@ -98,8 +98,8 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
         PlanningError (e.g. the task names an object the scene lacks; the message names the
         closest objects), ModelNotFoundError (all :class:`ActionableError`).
     """
-    from actionable.config import VARIANTS, GroundedConfig, LMConfig, PlannerConfig, make_config
-    from actionable.errors import ConfigError
+    from actionable.core.config import VARIANTS, GroundedConfig, LMConfig, PlannerConfig, make_config
+    from actionable.core.errors import ConfigError
     from actionable.planning.domain import planning_domain
     from actionable.planning.prompts import clean_task
 
@@ -139,8 +139,8 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
 # ----------------------------------------------------------------------------- verify
 def _as_program(plan):
     """A :class:`Program` from a Program, a PlanResult, a path, plan text or a list of lines."""
-    from actionable.env.program import Program
-    from actionable.errors import InputError
+    from actionable.core.program import Program
+    from actionable.core.errors import InputError
 
     if isinstance(plan, Program):
         return plan, plan.task
@@ -159,7 +159,7 @@ def _as_program(plan):
     else:
         raise InputError(f"plan: expected a Program, a PlanResult, a Path, text or a list of lines "
                          f"(got {type(plan).__name__})")
-    from actionable.errors import ProgramParseError
+    from actionable.core.errors import ProgramParseError
     from actionable.verify.planfile import not_a_kitchen_plan
 
     try:
@@ -205,7 +205,7 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
         ConfigError: a bad judge, planner, max_rounds, world or scene, or no goal. InputError: the
             plan cannot be read (a kitchen plan given for VirtualHome says to pass ``world="thor"``).
     """
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
     from actionable.verify.inworld import verify_on_graph
     from actionable.verify.judge import JUDGE_NAMES, VerifyTask
     from actionable.verify.loop import loop_lm
@@ -258,8 +258,8 @@ def _recorded_world(plan) -> str | None:
 
 def _verify_in_world(plan, goal, judge, planner, model, scene, program, max_rounds, cache, world):
     """:func:`verify` in a world judged through its adapter (:mod:`actionable.verify.inworld`)."""
-    from actionable.env.program import Program
-    from actionable.errors import ConfigError
+    from actionable.core.program import Program
+    from actionable.core.errors import ConfigError
     from actionable.verify.inworld import verify_in_world, world_scene
 
     if program is not None:
@@ -281,7 +281,7 @@ def _verify_in_world(plan, goal, judge, planner, model, scene, program, max_roun
     elif isinstance(plan, Iterable):
         text = "\n".join(str(x) for x in plan)
     else:
-        from actionable.errors import InputError
+        from actionable.core.errors import InputError
 
         raise InputError(f"plan: expected a PlanResult, a Program, a Path, text or a list of lines "
                          f"(got {type(plan).__name__})")
@@ -344,10 +344,10 @@ def follow(instructions=None, world: str = D.WORLD, steps: int = D.FOLLOW_STEPS,
     """
     import tempfile
 
-    from actionable.config import LMConfig, make_config
+    from actionable.core.config import LMConfig, make_config
     from actionable.continual.agent import ExRAPConfig
     from actionable.continual.episode import AGENTS, make_agent, run_episode
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
 
     if agent not in AGENTS:
         raise ConfigError(f"agent={agent!r}: choose from {', '.join(AGENTS)}")

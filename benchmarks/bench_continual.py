@@ -19,7 +19,7 @@ import time
 def run(steps: int = 40, agents: tuple[str, ...] = ("exrap", "llm-planner", "saycan", "zsp",
                                                      "instruction-wise"),
         n_instructions: int = 3, seed: int = 0, level: str = "medium", verbose: bool = False) -> dict:
-    from actionable.config import LMConfig
+    from actionable.core.config import LMConfig
     from actionable.continual.episode import make_agent, run_episode
     from actionable.continual.instructions import sample_instructions
     from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse

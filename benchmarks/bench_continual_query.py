@@ -22,7 +22,7 @@ def main() -> None:
     ap.add_argument("--scene", default="1003_2")
     a = ap.parse_args()
 
-    from actionable.config import LMConfig
+    from actionable.core.config import LMConfig
     from actionable.continual.instructions import name_of
     from actionable.continual.query import QueryEvaluator
     from actionable.continual.tekg import TEKG

@@ -102,7 +102,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print one JSON object per episode as well")
     a = ap.parse_args()
 
-    from actionable.config import LMConfig, make_config
+    from actionable.core.config import LMConfig, make_config
     from actionable.grounding.embedder import load_embedder
     from actionable.lm.registry import load_lm
 

@@ -17,7 +17,7 @@ import time
 
 
 def run(seeds: int = 10, verbose: bool = False) -> dict:
-    from actionable.config import LMConfig
+    from actionable.core.config import LMConfig
     from actionable.continual import interpreter as ip
     from actionable.continual.instructions import sample_instructions
     from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse

@@ -30,8 +30,8 @@ def main() -> None:
     ap.add_argument("--set", default="a", choices=["a", "b"], help="task set (module doc)")
     ap.add_argument("--out", default=None, help="also write the plans as markdown here")
     args = ap.parse_args()
-    from actionable.config import GroundedConfig, LMConfig
-    from actionable.errors import ActionableError
+    from actionable.core.config import GroundedConfig, LMConfig
+    from actionable.core.errors import ActionableError
     from actionable.planning.session import PlanningSession
     from tests.corpora.planning_tasks import NAMED_OBJECTS, NAMED_OBJECTS_B
 

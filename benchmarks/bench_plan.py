@@ -25,7 +25,7 @@ from pathlib import Path
 
 
 def _load(args) -> None:
-    from actionable.config import LMConfig
+    from actionable.core.config import LMConfig
     from actionable.env.admissible import admissible_actions
     from actionable.env.scene import load_scene
     from actionable.grounding.embedder import load_embedder
@@ -48,7 +48,7 @@ def _load(args) -> None:
         with tempfile.TemporaryDirectory() as d:
             cold = ActionIndex.from_steps(emb, steps, cache_dir=d)
             print(f"index build cold: {cold.build_seconds:.2f} s for {len(cold)} phrases")
-    from actionable.config import default_cache_dir
+    from actionable.core.config import default_cache_dir
 
     ActionIndex.from_steps(emb, steps, cache_dir=default_cache_dir())  # make sure it is cached
     warm = ActionIndex.from_steps(emb, steps, cache_dir=default_cache_dir())
@@ -66,7 +66,7 @@ def _load(args) -> None:
 
 
 def _variants(args) -> None:
-    from actionable.config import LMConfig, PlannerConfig
+    from actionable.core.config import LMConfig, PlannerConfig
     from actionable.env.scene import list_program_ids, load_program
     from actionable.planning.session import PlanningSession
 
@@ -124,10 +124,10 @@ def _cutoffs(args) -> None:
     """Post-hoc early stop: a plan under cutoff c is the no-cutoff plan cut before
     its first step scoring below c (the LM calls before that are identical), so
     one run with ``--cutoff -10`` gives every cutoff; each prefix is re-executed."""
-    from actionable.env.program import Program, Step
+    from actionable.core.program import Program, Step
     from actionable.env.resolver import resolve_and_execute
     from actionable.env.scene import load_scene
-    from actionable.errors import ResolutionError
+    from actionable.core.errors import ResolutionError
 
     recs = [json.loads(x) for x in Path(args.path).read_text().splitlines() if x.strip()]
     scenes: dict = {}

@@ -17,7 +17,7 @@ import time
 
 
 def run(steps: int = 30, relevances: tuple[float, ...] = (0.0, 0.5), seed: int = 1, n: int = 5) -> dict:
-    from actionable.config import LMConfig
+    from actionable.core.config import LMConfig
     from actionable.continual.agent import ExRAPConfig
     from actionable.continual.episode import make_agent, run_episode
     from actionable.continual.instructions import sample_instructions

@@ -70,7 +70,7 @@ def main(argv=None) -> int:
                          "with the goal demonstrations (actionable/worlds/thor/demos.py) added to TEACh's")
     args = ap.parse_args(argv)
 
-    from actionable.config import GroundedConfig, LMConfig
+    from actionable.core.config import GroundedConfig, LMConfig
     from actionable.grounding.embedder import load_embedder
     from actionable.planning.domain import planning_domain
     from actionable.planning.grounded import GroundedPlanner
@@ -101,7 +101,7 @@ def main(argv=None) -> int:
                                    exclude_tasks=(task,) if args.protocol == "title-out" else ())
                 sec = time.perf_counter() - t
                 gc = dom.goal_check(res)
-                from actionable.worlds.base import check_goals
+                from actionable.core.world import check_goals
                 from actionable.worlds.thor.goals import task_goals
                 from actionable.worlds.thor.scene import ThorState
 

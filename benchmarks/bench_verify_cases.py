@@ -50,7 +50,7 @@ def score(cases, judges, model: str, verbose: bool) -> None:
     ann = load_goal_annotations()
     lm = None
     if any(j in ("llm", "hybrid") for j in judges):
-        from actionable.config import LMConfig
+        from actionable.core.config import LMConfig
         from actionable.lm.registry import load_lm
 
         lm = load_lm(model, LMConfig(cache=False))

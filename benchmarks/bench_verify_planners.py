@@ -44,7 +44,7 @@ def main(argv=None) -> int:
     lm = None
     judges = [j for j in a.judges.split(",") if j]
     if any(j in ("llm", "hybrid") for j in judges):
-        from actionable.config import LMConfig
+        from actionable.core.config import LMConfig
         from actionable.lm.registry import load_lm
 
         lm = load_lm(a.model, LMConfig(cache=False))

@@ -24,7 +24,7 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    from actionable.env.program import ACTION_ARITY, Program
+    from actionable.core.program import ACTION_ARITY, Program
     from actionable.verify.critique import CritiqueKind, apply_critiques, parse_judge_output
 
 PLANS = (

@@ -16,8 +16,8 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    from actionable.env.program import Program, parse_step
-    from actionable.errors import ProgramParseError
+    from actionable.core.program import Program, parse_step
+    from actionable.core.errors import ProgramParseError
 
 
 def test_one_input(data: bytes) -> None:

@@ -12,7 +12,7 @@ import actionable
 
 
 def test_import_is_lazy():
-    code = ("import sys, actionable; heavy = [m for m in ('actionable.api', 'actionable.config', 'pydantic', "
+    code = ("import sys, actionable; heavy = [m for m in ('actionable.api', 'actionable.core.config', 'pydantic', "
             "'numpy', 'typer') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -26,7 +26,7 @@ def test_make_is_the_world_registry():
     w = actionable.make("virtualhome")
     obs, info = w.reset(seed=0)
     assert w.id == "virtualhome"
-    from actionable.errors import UnknownWorldError
+    from actionable.core.errors import UnknownWorldError
 
     with pytest.raises(UnknownWorldError):
         actionable.make("nope")
@@ -69,7 +69,7 @@ def test_verify_end_to_end_real_model():
     d = v.to_dict()
     json.dumps(d)
     assert 1 <= len(v.rounds) <= 2 and len(v.final) <= len(v.initial)
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
 
     with pytest.raises(ConfigError, match="judge"):
         actionable.verify(plan, goal="Watch TV", judge="nope")

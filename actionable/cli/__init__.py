@@ -2,7 +2,7 @@
 
 Each concern registers its commands from its own module. Heavy libraries are
 imported inside the command functions so ``actionable --help`` stays fast.
-Every :class:`~actionable.errors.ActionableError` becomes one clear line on
+Every :class:`~actionable.core.errors.ActionableError` becomes one clear line on
 stderr and exit code 2 (``--debug`` adds the traceback, same code); see
 :data:`EXIT_CODES` for the whole table and docs/cli.md.
 """
@@ -15,7 +15,7 @@ import sys
 
 import typer
 
-from actionable.errors import ActionableError
+from actionable.core.errors import ActionableError
 
 #: The exit-code table, shown by ``actionable --help`` and every command's ``--help``
 #: (docs/cli.md). ``--debug`` adds the traceback and keeps the code.
@@ -168,10 +168,10 @@ def _click_exception_types() -> tuple[tuple[type, ...], tuple[type, ...]]:
 
 
 def _error_text(exc: BaseException) -> str:
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
 
     if isinstance(exc, ConfigError) and getattr(exc, "fields", None):
-        from actionable.config import flag_message
+        from actionable.core.config import flag_message
 
         return flag_message(exc)
     return str(exc)

@@ -68,8 +68,8 @@ def human(n: int) -> str:
 
 def diagnose() -> dict:
     """Everything ``actionable doctor`` reports, as plain data."""
-    from actionable.config import default_cache_dir
-    from actionable.errors import ActionableError
+    from actionable.core.config import default_cache_dir
+    from actionable.core.errors import ActionableError
 
     out: dict = {"python": sys.version.split()[0], "platform": sys.platform}
     try:

@@ -56,15 +56,15 @@ def plan_eval_command(
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress (bar on a terminal, timestamped lines otherwise)."),
 ) -> None:
     """Evaluate planner variants on held-out VirtualHome tasks (Huang et al. 2022 table)."""
-    from actionable.config import PlannerConfig, make_config
+    from actionable.core.config import PlannerConfig, make_config
     from actionable.cli.progress import quiet
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
     from actionable.evaluation.plan_eval import parse_variants, prepare_plan_run
     from actionable.evaluation.report import write_report
     from actionable.evaluation.runner import run_episodes
 
     from actionable.evaluation.plan_eval import VARIANT_TABLE
-    from actionable.errors import unknown_names
+    from actionable.core.errors import unknown_names
 
     bad = [v.strip() for v in variants.split(",") if v.strip() and v.strip().lower() not in VARIANT_TABLE]
     if bad or not variants.strip():
@@ -76,7 +76,7 @@ def plan_eval_command(
             raise ConfigError(f"{flag} {str(p)!r} is not a file; give a JSONL file")
     if not 0.0 < heldout_fraction < 1.0:
         raise ConfigError(f"--heldout-fraction must be in (0, 1), got {heldout_fraction}")
-    from actionable import defaults as D
+    from actionable.core import defaults as D
 
     cutoff = D.plan_cutoff(model, cutoff)  # same calibrated default as `actionable plan`
     overrides = {k: v for k, v in {"samples": samples, "max_steps": max_steps, "cutoff": cutoff,

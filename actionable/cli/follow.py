@@ -8,7 +8,7 @@ Heavy imports (llama.cpp, virtualhome_eval, matplotlib) happen inside the comman
 
 from __future__ import annotations
 
-from actionable.redact import redact_spec
+from actionable.core.redact import redact_spec
 
 import json
 import shlex
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from actionable import defaults as D
+from actionable.core import defaults as D
 
 _ENV_HELP = ("World: virtualhome (default; a VirtualHome house), thor (an AI2-THOR kitchen, symbolic: ALFRED's "
              "PDDL semantics, FloorPlan1-30; instructions read by rule) or driving (an Eclipse SUMO town; needs "
@@ -28,7 +28,7 @@ _AGENT_HELP = ("exrap, exrap-tc (no temporal consistency), exrap-exp (fixed expl
 
 
 def _csv(text: str, what: str) -> list[str]:
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
     items = [x.strip() for x in text.split(",") if x.strip()]
     if not items:
         raise ConfigError(f"--{what} is empty; give a comma-separated list")
@@ -39,7 +39,7 @@ def _world(env: str, command: str):
     """The continual world named by ``--env``; the error names the flag and says why a world of
     :mod:`actionable.worlds` (e.g. thor) is not offered here."""
     from actionable.continual.worlds import get_world, list_worlds
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
 
     if env in list_worlds():
         return get_world(env)
@@ -57,7 +57,7 @@ def _world(env: str, command: str):
 
 def _check_model(model: str) -> None:
     """``--model`` checked before anything runs (no loading; :func:`~actionable.lm.registry.check_spec`)."""
-    from actionable.errors import ConfigError, ModelNotFoundError
+    from actionable.core.errors import ConfigError, ModelNotFoundError
     from actionable.lm.registry import check_spec
 
     try:
@@ -68,7 +68,7 @@ def _check_model(model: str) -> None:
 
 def _check_writable(flag: str, path: Optional[Path]) -> None:
     """Fail before the episode, not after it, when an output path cannot be written."""
-    from actionable.errors import InputError
+    from actionable.core.errors import InputError
     if path is None:
         return
     if path.is_dir():
@@ -123,12 +123,12 @@ def follow_command(
     from rich.console import Console
 
     from actionable.cli.progress import note, plural, set_quiet
-    from actionable.config import LMConfig, make_config
+    from actionable.core.config import LMConfig, make_config
     from actionable.continual.agent import ExRAPConfig
     from actionable.continual.episode import AGENTS, make_agent, run_episode
     from actionable.continual.instructions import save_instructions as _save
 
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
 
     if quiet:
         set_quiet(True)
@@ -242,7 +242,7 @@ def continual_eval_command(
     from actionable.continual.evaluate import ContinualWorker, episodes_for, write_continual_report
     from actionable.continual.worlds import DEFAULT_WORLD
     from actionable.cli.progress import quiet
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
     from actionable.evaluation.runner import config_fingerprint, run_episodes
 
     world = _world(env, "eval continual")
@@ -250,7 +250,7 @@ def continual_eval_command(
     ags = _csv(agents, "agents")
     bad = [a for a in ags if a not in AGENTS]
     if bad:
-        from actionable.errors import unknown_names
+        from actionable.core.errors import unknown_names
 
         raise ConfigError(f"--agents: {unknown_names('agent', bad, AGENTS)}")
     sizes_flag = "--set-sizes"
@@ -276,7 +276,7 @@ def continual_eval_command(
         interpreter = "rule"  # this world reads instructions by rule only
     if not 0.0 <= relevance <= 1.0:
         raise ConfigError(f"--relevance must be in [0, 1] (got {relevance})")
-    from actionable.config import make_config
+    from actionable.core.config import make_config
     from actionable.continual.agent import ExRAPConfig
     make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t, relevance=relevance)  # typed error now, not per episode
     world.check_scene(scene)  # SceneError now for an unknown scene

@@ -13,8 +13,8 @@ from typing import Optional
 
 import typer
 
-from actionable.config import VARIANTS
-from actionable import defaults as D
+from actionable.core.config import VARIANTS
+from actionable.core import defaults as D
 
 _VARIANT_HELP = ("Planner: grounded (default) = the LM scores actions that execute in the scene's current "
                  "state, with retrieved example programs and precondition repair; or a variant of Huang et al. "
@@ -105,8 +105,8 @@ def plan_command(
         from actionable.cli.progress import set_quiet
 
         set_quiet(True)
-    from actionable.config import LMConfig, PlannerConfig, make_config
-    from actionable.errors import ConfigError
+    from actionable.core.config import LMConfig, PlannerConfig, make_config
+    from actionable.core.errors import ConfigError
     from actionable.planning.prompts import clean_task
 
     task = clean_task(task)
@@ -116,7 +116,7 @@ def plan_command(
         fmt = "json"
     if variant not in VARIANTS and variant != "grounded":
         raise ConfigError(f"--variant: unknown variant {variant!r}; use one of grounded, {', '.join(VARIANTS)}")
-    from actionable.errors import UnknownWorldError
+    from actionable.core.errors import UnknownWorldError
     from actionable.planning.domain import planning_domain
 
     try:
@@ -157,8 +157,8 @@ def plan_command(
 def _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p, seed, bank,
                    no_cache, fmt) -> None:
     """``actionable plan --variant grounded`` (the default) in ``domain``'s world and scene."""
-    from actionable.config import GroundedConfig, LMConfig, make_config
-    from actionable.errors import ConfigError
+    from actionable.core.config import GroundedConfig, LMConfig, make_config
+    from actionable.core.errors import ConfigError
 
     gcfg = make_config(GroundedConfig, samples=samples, max_steps=max_steps, temperature=temperature,
                        top_p=top_p, seed=seed)

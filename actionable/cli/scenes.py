@@ -50,7 +50,7 @@ def scenes_command(
             _world_scenes(env, task, as_json)
         return
     from actionable.env.scene import list_program_ids, load_program, load_scene
-    from actionable.errors import InputError
+    from actionable.core.errors import InputError
 
     if show is None and (classes or admissible):
         raise InputError("--classes and --admissible describe one scene; name it, e.g. "
@@ -58,7 +58,7 @@ def scenes_command(
     if show is not None and task:
         raise InputError("--task filters the scene list; drop the scene name or the --task option")
     if show is not None:
-        from actionable.errors import SceneError
+        from actionable.core.errors import SceneError
 
         try:
             scene = load_scene(show)
@@ -114,7 +114,7 @@ def scenes_command(
 def _world_scenes(env: str, task: Optional[str], as_json: bool) -> None:
     """Scenes of a world of :mod:`actionable.worlds`; TEACh scenes with their episode's task and
     description (from the verification benchmark data, :mod:`actionable.verify.teach_bench`)."""
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
     from actionable.worlds import list_worlds, make
 
     if env not in list_worlds():
@@ -142,7 +142,7 @@ def _world_scenes(env: str, task: Optional[str], as_json: bool) -> None:
 def _use(env: str, scene: str) -> str:
     """The commands a scene of world ``env`` is for: ``verify`` only where the world has a
     plan-verification route (:func:`actionable.verify.worldsim.verify_route`), else ``follow``."""
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
     from actionable.verify.worldsim import verify_route
 
     try:
@@ -155,7 +155,7 @@ def _use(env: str, scene: str) -> str:
 def _world_scene(env: str, show: str, task: Optional[str], classes: bool, as_json: bool) -> None:
     """One scene of a world of :mod:`actionable.worlds` (``--env thor FloorPlan1``): its objects,
     and for a TEACh episode its task; an unknown name is an error naming the SCENE argument."""
-    from actionable.errors import ConfigError, InputError
+    from actionable.core.errors import ConfigError, InputError
     from actionable.worlds import list_worlds, make
 
     if env not in list_worlds():

@@ -41,9 +41,9 @@ def sequencing_command(
     """Action-sequencing benchmark (EAI protocol): plan each goal-annotated task from its name and
     description in its own scene; report executability, task success, goal-condition success (all and
     not-initially-true), LCS, length, repairs, loops and seconds per plan."""
-    from actionable.config import GroundedConfig, make_config
+    from actionable.core.config import GroundedConfig, make_config
     from actionable.cli.progress import quiet
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
     from actionable.evaluation import sequencing as sq
     from actionable.evaluation.runner import Episode, config_fingerprint, run_episodes
 
@@ -68,7 +68,7 @@ def sequencing_command(
     except ConfigError as exc:  # name the flag the user typed, and the field inside its JSON
         raise ConfigError(f"--grounded: {str(exc).replace('invalid setting: ', '')} (fields of GroundedConfig: "
                           f"{', '.join(GroundedConfig.model_fields)})") from None
-    from actionable.errors import ModelNotFoundError
+    from actionable.core.errors import ModelNotFoundError
     from actionable.lm.registry import check_spec
 
     try:

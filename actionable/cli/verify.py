@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from actionable import defaults as D
+from actionable.core import defaults as D
 
 _JUDGE_HELP = ("Judge: rule (hand-written rules, no model), sim (replays the plan in the world of --env: the "
                "VirtualHome simulator by default, the THOR kitchen with --env thor; proposes the smallest edits), "
@@ -24,7 +24,7 @@ _MODEL_HELP = ("LM for the llm/hybrid judge and the llm planner: embedded (SmolL
 
 
 def _split(csv: str, allowed: tuple[str, ...], what: str) -> tuple[str, ...]:
-    from actionable.errors import ConfigError, unknown_names
+    from actionable.core.errors import ConfigError, unknown_names
 
     items = tuple(x.strip() for x in csv.split(",") if x.strip())
     bad = [x for x in items if x not in allowed]
@@ -75,7 +75,7 @@ def verify_command(
 
         set_quiet(True)
 
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
 
     if not 1 <= max_rounds <= 20:
         raise ConfigError(f"--max-rounds must be in 1..20 (got {max_rounds})")
@@ -191,18 +191,18 @@ def eval_verify_command(
 ) -> None:
     """Verification benchmark: judges x planners on seeded, labelled corruptions of the gold
     programs; writes OUT/run.jsonl and OUT/summary.md and prints the table."""
-    from actionable.config import make_config
+    from actionable.core.config import make_config
     from actionable.verify.bench import PLANNER_NAMES, VerifyBenchConfig, markdown_table, run_benchmark
     from actionable.verify.judge import JUDGE_NAMES
 
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
 
     if not 1 <= n_programs <= 342:  # checked here so the error names the flag, not the field
         raise ConfigError(f"--n must be in 1..342 (got {n_programs})")
     if not 1 <= max_rounds <= 20:
         raise ConfigError(f"--max-rounds must be in 1..20 (got {max_rounds})")
     if teach is not None and not teach.is_file():  # the file first: it is what the user asked for
-        from actionable.errors import InputError
+        from actionable.core.errors import InputError
 
         why = "is a directory" if teach.is_dir() else "no such file"
         raise InputError(f"--teach: cannot read {str(teach)!r} ({why}); give a TEACh-style JSON/JSONL file")
@@ -210,7 +210,7 @@ def eval_verify_command(
     ps = _split(planners, PLANNER_NAMES, "planners")
     ms = tuple(m.strip() for m in models.split(",") if m.strip()) or ("embedded",)
     if any(j == "llm" or j == "hybrid" for j in js) or "llm" in ps:
-        from actionable.errors import ConfigError as _CE, ModelNotFoundError
+        from actionable.core.errors import ConfigError as _CE, ModelNotFoundError
         from actionable.lm.registry import check_spec
 
         for m in ms:  # up front: a bad spec would otherwise fail every episode, one by one

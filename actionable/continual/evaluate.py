@@ -17,7 +17,7 @@ from pathlib import Path
 
 from actionable.continual.metrics import mean_ci
 from actionable.continual.worlds import DEFAULT_WORLD, get_world
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 
 LEVELS = ("low", "medium", "high")
 
@@ -60,7 +60,7 @@ class ContinualWorker:
         state: dict = {}
 
         def work(p: dict) -> dict:
-            from actionable.config import LMConfig
+            from actionable.core.config import LMConfig
             from actionable.continual.agent import ExRAPConfig
             from actionable.continual.episode import make_agent, run_episode
 

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from actionable.env.nonstationary import NonStationaryHouse, Skill
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 
 STATES = ("on", "off", "open", "closed")
 

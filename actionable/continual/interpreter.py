@@ -42,7 +42,7 @@ from actionable.continual.agent import Task
 from actionable.continual.instructions import (Instruction, name_of, name_table, parse_condition,
                                                parse_execution, parse_instruction)
 from actionable.env.nonstationary import NonStationaryHouse
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 from actionable.lm.base import GenerationParams
 
 INTERPRET_PROMPT = (

@@ -52,7 +52,7 @@ import math
 from dataclasses import dataclass, field
 
 from actionable.continual.tekg import TEKG, Quadruple
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 from actionable.lm.base import GenerationParams
 
 _EPS = 1e-6

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from actionable.errors import ContinualError
+from actionable.core.errors import ContinualError
 
 AGENT = "agent"
 #: the default mutually exclusive states (VirtualHome's); a world supplies its own pairs through

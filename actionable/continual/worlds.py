@@ -24,7 +24,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Callable
 
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 
 DEFAULT_WORLD = "virtualhome"
 
@@ -64,7 +64,7 @@ class ContinualWorld:
 
 # ----------------------------------------------------------------------------- VirtualHome
 def _vh_house(scene: str, level: str):
-    from actionable.config import make_config
+    from actionable.core.config import make_config
     from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
     from actionable.env.scene import load_scene
 
@@ -93,7 +93,7 @@ def _vh_check_scene(scene: str) -> None:
 
 
 def _vh_describe(level: str) -> str:
-    from actionable.config import make_config
+    from actionable.core.config import make_config
     from actionable.env.nonstationary import DynamicsConfig
     return f"changes every {make_config(DynamicsConfig, level=level).steps_between_changes} steps"
 

@@ -16,7 +16,7 @@ PUTIN needs a target with CONTAINERS or CAN_OPEN, PUTBACK one with SURFACES (or
 a container: the dataset puts plates "on" dishwashers), POUR a POURABLE/
 DRINKABLE source and a RECIPIENT target.
 
-The result is a sorted list of class-level :class:`~actionable.env.program.Step`
+The result is a sorted list of class-level :class:`~actionable.core.program.Step`
 objects (deterministic for a given scene).
 """
 
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from actionable.env.program import ACTION_ARITY, Argument, Step
-from actionable.errors import SceneError
+from actionable.core.program import ACTION_ARITY, Argument, Step
+from actionable.core.errors import SceneError
 
 ANY = "ANY"          # any non-room object (not the character)
 ANY_OR_ROOM = "ANY_OR_ROOM"

@@ -14,8 +14,8 @@ import json
 import re
 from pathlib import Path
 
-from actionable.errors import SceneError
-from actionable.env.program import Program
+from actionable.core.errors import SceneError
+from actionable.core.program import Program
 
 
 #: Dataset subfolders inside the ``virtualhome_eval`` package.

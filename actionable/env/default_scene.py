@@ -21,7 +21,7 @@ from typing import Iterable
 from actionable.env.dataset import (
     ADDED_ID_START, DEFAULT_SCENE_VERSION, _copy_node, _dataset_dir, _pid_key, _program_ids, load_graphs,
 )
-from actionable.errors import SceneError
+from actionable.core.errors import SceneError
 
 log = logging.getLogger(__name__)
 

@@ -37,7 +37,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from actionable.errors import SceneError, SimulatorError
+from actionable.core.errors import SceneError, SimulatorError
 
 Level = Literal["low", "medium", "high"]
 #: Steps between two house changes per non-stationarity level (ExRAP Sec. 5.1).

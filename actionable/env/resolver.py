@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from actionable.env.admissible import AFFORDANCE_EXCEPTIONS
-from actionable.env.program import Program, Step
-from actionable.errors import ResolutionError
+from actionable.core.program import Program, Step
+from actionable.core.errors import ResolutionError
 
 #: Affordance (any of) required per (action, argument position); from the
 #: precondition checks of the evolving-graph executors (execution.py).

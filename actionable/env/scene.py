@@ -25,7 +25,7 @@ import functools
 from pathlib import Path
 from typing import Iterable
 
-from actionable.errors import SceneError
+from actionable.core.errors import SceneError
 
 
 from actionable.env.dataset import (  # noqa: F401  (re-exported: the public data API lives here too)
@@ -211,7 +211,7 @@ def load_scene(name: str | None = None, *, cache_dir: Path | str | None = None) 
             :func:`actionable.env.default_scene.build_default_scene`), or a program id such as ``"1003_2"`` for
             that program's initial graph.
         cache_dir: where the merged default scene is cached on disk; defaults to
-            :func:`actionable.config.default_cache_dir`.
+            :func:`actionable.core.config.default_cache_dir`.
 
     Returns:
         A SceneGraph. The default scene is one shared, read-only object per
@@ -222,7 +222,7 @@ def load_scene(name: str | None = None, *, cache_dir: Path | str | None = None) 
         SceneError: unknown name (the message suggests close ids), or missing data.
     """
     if name is None or str(name).strip().lower() in (DEFAULT_SCENE, ""):
-        from actionable.config import default_cache_dir
+        from actionable.core.config import default_cache_dir
 
         return _default_scene_graph(str(Path(cache_dir) if cache_dir else default_cache_dir()))
     pid = _check_pid(name)

@@ -11,7 +11,7 @@ The executor is ``virtualhome_eval.simulation.evolving_graph`` (PyPI
   reports its ``error_type`` and ``missing_preconds`` (and messages do not pile up);
 * checks node ids against the current state first: the raw executor raises
   ``AttributeError``/``TypeError`` on unknown ids, here they raise
-  :class:`~actionable.errors.UnknownNodeError`;
+  :class:`~actionable.core.errors.UnknownNodeError`;
 * runs ``LOOKAT_SHORT``/``LOOKAT_LONG`` with the ``LOOKAT`` executor (the raw
   simulator has no executor for them and raises ``TypeError``).
 
@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from actionable.env.program import Program, Step, parse_step
+from actionable.core.program import Program, Step, parse_step
 from actionable.env.scene import SceneGraph, load_graphs, load_scene
-from actionable.errors import SceneError, SimulatorError, UnknownNodeError
+from actionable.core.errors import SceneError, SimulatorError, UnknownNodeError
 
 #: ``ExecutionInfo.error_type`` codes of the evolving graph, by name.
 ERROR_TYPES: dict[int, str] = {0: "time", 1: "missing", 2: "afford", 3: "unseen",

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Literal, Mapping
 
-from actionable.errors import EvaluationError, InputError
+from actionable.core.errors import EvaluationError, InputError
 
 MatchMode = Literal["id", "class"]
 ANNOTATION_FILE = "resources/virtualhome/task_state_LTL_formula_accurate.json"

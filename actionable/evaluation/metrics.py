@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 
 FAILURE_KINDS = ("parse", "empty_plan", "unknown_object", "affordance", "precondition", "other")
 
@@ -134,7 +134,7 @@ def lcs_length(a: Sequence, b: Sequence) -> int:
 def normalized_lcs(pred: Sequence, gold: Sequence) -> float:
     """LCS of two plans divided by the longer plan's length (Huang et al. 2022, Sec. 4).
 
-    Items may be :class:`~actionable.env.program.Step` objects, step dicts
+    Items may be :class:`~actionable.core.program.Step` objects, step dicts
     (``Step.to_dict``) or admissible-action strings; steps compare at class level.
     Returns a float in [0, 1]; 0.0 when both are empty.
 

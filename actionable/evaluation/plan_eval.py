@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from actionable.errors import ConfigError, ResolutionError, UnknownNodeError
+from actionable.core.errors import ConfigError, ResolutionError, UnknownNodeError
 
 #: name -> (planner variant, dynamic example, translation LM override or None)
 VARIANT_TABLE: dict[str, tuple[str, bool, str | None]] = {
@@ -104,7 +104,7 @@ class PlanWorker:
     """Runs plan-evaluation episodes; ``payload = {"query": EvalQuery dict, "variant", "seed"}``."""
 
     def __init__(self, settings: PlanEvalSettings):
-        from actionable.config import worker_lm_config
+        from actionable.core.config import worker_lm_config
         from actionable.env.scene import load_program, load_scene
         from actionable.evaluation.goals import load_goal_annotations
         from actionable.planning.examples import ExampleBank
@@ -163,7 +163,7 @@ class PlanWorker:
 
     # -- one episode ---------------------------------------------------------------------
     def __call__(self, payload: dict) -> dict:
-        from actionable.config import PlannerConfig, make_config
+        from actionable.core.config import PlannerConfig, make_config
         from actionable.evaluation.splits import EvalQuery
         from actionable.planning.zero_shot import ZeroShotPlanner
 
@@ -247,7 +247,7 @@ class PlanWorker:
 
     def _execute(self, steps: tuple, pid: str) -> dict:
         """Resolve + execute the class-level ``steps`` in scene ``pid``."""
-        from actionable.env.program import Program
+        from actionable.core.program import Program
         from actionable.env.resolver import resolve_and_execute
 
         scene = self.default_scene if pid == "default" else self.scene(pid)

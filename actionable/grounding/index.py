@@ -25,7 +25,7 @@ from typing import Sequence
 
 import numpy as np
 
-from actionable.errors import GroundingError, InputError
+from actionable.core.errors import GroundingError, InputError
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -96,7 +96,7 @@ class ActionIndex:
     @classmethod
     def from_steps(cls, embedder, steps: Sequence, cache_dir: str | Path | None = None,
                    batch_size: int = 256) -> "ActionIndex":
-        """Index class-level :class:`~actionable.env.program.Step` objects by
+        """Index class-level :class:`~actionable.core.program.Step` objects by
         their ``to_text()`` phrase; duplicates (same phrase) are dropped, first kept."""
         seen: dict[str, object] = {}
         for s in steps:

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from actionable.errors import ConfigError, LMError
+from actionable.core.errors import ConfigError, LMError
 from actionable.lm.base import Completion, GenerationParams, LanguageModel, LMStats
 
 CACHE_FILENAME = "lm-cache.sqlite"

@@ -40,7 +40,7 @@ from typing import Sequence
 
 import numpy as np
 
-from actionable.errors import BackendUnavailableError, ConfigError, InputError, ModelNotFoundError
+from actionable.core.errors import BackendUnavailableError, ConfigError, InputError, ModelNotFoundError
 from actionable.lm.base import Completion, GenerationParams, LMStats
 from actionable.lm.llama_engine import CHUNK
 from actionable.lm.sampling import (StopScanner, logsumexp_rows, penalize_rows, sample_rng, sample_tokens,

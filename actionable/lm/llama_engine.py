@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from actionable.errors import InputError, LMError
+from actionable.core.errors import InputError, LMError
 
 #: Prompt evaluation chunk (tokens): KV is reused only at multiples of it.
 #: Smaller chunks re-evaluate less when a prompt grows (trajectory correction

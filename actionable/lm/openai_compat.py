@@ -32,7 +32,7 @@ import math
 import os
 from typing import Literal, Sequence
 
-from actionable.errors import (BackendUnavailableError, CapabilityError, ConfigError, LMResponseError,
+from actionable.core.errors import (BackendUnavailableError, CapabilityError, ConfigError, LMResponseError,
                                ModelNotFoundError)
 from actionable.lm.base import Completion, GenerationParams, LMStats
 from actionable.lm.retry import RetryPolicy, call_with_retries

@@ -21,8 +21,8 @@ from __future__ import annotations
 import json
 from urllib.parse import parse_qs
 
-from actionable.config import LMConfig
-from actionable.errors import ConfigError, ModelNotFoundError
+from actionable.core.config import LMConfig
+from actionable.core.errors import ConfigError, ModelNotFoundError
 from actionable.lm.base import LanguageModel
 
 #: The user-facing spec forms (error messages, help). ``scripted:<json list>`` is for tests only

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from typing import Sequence
 
-from actionable.errors import ConfigError, LMError
+from actionable.core.errors import ConfigError, LMError
 from actionable.lm.base import Completion, GenerationParams, LMStats
 
 

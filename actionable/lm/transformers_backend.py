@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from actionable.errors import BackendUnavailableError, ConfigError, InputError, LMError, ModelNotFoundError
+from actionable.core.errors import BackendUnavailableError, ConfigError, InputError, LMError, ModelNotFoundError
 from actionable.lm.base import Completion, GenerationParams, LMStats
 from actionable.lm.sampling import StopScanner, truncate_at_stop
 

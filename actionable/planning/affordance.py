@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from actionable.env.admissible import ACTION_RULES
-from actionable.env.program import Argument, Step
+from actionable.core.program import Argument, Step
 from actionable.env.resolver import Resolver, ResolverConfig
 from actionable.env.simulator import Simulator, StateView, state_diff
-from actionable.errors import ResolutionError
+from actionable.core.errors import ResolutionError
 from actionable.planning.repair import ESTABLISH, corrective_steps
 
 

@@ -2,7 +2,7 @@
 
 The state-grounded planner (:mod:`actionable.planning.grounded`) is written against two small
 protocols, never against a world's name. A world offers planning by defining the classmethod
-``planning_domain(scene) -> PlanningDomain`` on its :class:`~actionable.worlds.base.World`
+``planning_domain(scene) -> PlanningDomain`` on its :class:`~actionable.core.world.World`
 class; :func:`planning_domain` finds it through the world registry, so adding a world touches
 neither this module nor the planner. Implementations live in the world's package:
 :mod:`actionable.worlds.virtualhome_planning` (VirtualHome's evolving graph, the simulator
@@ -21,7 +21,7 @@ state (switch on / off, open / close, when every object the step could bind alre
 that leaves it False gets no "nothing to do" and no "never undo the task's step" (grounded module
 doc).
 
-Both use the project's step vocabulary (:class:`~actionable.env.program.Step`: ``grab mug``,
+Both use the project's step vocabulary (:class:`~actionable.core.program.Step`: ``grab mug``,
 ``put mug in coffee machine``) for the class-level steps the planning LM scores; resolved steps
 carry the world's object ids in :attr:`Argument.id` (VirtualHome: node ints; THOR: AI2-THOR id
 strings).
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Protocol, runtime_checkable
 
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 
 
 class Affordance(Protocol):

@@ -30,8 +30,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from actionable.env.program import Program, parse_step
-from actionable.errors import InputError, PlanningError, ProgramParseError
+from actionable.core.program import Program, parse_step
+from actionable.core.errors import InputError, PlanningError, ProgramParseError
 
 #: Version of the task-split rule; bump when :func:`make_task_split` changes.
 SPLIT_VERSION = "v1"
@@ -172,7 +172,7 @@ class ExampleBank:
             InputError: unreadable file, bad JSON, missing fields or an
                 unparseable step (the message names the line).
         """
-        from actionable.jsonl import iter_task_records
+        from actionable.core.jsonl import iter_task_records
 
         p = Path(path)
         out = []

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from actionable.errors import ResolutionError
+from actionable.core.errors import ResolutionError
 
 Progress = Callable[[Any], "tuple[int, int]"]
 

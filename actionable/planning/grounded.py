@@ -74,9 +74,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from actionable.config import GroundedConfig
-from actionable.env.program import Program, Step
-from actionable.errors import PlanningError, ResolutionError
+from actionable.core.config import GroundedConfig
+from actionable.core.program import Program, Step
+from actionable.core.errors import PlanningError, ResolutionError
 from actionable.lm.base import GenerationParams
 from actionable.planning import prompts
 from actionable.planning.affordance import Attempt, revisits_state
@@ -124,7 +124,7 @@ class GroundedPlanner:
             ``None`` only with ``config.use_lm = False``.
         embedder: translation LM (``encode(list[str]) -> (n, d)`` unit rows).
         retriever: :class:`ProgramRetriever` over the example bank.
-        config: :class:`~actionable.config.GroundedConfig`.
+        config: :class:`~actionable.core.config.GroundedConfig`.
         progress: optional callback receiving event dicts.
         world: registry id of the world whose planning domain a scene *name* is looked up in
             (:func:`~actionable.planning.domain.planning_domain`); a

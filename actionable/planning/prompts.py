@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 from actionable.planning.examples import Example, format_step_text
 
 #: Longest task text accepted (characters, after cleaning). Task names in the

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from actionable.env.program import Argument, Step
+from actionable.core.program import Argument, Step
 
 #: state the precondition asks for -> action that establishes it on the object
 ESTABLISH: dict[str, str] = {"OPEN": "OPEN", "CLOSED": "CLOSE", "ON": "SWITCHON", "OFF": "SWITCHOFF",

@@ -14,7 +14,7 @@ import json
 import math
 from dataclasses import dataclass, field
 
-from actionable.env.program import Program, Step
+from actionable.core.program import Program, Step
 
 
 def _num(x):

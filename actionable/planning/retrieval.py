@@ -27,7 +27,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from actionable.errors import PlanningError
+from actionable.core.errors import PlanningError
 from actionable.planning.examples import Example, ExampleBank, normalize_task
 
 

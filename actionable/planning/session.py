@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from actionable.config import LMConfig, PlannerConfig
-from actionable.redact import redact_spec
+from actionable.core.config import LMConfig, PlannerConfig
+from actionable.core.redact import redact_spec
 from actionable.planning.examples import ExampleBank
 from actionable.planning.result import PlanResult
 from actionable.planning.zero_shot import ZeroShotPlanner

@@ -14,8 +14,8 @@ import re
 
 import numpy as np
 
-from actionable.env.program import Argument, Step
-from actionable.errors import ResolutionError
+from actionable.core.program import Argument, Step
+from actionable.core.errors import ResolutionError
 from actionable.planning.domain import Affordance
 from actionable.planning.objects import words as _words
 
@@ -31,7 +31,7 @@ def find_task_steps(embedder, cfg, pool: list, phrases: list[str], vec: np.ndarr
 
     Args:
         embedder: the translation LM (``encode(texts) -> (n, d)`` unit vectors).
-        cfg: :class:`~actionable.config.GroundedConfig` (``task_step_similarity``,
+        cfg: :class:`~actionable.core.config.GroundedConfig` (``task_step_similarity``,
             ``task_verb_similarity``; ``w_task_done`` <= 0 returns an empty set).
         pool / phrases / vec: the candidate steps, their phrases and their embeddings ``(n, d)``.
         task: the task name (not the description). match: its

@@ -27,10 +27,10 @@ from typing import Callable
 
 import numpy as np
 
-from actionable.config import PlannerConfig
-from actionable.defaults import CALIBRATED_CUTOFFS, PAPER_CUTOFF, plan_cutoff  # noqa: F401 (re-exported)
-from actionable.env.program import Program, Step, parse_text_step
-from actionable.errors import PlanningError, ProgramParseError, ResolutionError
+from actionable.core.config import PlannerConfig
+from actionable.core.defaults import CALIBRATED_CUTOFFS, PAPER_CUTOFF, plan_cutoff  # noqa: F401 (re-exported)
+from actionable.core.program import Program, Step, parse_text_step
+from actionable.core.errors import PlanningError, ProgramParseError, ResolutionError
 from actionable.lm.base import GenerationParams
 from actionable.planning import prompts
 from actionable.planning.examples import Example, ExampleBank
@@ -44,7 +44,7 @@ CANDIDATES_PER_SAMPLE = 5
 def default_cutoff(model_spec: str, paper_default: float = PAPER_CUTOFF) -> float:
     """The cutoff to use for ``model_spec`` when the user gave none: the
     calibrated value for the embedded model, else the paper's 0.8
-    (:func:`actionable.defaults.plan_cutoff`)."""
+    (:func:`actionable.core.defaults.plan_cutoff`)."""
     return plan_cutoff(model_spec, None, paper_default)
 
 
@@ -58,7 +58,7 @@ class ZeroShotPlanner:
             :class:`Step` objects (see :func:`build_action_index`). Not used by
             ``vanilla``.
         bank: :class:`ExampleBank` (fixed example, or dynamic selection for ``full``).
-        config: :class:`~actionable.config.PlannerConfig`.
+        config: :class:`~actionable.core.config.PlannerConfig`.
         progress: optional callback receiving event dicts
             (``{"event": "step", "step": i, "max_steps": n}`` ...).
 
@@ -73,7 +73,7 @@ class ZeroShotPlanner:
         self.index = index
         self.bank = bank
         self.config = config or PlannerConfig()
-        if self.config.cutoff is None:  # no cutoff given: the model's default, decided in actionable.defaults
+        if self.config.cutoff is None:  # no cutoff given: the model's default, decided in actionable.core.defaults
             self.config = self.config.model_copy(
                 update={"cutoff": plan_cutoff(getattr(lm, "model_id", "") or "")})
         self.progress = progress

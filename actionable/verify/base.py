@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from actionable.env.program import Argument, Program, Step
-from actionable.errors import InputError
+from actionable.core.program import Argument, Program, Step
+from actionable.core.errors import InputError
 
 #: Pairs of actions where the second undoes the first (both directions).
 INVERSE_ACTIONS: dict[str, str] = {

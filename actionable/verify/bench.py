@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Sequence
 
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 
 PLANNER_NAMES = ("apply", "llm")
 
@@ -55,7 +55,7 @@ class VerifyBenchConfig:
 
         bad = [j for j in self.judges if j not in JUDGE_NAMES]
         if bad or not self.judges:
-            from actionable.errors import unknown_names
+            from actionable.core.errors import unknown_names
 
             raise ConfigError(unknown_names("judge", bad, JUDGE_NAMES))
         badp = [p for p in self.planners if p not in PLANNER_NAMES]
@@ -134,7 +134,7 @@ def _outcome(steps, scene, spec, sim) -> dict:
 
 def run_episode(payload: dict, state: dict, lm_cache: bool = False) -> dict:
     """One (program, judge, planner, model) episode; returns a JSON-able record."""
-    from actionable.config import LMConfig
+    from actionable.core.config import LMConfig
     from actionable.env.scene import load_program, load_scene
     from actionable.evaluation.goals import load_goal_annotations
     from actionable.verify.corrupt import corrupt_program

@@ -31,8 +31,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from actionable.env.program import Program, Step, parse_script_step
-from actionable.errors import InputError
+from actionable.core.program import Program, Step, parse_script_step
+from actionable.core.errors import InputError
 
 #: Case classes of issue 14.
 CLASSES = ("contradiction", "missing_grab", "undo_pair", "detour", "unused_pickup", "gold", "preparation")

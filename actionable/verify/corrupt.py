@@ -34,8 +34,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from actionable.env.program import Program, Step
-from actionable.errors import ConfigError, VerifyError
+from actionable.core.program import Program, Step
+from actionable.core.errors import ConfigError, VerifyError
 from actionable.verify.replay import StateView, goal_check, make_simulator, replay
 
 ERROR_KINDS: dict[str, str] = {
@@ -302,7 +302,7 @@ def corrupt_program(program_id: str, gold: Program, scene: Any, *, goal_spec: An
         raise ConfigError(f"n_errors must be in 1..10 (got {n_errors})")
     bad = [k for k in kinds if k not in ERROR_KINDS]
     if bad or not kinds:
-        from actionable.errors import unknown_names
+        from actionable.core.errors import unknown_names
 
         raise ConfigError(unknown_names("error kind", bad, ERROR_KINDS))
     rng = random.Random(f"{seed}:{program_id}")

@@ -14,7 +14,7 @@ of range, name actions that are not in the plan, answer nothing, or run on for
 100 kB. The parser never crashes on such text: it keeps what it can resolve
 against the plan and reports the rest as warnings. Only non-text input (a
 caller bug) or over-long output in ``strict`` mode raises
-:class:`~actionable.errors.CritiqueParseError`.
+:class:`~actionable.core.errors.CritiqueParseError`.
 
 :func:`apply_critiques` is the deterministic planner revision: drop the
 REMOVE steps, insert the MISSING steps, keep every other step unchanged (same
@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from actionable.env.program import Argument, Program, Step, parse_step
-from actionable.errors import CritiqueParseError, ProgramParseError
+from actionable.core.program import Argument, Program, Step, parse_step
+from actionable.core.errors import CritiqueParseError, ProgramParseError
 
 #: Judge output longer than this (characters) is not parsed (see ``parse_judge_output``).
 MAX_JUDGE_CHARS = 32_000

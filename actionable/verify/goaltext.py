@@ -126,7 +126,7 @@ def derive_goal_spec(goal: str, plan, scene, scene_objects: bool = False) -> Der
 
     Args:
         goal: the instruction in words.
-        plan: a resolved :class:`~actionable.env.program.Program` (node ids set).
+        plan: a resolved :class:`~actionable.core.program.Program` (node ids set).
         scene: the :class:`~actionable.env.scene.SceneGraph` the plan runs in.
         scene_objects: the phrases read from the text may also name objects the plan never
             touches (an instance of each scene class, after the plan's own): ``actionable plan``'s

@@ -53,8 +53,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from actionable.env.program import Program, Step
-from actionable.errors import ConfigError
+from actionable.core.program import Program, Step
+from actionable.core.errors import ConfigError
 from actionable.verify.base import NAVIGATION, POSTURE_ACTIONS, JudgeResult, VerifyTask, mentions, undoes
 from actionable.verify.critique import Critique, CritiqueKind, _bind_ids
 from actionable.verify.relevance import reason_for, relevance_candidates

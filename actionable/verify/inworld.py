@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from actionable.env.program import Program
-from actionable.errors import ConfigError, InputError
+from actionable.core.program import Program
+from actionable.core.errors import ConfigError, InputError
 from actionable.verify.planfile import plan_scene
 from actionable.verify.worldsim import WorldReplay, make_adapter, read_world_plan
 
@@ -176,7 +176,7 @@ def verify_on_graph(plan: Program, task, *, judge: str = "hybrid", planner: str 
     Raises:
         InputError: a step names an object the scene lacks (names ``where``, the step, the scene
             and the closest objects)."""
-    from actionable.errors import ResolutionError
+    from actionable.core.errors import ResolutionError
     from actionable.verify.loop import make_loop
     from actionable.verify.planfile import unknown_object_error
 

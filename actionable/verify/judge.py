@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from actionable.env.program import Program
-from actionable.errors import ConfigError, LMError
+from actionable.core.program import Program
+from actionable.core.errors import ConfigError, LMError
 from actionable.lm.base import GenerationParams, LanguageModel
 from actionable.verify.base import Judge, JudgeResult, VerifyTask
 from actionable.verify.critique import Critique, CritiqueKind, parse_judge_output

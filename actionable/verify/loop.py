@@ -27,8 +27,8 @@ import re
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
-from actionable.env.program import Program, Step, parse_step
-from actionable.errors import ConfigError, ProgramParseError, ResolutionError
+from actionable.core.program import Program, Step, parse_step
+from actionable.core.errors import ConfigError, ProgramParseError, ResolutionError
 from actionable.lm.base import GenerationParams, LanguageModel
 from actionable.verify.critique import Critique, _bind_ids, apply_critiques
 from actionable.verify.base import Judge, VerifyTask
@@ -252,7 +252,7 @@ def loop_lm(judge: str, planner: str, model: str, cache: bool = True):
         ModelNotFoundError, ConfigError: as :func:`actionable.lm.registry.load_lm`."""
     if judge not in ("llm", "hybrid") and planner != "llm":
         return None
-    from actionable.config import LMConfig, make_config
+    from actionable.core.config import LMConfig, make_config
     from actionable.lm.registry import load_lm
 
     return load_lm(model, make_config(LMConfig, model=model, cache=cache))

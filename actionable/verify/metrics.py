@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from actionable.evaluation.metrics import prf
-from actionable.env.program import Program, Step
+from actionable.core.program import Program, Step
 from actionable.verify.corrupt import VALID, CorruptedPlan
 from actionable.verify.critique import Critique, CritiqueKind
 

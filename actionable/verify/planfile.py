@@ -21,8 +21,8 @@ import json
 import re
 from pathlib import Path
 
-from actionable.env.program import Program, parse_script_step, parse_step
-from actionable.errors import InputError, ProgramParseError
+from actionable.core.program import Program, parse_script_step, parse_step
+from actionable.core.errors import InputError, ProgramParseError
 
 #: A numbered listing line: ``  3. walk to couch ...`` (``plan``'s and ``verify``'s output).
 _NUMBERED = re.compile(r"^\s*(\d+)\.\s+(\S.*?)\s*$")
@@ -129,7 +129,7 @@ def loads_world_plan_json(text: str) -> Program | None:
     Raises:
         InputError: the object holds no program, or a step record is malformed (names it).
     """
-    from actionable.env.program import Argument, Step
+    from actionable.core.program import Argument, Step
 
     try:
         obj = json.loads(text)
@@ -280,7 +280,7 @@ def read_text(path: Path) -> tuple[str, str]:
 
 def unknown_object_error(exc, plan: Program, scene, where: str = "plan") -> InputError:
     """An :class:`InputError` for a plan step naming an object class the scene lacks
-    (``exc``: the resolver's :class:`~actionable.errors.ResolutionError`, with ``class_name`` and
+    (``exc``: the resolver's :class:`~actionable.core.errors.ResolutionError`, with ``class_name`` and
     ``suggestions``): names the plan, the first step that names the class, the scene, and the
     closest classes or how to list the scene's objects."""
     name = getattr(exc, "class_name", None)

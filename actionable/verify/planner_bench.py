@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 
 __all__ = ["PlannerRecord", "CleanedPlan", "load_records", "subsample", "score_steps", "clean_record",
            "summarise", "summary_markdown", "GOAL_MODES"]
@@ -98,7 +98,7 @@ def score_steps(program_id: str, steps, annotations: dict, scene=None, gold=None
     """Sequencing-benchmark metrics of class-level ``steps`` in the program's scene
     (:func:`actionable.evaluation.sequencing.score_plan`, grounding without repair); ``scene`` and
     ``gold`` (the program's gold :class:`Program`) are loaded when not given."""
-    from actionable.env.program import Program
+    from actionable.core.program import Program
     from actionable.env.scene import load_program, load_scene
     from actionable.evaluation.sequencing import score_plan
     from actionable.planning.affordance import ground_program
@@ -146,7 +146,7 @@ def clean_record(rec: PlannerRecord, judge, mode: str, annotations: dict, max_ro
         InputError: ``mode`` not in :data:`GOAL_MODES`, or a step text that is not an
         admissible-action phrase (``ProgramParseError``).
     """
-    from actionable.env.program import Program, parse_text_step
+    from actionable.core.program import Program, parse_text_step
     from actionable.env.scene import load_program, load_scene
     from actionable.verify.base import VerifyTask
     from actionable.verify.critique import CritiqueKind

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from actionable.env.program import Step
+from actionable.core.program import Step
 from actionable.verify.base import INVERSE_ACTIONS, NAVIGATION, PUT_ACTIONS, mentions
 from actionable.verify.replay import ReplayResult, StateView
 

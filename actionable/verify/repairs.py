@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from actionable.env.program import ACTION_ARITY, Step
+from actionable.core.program import ACTION_ARITY, Step
 from actionable.verify.base import PUT_ACTIONS, mentions
 from actionable.verify.replay import StateView
 

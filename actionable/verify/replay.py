@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from actionable.env.program import Program, Step
-from actionable.errors import ResolutionError, UnknownNodeError
+from actionable.core.program import Program, Step
+from actionable.core.errors import ResolutionError, UnknownNodeError
 
 #: Relations that say where an object lies.
 PLACEMENT = ("ON", "INSIDE")

@@ -19,7 +19,7 @@ itself - the weaknesses the paper reports for rules.
 
 from __future__ import annotations
 
-from actionable.env.program import Argument, Program
+from actionable.core.program import Argument, Program
 from actionable.verify.base import INVERSE_ACTIONS, NAVIGATION, PUT_ACTIONS, JudgeResult, mentions, same_object
 from actionable.verify.critique import Critique, CritiqueKind
 

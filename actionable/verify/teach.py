@@ -34,8 +34,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from actionable.env.program import ACTION_ARITY, Argument, Program, Step
-from actionable.errors import InputError, ProgramParseError
+from actionable.core.program import ACTION_ARITY, Argument, Program, Step
+from actionable.core.errors import InputError, ProgramParseError
 
 TEACH_ACTIONS: dict[str, str] = {
     "pickup": "GRAB", "place": "PUTBACK", "putaonb": "PUTBACK", "put": "PUTBACK", "open": "OPEN",

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from actionable.env.program import Program
-from actionable.errors import InputError
+from actionable.core.program import Program
+from actionable.core.errors import InputError
 
 DATA_FILE = Path(__file__).with_name("data") / "teach_seq.json"
 _LINE = re.compile(r"^\s*(Driver|Commander)\.(\w+)\((.*)\)\s*$")
@@ -322,7 +322,7 @@ def run_demo(demo: TeachDemo, judge_name: str, *, which: str = "noised", lm=None
     """
     from collections import Counter
 
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
     from actionable.verify.critique import CritiqueKind
     from actionable.verify.judge import VerifyTask, make_judge
     from actionable.verify.loop import VerificationLoop
@@ -485,7 +485,7 @@ def score_teach(path: str | Path, judges, model: str = "embedded", out: str | Pa
         ConfigError: a judge that needs the VirtualHome simulator (sim, hybrid).
         InputError: unreadable file or no labelled episode.
     """
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
     from actionable.verify.teach import load_teach, to_labelled
     from actionable.verify.judge import VerifyTask, make_judge
     from actionable.verify.metrics import Counts, score_critiques

@@ -1,8 +1,8 @@
-"""Simulator judging in any :class:`~actionable.worlds.base.World`, through an adapter object.
+"""Simulator judging in any :class:`~actionable.core.world.World`, through an adapter object.
 
 The VirtualHome simulator judge (:mod:`actionable.verify.grounded`) is written against
 VirtualHome's graph. This module judges plans in *any* world of :mod:`actionable.worlds`:
-:class:`WorldJudge` knows only the plan (the project's :class:`~actionable.env.program.Step`
+:class:`WorldJudge` knows only the plan (the project's :class:`~actionable.core.program.Step`
 vocabulary, as every judge, the loop and the metrics use it) and a :class:`WorldAdapter`, which
 holds what differs between worlds: how a step becomes a world action (and which object it binds),
 what a failed precondition asks to insert, whether a failing step only asks for a state that
@@ -57,8 +57,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
-from actionable.env.program import Program, Step
-from actionable.errors import ConfigError, InputError
+from actionable.core.program import Program, Step
+from actionable.core.errors import ConfigError, InputError
 from actionable.verify.base import INVERSE_ACTIONS, PUT_ACTIONS, JudgeResult, VerifyTask, mentions, same_object
 from actionable.verify.critique import Critique, CritiqueKind
 from actionable.verify.grounded import INSERT, INSERT_UNDO, REMOVE_CAUSE, REMOVE_FAILING
@@ -481,7 +481,7 @@ def read_world_plan(adapter: WorldAdapter, text: str) -> tuple[Program, list[str
     Raises:
         InputError: a line that is not an action (names the line), or no action at all.
     """
-    from actionable.errors import ProgramParseError
+    from actionable.core.errors import ProgramParseError
     from actionable.verify.planfile import _NOTE, _NUMBERED, _task_of, is_listing
 
     steps, notes, held = [], [], None

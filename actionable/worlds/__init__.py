@@ -4,7 +4,7 @@
 >>> w = make("thor", scene="FloorPlan1"); obs, info = w.reset(seed=0)
 """
 
-from actionable.worlds.base import Action, Goal, GoalResult, World, check_goals
+from actionable.core.world import Action, Goal, GoalResult, World, check_goals
 from actionable.worlds.registry import WorldSpec, list_worlds, make, register
 
 __all__ = ["Action", "Goal", "GoalResult", "World", "WorldSpec", "check_goals", "list_worlds", "make",

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from actionable.errors import (ActionableError, ProgramParseError, UnknownNodeError, WorldError,
+from actionable.core.errors import (ActionableError, ProgramParseError, UnknownNodeError, WorldError,
                                WorldNotResetError)
 
 
@@ -56,7 +56,7 @@ def check_world(world, *, seed: int = 0, options: dict | None = None, max_action
     """Check ``world`` against the interface (see the module doc).
 
     Args:
-        world: a :class:`~actionable.worlds.base.World`, not yet reset (for the reset rule).
+        world: a :class:`~actionable.core.world.World`, not yet reset (for the reset rule).
         seed: reset seed and the seed that draws which admissible actions to try.
         options: reset options (e.g. ``{"scene": "teach:<game>"}``).
         max_actions: how many admissible actions to execute (each after a fresh reset).

@@ -11,8 +11,8 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from actionable.errors import ConfigError, UnknownWorldError
-from actionable.worlds.base import World
+from actionable.core.errors import ConfigError, UnknownWorldError
+from actionable.core.world import World
 
 
 @dataclass(frozen=True)

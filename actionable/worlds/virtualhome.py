@@ -1,7 +1,7 @@
-"""VirtualHome behind the :class:`~actionable.worlds.base.World` interface (a thin adapter).
+"""VirtualHome behind the :class:`~actionable.core.world.World` interface (a thin adapter).
 
 Wraps :class:`actionable.env.simulator.Simulator` and :class:`actionable.env.resolver.Resolver`
-unchanged. Actions are :class:`~actionable.env.program.Step` objects (``[GRAB] <mug> (1001)``);
+unchanged. Actions are :class:`~actionable.core.program.Step` objects (``[GRAB] <mug> (1001)``);
 text is VirtualHome script (``parse``/``format``). A class-level step (no ids) passed to ``step``
 is bound to node ids by the resolver against the current state first.
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from actionable.errors import ResolutionError, UnknownNodeError, UnknownObjectError, WorldNotResetError
-from actionable.worlds.base import Goal, World
+from actionable.core.errors import ResolutionError, UnknownNodeError, UnknownObjectError, WorldNotResetError
+from actionable.core.world import Goal, World
 
 #: actions ``admissible()`` grounds on node ids: action -> property the node needs (None: any object)
 _GROUNDED = {"WALK": None, "GRAB": "GRABBABLE", "OPEN": "CAN_OPEN", "CLOSE": "CAN_OPEN",
@@ -82,7 +82,7 @@ class VirtualHomeWorld(World):
 
     def admissible(self, state: Any = None) -> list:
         from actionable.env.admissible import admissible_actions
-        from actionable.env.program import Argument, Step
+        from actionable.core.program import Argument, Step
 
         if not self._ready:
             raise WorldNotResetError("call reset() before admissible()")
@@ -116,7 +116,7 @@ class VirtualHomeWorld(World):
         return list(out)
 
     def parse(self, text: str):
-        from actionable.env.program import parse_step
+        from actionable.core.program import parse_step
 
         return parse_step(text)
 
@@ -126,7 +126,7 @@ class VirtualHomeWorld(World):
     def goals(self, task: Any) -> list[Goal]:
         """One goal: the state goals of any annotated program of ``task`` hold (class match)."""
         from actionable.evaluation.goals import check_goals, goals_for_task, load_goal_annotations
-        from actionable.errors import WorldGoalError
+        from actionable.core.errors import WorldGoalError
 
         if not isinstance(task, str):
             return list(task)

@@ -32,7 +32,7 @@ class VirtualHomeAffordance(AffordanceOracle):
         return (name, *eq.get(name, ()), *(k for k, v in eq.items() if name in v))
 
     def step_classes(self, text: str) -> list[str]:
-        from actionable.env.program import parse_step
+        from actionable.core.program import parse_step
 
         return [a.name for a in parse_step(text).args]
 
@@ -43,7 +43,7 @@ class VirtualHomeAffordance(AffordanceOracle):
 
     def candidates(self, classes) -> list:
         from actionable.env.admissible import admissible_actions
-        from actionable.env.program import Step
+        from actionable.core.program import Step
 
         graph = self.scene
         rooms = {graph.class_of(r) for r in graph.rooms}
@@ -54,7 +54,7 @@ class VirtualHomeAffordance(AffordanceOracle):
         return list(dict.fromkeys(pool))
 
     def execute(self, resolved_steps) -> tuple[dict, Any]:
-        from actionable.env.program import Program
+        from actionable.core.program import Program
         from actionable.env.simulator import execute_program
 
         steps = list(resolved_steps)

@@ -1,12 +1,12 @@
 """Defaults decided in one place (issue 16): the early-stop cutoff of the paper variants is
-resolved by :func:`actionable.defaults.plan_cutoff` for the CLI, the API, ``PlanningSession``
+resolved by :func:`actionable.core.defaults.plan_cutoff` for the CLI, the API, ``PlanningSession``
 and ``ZeroShotPlanner`` alike; an explicit cutoff is never changed."""
 
 from __future__ import annotations
 
-from actionable import defaults as D
-from actionable.config import PlannerConfig
-from actionable.env.program import Step
+from actionable.core import defaults as D
+from actionable.core.config import PlannerConfig
+from actionable.core.program import Step
 from actionable.grounding.embedder import BagOfWordsEmbedder
 from actionable.grounding.index import ActionIndex
 from actionable.lm.scripted import ScriptedLM

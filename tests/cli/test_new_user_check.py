@@ -18,7 +18,7 @@ def _err(capsys) -> str:
 
 
 def test_check_spec_parses_without_loading(tmp_path):
-    from actionable.errors import ModelNotFoundError
+    from actionable.core.errors import ModelNotFoundError
     from actionable.lm.registry import check_spec
 
     for ok in ("embedded", "embedded:chat", "openai:x@http://127.0.0.1:9", "hf:some/model?device=cpu",

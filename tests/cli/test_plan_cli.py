@@ -76,7 +76,7 @@ def test_unknown_scene_and_model_are_clear_errors():
 def test_plan_end_to_end_real_models_real_scene():
     """The README's main command with the real models; the printed verdict must
     match re-running the simulator on the printed program."""
-    from actionable.env.program import Program
+    from actionable.core.program import Program
     from actionable.env.resolver import resolve_and_execute
     from actionable.env.scene import load_scene
 

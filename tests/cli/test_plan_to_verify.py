@@ -8,8 +8,8 @@ import json
 import pytest
 
 from actionable.cli import main
-from actionable.env.program import Program
-from actionable.errors import ProgramParseError
+from actionable.core.program import Program
+from actionable.core.errors import ProgramParseError
 from actionable.verify.planfile import loads_plan_json, read_plan_text
 
 from tests.cli.test_plan_cli import run_cli

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from actionable.cli import main
-from actionable.config import GroundedConfig
+from actionable.core.config import GroundedConfig
 from actionable.planning.grounded import GroundedPlanner
 from actionable.planning.retrieval import ProgramRetriever
 from actionable.worlds.thor.planning import ThorPlanning
@@ -108,7 +108,7 @@ def test_detour_walk_is_removed_with_an_honest_reason_and_needed_walks_kept(tmp_
 
 
 def test_walk_needed_and_the_hybrid_confirmation_agree():
-    from actionable.env.program import Program, Step
+    from actionable.core.program import Program, Step
     from actionable.verify.base import VerifyTask
     from actionable.verify.worldsim import WorldJudge
     from actionable.worlds.thor.verify_adapter import ThorAdapter
@@ -126,7 +126,7 @@ def test_walk_needed_and_the_hybrid_confirmation_agree():
 
 
 def test_script_lines_with_float_ids_and_bad_lines():
-    from actionable.errors import ProgramParseError
+    from actionable.core.errors import ProgramParseError
     from actionable.worlds.thor.verify_adapter import ThorAdapter
 
     ad = ThorAdapter(SCENE)
@@ -170,7 +170,7 @@ def test_verify_env_thor_without_a_scene_anywhere_is_one_error(planned, capsys):
 
 def test_python_verify_judges_a_kitchen_plan_in_its_own_world(planned):
     import actionable
-    from actionable.errors import InputError
+    from actionable.core.errors import InputError
     from actionable.verify.inworld import WorldVerification
 
     res, files = planned
@@ -191,7 +191,7 @@ def test_python_verify_judges_a_kitchen_plan_in_its_own_world(planned):
     assert w.scene == SCENE and w.after.goals_met == 2
     with pytest.raises(InputError, match=r"in Python: world='thor', scene='FloorPlan1'"):
         actionable.verify(files["human"], judge="sim")  # human output records no world: VirtualHome
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
 
     with pytest.raises(ConfigError, match="world thor needs a scene"):
         actionable.verify(lines, "Make coffee", judge="sim", world="thor")

@@ -12,7 +12,7 @@ from actionable.continual.instructions import sample_instructions
 from actionable.continual.query import QueryEvaluator, entropy, project
 from actionable.continual.tekg import TEKG
 from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse, Skill
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 from actionable.lm.scripted import ScriptedLM
 
 

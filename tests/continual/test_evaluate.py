@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from actionable.continual.evaluate import episodes_for, render_markdown, summarize
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 
 
 def _rec(agent, level, n, seed, sr, ps, reuse=None, ok=True):

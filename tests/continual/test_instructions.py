@@ -10,7 +10,7 @@ from actionable.continual.instructions import (TEMPLATES, Predicate, load_instru
                                                parse_instruction, sample_instructions,
                                                save_instructions)
 from actionable.env.nonstationary import NonStationaryHouse
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 
 
 @pytest.fixture(scope="module")

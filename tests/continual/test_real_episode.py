@@ -9,7 +9,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def lm():
-    from actionable.config import LMConfig
+    from actionable.core.config import LMConfig
     from actionable.lm.registry import load_lm
     return load_lm("embedded", LMConfig(cache=False))
 

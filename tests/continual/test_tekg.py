@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actionable.continual.tekg import EXCLUSIVE, TEKG
-from actionable.errors import ContinualError
+from actionable.core.errors import ContinualError
 
 
 def test_opposite_state_replaces_old_fact():
@@ -117,7 +117,7 @@ def test_retrieve_relevance_cutoff_drops_generic_matches():
     """With min_ratio, facts that share only a common token ('on') with the query
     are not retrieved; the plain top-k keeps them (the Eq. 5 reuse fix)."""
     from actionable.continual.tekg import TEKG
-    from actionable.errors import ContinualError
+    from actionable.core.errors import ContinualError
     g = TEKG()
     g.update([("television_248", "is", "on"), ("television_248", "in_room", "dining_room"),
               ("lamp_1", "is", "on"), ("lamp_2", "is", "on"), ("lamp_3", "is", "off"),

@@ -9,7 +9,7 @@ from actionable.continual import tekg
 from actionable.continual.tekg import TEKG, exclusive_map
 from actionable.continual.worlds import (VIRTUALHOME, ContinualWorld, get_world, list_worlds,
                                          register_world)
-from actionable.errors import ConfigError, ContinualError
+from actionable.core.errors import ConfigError, ContinualError
 
 
 def test_registry_names_both_worlds_and_rejects_an_unknown_one():

@@ -9,9 +9,9 @@ import pytest
 from actionable.env.admissible import (
     ACTION_RULES, admissible_actions, admissible_texts, class_affordances, is_admissible,
 )
-from actionable.env.program import Step
+from actionable.core.program import Step
 from actionable.env.scene import list_program_ids, load_program, load_scene
-from actionable.errors import SceneError
+from actionable.core.errors import SceneError
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import pytest
 
 from actionable.env.nonstationary import (CHARACTER_ID, PERIODS, DynamicsConfig,
                                           NonStationaryHouse, Skill)
-from actionable.errors import SceneError, SimulatorError
+from actionable.core.errors import SceneError, SimulatorError
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from actionable.env.program import (
+from actionable.core.program import (
     ACTION_ARITY, ACTION_TEMPLATES, Argument, Program, Step, parse_script_step, parse_step,
 )
-from actionable.errors import ProgramParseError
+from actionable.core.errors import ProgramParseError
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ACTIONS = sorted(ACTION_ARITY)

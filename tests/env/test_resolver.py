@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.env.program import Program, Step
+from actionable.core.program import Program, Step
 from actionable.env.resolver import (
     Resolver, ResolverConfig, first_id_resolve, resolution_rate, resolve_and_execute,
 )
 from actionable.env.scene import SceneGraph, list_program_ids, load_graphs, load_program, load_scene
 from actionable.env.simulator import Simulator
-from actionable.errors import ResolutionError
+from actionable.core.errors import ResolutionError
 
 
 @pytest.fixture(scope="module")

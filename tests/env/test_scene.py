@@ -6,12 +6,12 @@ import copy
 
 import pytest
 
-from actionable.env.program import Program
+from actionable.core.program import Program
 from actionable.env.scene import (
     ADDED_ID_START, SceneGraph, build_default_scene, list_program_ids, list_scenes,
     load_graphs, load_program, load_properties_data, load_scene,
 )
-from actionable.errors import ActionableError, SceneError
+from actionable.core.errors import ActionableError, SceneError
 
 
 def test_518_program_ids(program_ids):
@@ -120,7 +120,7 @@ def test_default_house_is_one_a_person_could_live_in(default_scene, program_ids)
     from collections import Counter
 
     from actionable.env.default_scene import MAX_PER_CLASS, OCCUPANCY
-    from actionable.env.program import Program
+    from actionable.core.program import Program
     from actionable.env.resolver import resolve_and_execute
     from actionable.env.scene import load_program
 
@@ -156,7 +156,7 @@ def test_default_scene_deterministic_and_merges_duplicates():
 def test_default_scene_disk_cache(default_scene):
     import json
 
-    from actionable.config import default_cache_dir
+    from actionable.core.config import default_cache_dir
 
     files = list(default_cache_dir().glob("default_scene_v*.json"))
     assert files, "the merged default scene is cached on disk"

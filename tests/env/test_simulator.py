@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.env.program import Program, Step
+from actionable.core.program import Program, Step
 from actionable.env.scene import SceneGraph, load_graphs, load_program, load_scene
 from actionable.env.simulator import ExecutionResult, Simulator, StateView, execute_program
-from actionable.errors import ProgramParseError, SceneError, SimulatorError, UnknownNodeError
+from actionable.core.errors import ProgramParseError, SceneError, SimulatorError, UnknownNodeError
 
 
 @pytest.fixture()

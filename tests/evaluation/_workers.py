@@ -41,6 +41,6 @@ class BrokenFactory:
     """A worker that cannot be built (e.g. a model that does not load)."""
 
     def __call__(self):
-        from actionable.errors import ModelNotFoundError
+        from actionable.core.errors import ModelNotFoundError
 
         raise ModelNotFoundError("no model at /nowhere; pass an existing model path")

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from actionable.errors import EvaluationError, InputError
+from actionable.core.errors import EvaluationError, InputError
 from actionable.evaluation.goals import (GoalSpec, check_goals, goals_for_task,
                                          load_goal_annotations, mean_goal_results)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.env.program import Program, Step
-from actionable.errors import InputError
+from actionable.core.program import Program, Step
+from actionable.core.errors import InputError
 from actionable.evaluation.metrics import (best_lcs, classify_failure, failure_counts, lcs_length,
                                            mean, normalized_lcs, precision_recall_f1)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from actionable.cli import main
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 from actionable.evaluation.plan_eval import parse_variants, prepare_plan_run
 from actionable.evaluation.runner import run_episodes
 

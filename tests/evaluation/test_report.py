@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.errors import RunFileError
+from actionable.core.errors import RunFileError
 from actionable.evaluation.report import render_markdown, summarize, write_report
 from actionable.evaluation.runner import RunStore
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from actionable.errors import ConfigError, RunFileError
+from actionable.core.errors import ConfigError, RunFileError
 from actionable.evaluation.runner import Episode, RunStore, run_episodes
 
 from ._workers import EchoFactory
@@ -164,7 +164,7 @@ def test_progress_bar_goes_to_stderr(tmp_path, capsys):
 
 
 def test_worker_that_cannot_be_built_fails_the_run_clearly(tmp_path):
-    from actionable.errors import ModelNotFoundError
+    from actionable.core.errors import ModelNotFoundError
 
     from ._workers import BrokenFactory
 

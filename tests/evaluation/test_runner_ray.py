@@ -82,7 +82,7 @@ def test_ray_plan_evaluation_equals_local(tmp_path, ray_env):
 
 @pytest.mark.slow
 def test_ray_worker_that_cannot_be_built_is_a_clear_error(tmp_path, ray_env):
-    from actionable.errors import EvaluationError
+    from actionable.core.errors import EvaluationError
 
     from ._workers import BrokenFactory
 

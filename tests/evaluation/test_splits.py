@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 from actionable.evaluation.goals import load_goal_annotations
 from actionable.evaluation.splits import (default_split, heldout_queries, load_task_list,
                                           packaged_programs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from actionable.errors import GroundingError, InputError, ModelNotFoundError
+from actionable.core.errors import GroundingError, InputError, ModelNotFoundError
 from actionable.grounding.embedder import BagOfWordsEmbedder, load_embedder
 from actionable.grounding.index import ActionIndex, phrases_key
 

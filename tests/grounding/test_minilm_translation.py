@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from actionable.env.program import Step
+from actionable.core.program import Step
 from actionable.grounding.embedder import load_embedder
 from actionable.grounding.index import ActionIndex
 

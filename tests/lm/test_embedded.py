@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from actionable.errors import ConfigError, InputError, ModelNotFoundError
+from actionable.core.errors import ConfigError, InputError, ModelNotFoundError
 from actionable.lm.base import GenerationParams, LanguageModel
 
 pytestmark = pytest.mark.slow

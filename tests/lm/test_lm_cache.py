@@ -4,7 +4,7 @@ import sqlite3
 
 import pytest
 
-from actionable.errors import ConfigError, LMError
+from actionable.core.errors import ConfigError, LMError
 from actionable.lm.base import GenerationParams
 from actionable.lm.cache import CachedLM, request_key
 from actionable.lm.scripted import ScriptedLM

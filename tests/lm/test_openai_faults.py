@@ -7,7 +7,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from actionable.errors import BackendUnavailableError, CapabilityError, LMResponseError, ModelNotFoundError
+from actionable.core.errors import BackendUnavailableError, CapabilityError, LMResponseError, ModelNotFoundError
 from actionable.lm.base import GenerationParams
 from actionable.lm.openai_compat import MAX_TEXT_CHARS, OpenAICompatLM
 from actionable.lm.retry import RetryPolicy
@@ -186,7 +186,7 @@ def test_server_down_names_url():
 
 @pytest.mark.parametrize("url", ["http://user:sk-123@127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1?api_key=sk-1"])
 def test_credentials_in_url_refused(url):
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
 
     with pytest.raises(ConfigError) as ei:
         OpenAICompatLM("m", url)

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from actionable.errors import BackendUnavailableError, CapabilityError
+from actionable.core.errors import BackendUnavailableError, CapabilityError
 from actionable.lm.base import GenerationParams
 from actionable.lm.cache import CachedLM
 from actionable.lm.openai_compat import OpenAICompatLM

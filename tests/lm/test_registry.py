@@ -1,7 +1,7 @@
 import pytest
 
-from actionable.config import LMConfig
-from actionable.errors import ConfigError, ModelNotFoundError
+from actionable.core.config import LMConfig
+from actionable.core.errors import ConfigError, ModelNotFoundError
 from actionable.lm.base import GenerationParams, LanguageModel
 from actionable.lm.cache import CachedLM
 from actionable.lm.registry import SPEC_FORMS, build_lm, load_lm

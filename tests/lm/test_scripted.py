@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from actionable.errors import ConfigError, LMError
+from actionable.core.errors import ConfigError, LMError
 from actionable.lm.base import GenerationParams, LanguageModel
 from actionable.lm.scripted import ScriptedLM
 

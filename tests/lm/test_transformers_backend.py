@@ -3,7 +3,7 @@ by transformers' gguf support (slow to load: ~20 s on 2 idle cores)."""
 
 import pytest
 
-from actionable.errors import ConfigError, ModelNotFoundError
+from actionable.core.errors import ConfigError, ModelNotFoundError
 from actionable.lm.base import GenerationParams, LanguageModel
 
 pytestmark = pytest.mark.slow

@@ -72,7 +72,7 @@ def test_goal_text_reads_every_clause():
 
 
 def test_no_lm_planner_does_both_clauses(tmp_path):
-    from actionable.config import GroundedConfig
+    from actionable.core.config import GroundedConfig
     from actionable.env.scene import load_scene
     from actionable.grounding.embedder import load_embedder
     from actionable.planning.examples import ExampleBank
@@ -92,7 +92,7 @@ def test_no_lm_planner_does_both_clauses(tmp_path):
 
 @pytest.fixture(scope="module")
 def no_lm(tmp_path_factory):
-    from actionable.config import GroundedConfig
+    from actionable.core.config import GroundedConfig
     from actionable.grounding.embedder import load_embedder
     from actionable.planning.examples import ExampleBank
     from actionable.planning.grounded import GroundedPlanner
@@ -124,7 +124,7 @@ def test_clauses_on_one_object_are_a_sequence(no_lm):
 def test_a_clause_nothing_affords_refuses_the_task(no_lm):
     """"Open the window" is refused; "Open the window and the door" ran 30 steps, exit 0."""
     from actionable.env.scene import load_scene
-    from actionable.errors import PlanningError
+    from actionable.core.errors import PlanningError
 
     with pytest.raises(PlanningError, match="open window.*CAN_OPEN"):
         no_lm().plan("Open the window and the door", load_scene("default"))
@@ -133,7 +133,7 @@ def test_a_clause_nothing_affords_refuses_the_task(no_lm):
 def test_the_plans_goal_check_counts_an_object_the_plan_left_off():
     """A goal read from the text named only objects the plan touched, so a plan that switched on the TV
     alone was "goal met: 1 of 1" for "Switch on the TV and the computer"."""
-    from actionable.env.program import Argument, Program, Step
+    from actionable.core.program import Argument, Program, Step
     from actionable.env.scene import load_scene
     from actionable.verify.goaltext import derive_goal_spec
 

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from actionable.config import GroundedConfig
-from actionable.errors import ConfigError, PlanningError, UnknownSceneError, UnknownWorldError
+from actionable.core.config import GroundedConfig
+from actionable.core.errors import ConfigError, PlanningError, UnknownSceneError, UnknownWorldError
 from actionable.lm.scripted import ScriptedLM
 from actionable.planning.domain import planning_domain
 from actionable.planning.grounded import GroundedPlanner
@@ -73,7 +73,7 @@ def test_scripted_lm_chooses_among_afforded_thor_steps_and_ends_at_done(emb):
     assert all(c[-1] == "Done" for c in lm.scored) and all(len(c) >= 2 for c in lm.scored)
     # only afforded steps are scored: each scored phrase executes (after repair) from the state it was scored in
     o = d.start()
-    from actionable.env.program import parse_step
+    from actionable.core.program import parse_step
 
     for phrase in lm.scored[0][:-1]:
         assert o.attempt(parse_step(phrase.lower())).ok, phrase

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from actionable.errors import InputError, PlanningError
+from actionable.core.errors import InputError, PlanningError
 from actionable.grounding.embedder import BagOfWordsEmbedder
 from actionable.planning.examples import (Example, ExampleBank, make_task_split, normalize_task)
 from actionable.planning.prompts import clean_task, split_generated_steps

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.config import GroundedConfig
+from actionable.core.config import GroundedConfig
 from actionable.planning.domain import planning_domain
 from actionable.planning.goalsearch import goal_progress, search_progress
 from actionable.planning.grounded import GroundedPlanner
@@ -80,7 +80,7 @@ def test_search_returns_the_shortest_progress_and_leaves_the_oracle_as_it_was(em
     o = d.start()
     progress = goal_progress(d, "Boil water")
     before = (o.fingerprint(o.state), set(o.seen), dict(o.memory))
-    from actionable.env.program import parse_step
+    from actionable.core.program import parse_step
 
     steps = [parse_step(t) for t in ("walk to pot", "grab pot", "put pot on stove burner", "switch on stove knob",
                                      "put pot in sink basin", "switch on faucet")]
@@ -117,7 +117,7 @@ def test_thor_goal_progress_is_none_for_a_task_without_predicates():
 
 @pytest.mark.slow
 def test_embedded_model_boils_water_in_a_teach_kitchen(emb):
-    from actionable.config import LMConfig
+    from actionable.core.config import LMConfig
     from actionable.lm.registry import load_lm
 
     lm = load_lm("embedded", LMConfig(cache=False))

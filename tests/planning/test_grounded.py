@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from actionable.config import GroundedConfig
-from actionable.env.program import Program, Step
+from actionable.core.config import GroundedConfig
+from actionable.core.program import Program, Step
 from actionable.env.scene import list_program_ids, load_program, load_scene
 from actionable.env.simulator import execute_program
-from actionable.errors import PlanningError
+from actionable.core.errors import PlanningError
 from actionable.lm.scripted import ScriptedLM
 from actionable.planning.affordance import AffordanceOracle, ground_program
 from actionable.planning.examples import ExampleBank

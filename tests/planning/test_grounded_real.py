@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.config import GroundedConfig, LMConfig
+from actionable.core.config import GroundedConfig, LMConfig
 from actionable.env.scene import load_program, load_scene
 from actionable.evaluation.goals import check_goals, load_goal_annotations
 from actionable.planning.session import PlanningSession, implied_goal_check

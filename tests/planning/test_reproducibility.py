@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.config import LMConfig, PlannerConfig
+from actionable.core.config import LMConfig, PlannerConfig
 from actionable.lm.registry import load_lm
 from actionable.planning.session import PlanningSession
 from actionable.planning.zero_shot import ZeroShotPlanner

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from actionable.config import LMConfig, PlannerConfig
+from actionable.core.config import LMConfig, PlannerConfig
 from actionable.env.resolver import resolve_and_execute
 from actionable.lm.scripted import ScriptedLM
 from actionable.planning.session import PlanningSession

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.config import GroundedConfig
+from actionable.core.config import GroundedConfig
 from actionable.env.scene import load_scene
-from actionable.errors import PlanningError
+from actionable.core.errors import PlanningError
 from actionable.planning.examples import ExampleBank
 from actionable.planning.grounded import GroundedPlanner
 from actionable.planning.objects import match_task_objects

@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from actionable.config import PlannerConfig
-from actionable.env.program import Step
-from actionable.errors import InputError, PlanningError
+from actionable.core.config import PlannerConfig
+from actionable.core.program import Step
+from actionable.core.errors import InputError, PlanningError
 from actionable.grounding.embedder import BagOfWordsEmbedder
 from actionable.grounding.index import ActionIndex
 from actionable.lm.scripted import ScriptedLM

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from actionable.env.program import ACTION_ARITY, Argument, Program, Step
-from actionable.errors import ActionableError
+from actionable.core.program import ACTION_ARITY, Argument, Program, Step
+from actionable.core.errors import ActionableError
 from actionable.verify.critique import CritiqueKind, apply_critiques, parse_judge_output
 
 SCENE_ID = "1003_2"

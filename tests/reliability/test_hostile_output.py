@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from actionable.env.program import ACTION_ARITY
+from actionable.core.program import ACTION_ARITY
 from tests.reliability.conftest import REPO, SENTINEL_ACTIONABLE, SENTINEL_OPENAI
 
 BIG = "walk to bedroom and then " * 4_200          # ~105 kB, one line
@@ -30,7 +30,7 @@ def _scripted(*outputs) -> str:
 
 def _final_steps(doc: dict):
     """Steps of ``verify --json``'s final plan (script text, one action a line)."""
-    from actionable.env.program import Program
+    from actionable.core.program import Program
 
     final = doc["final"]
     return list(Program.parse(final).steps) if final.strip() else []
@@ -216,7 +216,7 @@ def test_real_embedded_model_under_prompt_injection(cli_subprocess, tmp_path):
     test and the LM cache DB (hits or not) are searched for the keys."""
     import time
 
-    from actionable.config import default_cache_dir
+    from actionable.core.config import default_cache_dir
 
     cache = default_cache_dir()
     started = time.time() - 1

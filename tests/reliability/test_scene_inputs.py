@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from actionable.env.scene import SceneGraph
-from actionable.errors import SceneError
+from actionable.core.errors import SceneError
 
 GOOD = {
     "nodes": [

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from actionable.errors import ActionableError
+from actionable.core.errors import ActionableError
 from tests.reliability.conftest import SENTINEL_ACTIONABLE, SENTINEL_OPENAI, assert_one_line_error
 
 SENTINELS = (SENTINEL_OPENAI, SENTINEL_ACTIONABLE)
@@ -57,7 +57,7 @@ def keys(monkeypatch):
 
 
 def test_closed_port_error_path_in_process(keys, tmp_path, caplog):
-    from actionable.config import LMConfig
+    from actionable.core.config import LMConfig
     from actionable.lm.base import GenerationParams
     from actionable.lm.registry import load_lm
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 from actionable.verify.bench import VerifyBenchConfig, episodes, markdown_table, summarize
 
 

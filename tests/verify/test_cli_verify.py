@@ -76,7 +76,7 @@ def test_a_step_naming_an_object_the_scene_lacks_names_the_file_step_and_scene(t
     assert "step 1 (walk to unicorn) names 'unicorn'" in err and "actionable scenes default --classes" in err
     import actionable
     import pytest
-    from actionable.errors import InputError
+    from actionable.core.errors import InputError
 
     with pytest.raises(InputError, match="names 'unicorn', and scene 'default' has no such object"):
         actionable.verify("walk to unicorn", "Watch TV", judge="sim")

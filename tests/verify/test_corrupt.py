@@ -3,7 +3,7 @@
 import pytest
 
 from actionable.env.scene import load_program, load_scene
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 from actionable.verify.corrupt import ERROR_KINDS, VALID, CorruptedPlan, corrupt_program
 from actionable.verify.replay import goal_check, replay
 from actionable.verify.rules import INVERSE_ACTIONS

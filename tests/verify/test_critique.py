@@ -2,8 +2,8 @@
 
 import pytest
 
-from actionable.env.program import Program, Step
-from actionable.errors import CritiqueParseError
+from actionable.core.program import Program, Step
+from actionable.core.errors import CritiqueParseError
 from actionable.verify.critique import (Critique, CritiqueKind, apply_critiques, parse_judge_output)
 
 PLAN = Program.parse("[WALK] <sink> (5)\n[GRAB] <mug> (12)\n[SWITCHON] <tv> (3)\n"

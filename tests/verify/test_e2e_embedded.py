@@ -17,7 +17,7 @@ PID = "3_1"  # 6 steps: short prompts keep this test to seconds on 2 CPU cores
 
 @pytest.fixture(scope="module")
 def lm():
-    from actionable.config import LMConfig
+    from actionable.core.config import LMConfig
     from actionable.lm.registry import load_lm
 
     return load_lm("embedded", LMConfig(cache=False))

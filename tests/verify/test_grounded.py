@@ -2,7 +2,7 @@
 
 import pytest
 
-from actionable.env.program import Program, Step
+from actionable.core.program import Program, Step
 from actionable.env.scene import load_program, load_scene
 from actionable.lm.scripted import ScriptedLM
 from actionable.verify.critique import CritiqueKind

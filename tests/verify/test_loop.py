@@ -2,8 +2,8 @@
 
 import pytest
 
-from actionable.env.program import Program
-from actionable.errors import ConfigError
+from actionable.core.program import Program
+from actionable.core.errors import ConfigError
 from actionable.lm.scripted import ScriptedLM
 from actionable.verify.judge import JudgeResult, LLMJudge, VerifyTask, judge_prompt
 from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
@@ -155,7 +155,7 @@ def test_a_planner_revision_naming_an_object_the_scene_lacks_falls_back_to_the_c
     """The 135M LLM planner wrote `music_stand_2` (turn-6 matrix run): the next judge round raised
     ResolutionError and the episode failed. Now that round's critiques are applied
     deterministically instead, with a note; the plan as given still raises (the caller's input)."""
-    from actionable.errors import ResolutionError
+    from actionable.core.errors import ResolutionError
     from actionable.verify.judge import make_judge
 
     plan = Program.parse("[WALK] <television> (410)\n[SWITCHON] <television> (410)\n"

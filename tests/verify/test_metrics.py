@@ -2,7 +2,7 @@
 
 import pytest
 
-from actionable.env.program import Program, Step
+from actionable.core.program import Program, Step
 from actionable.verify.corrupt import CorruptedPlan
 from actionable.verify.critique import Critique, CritiqueKind
 from actionable.verify.metrics import (Counts, convergence_shares, plan_edits, prf, score_critiques,

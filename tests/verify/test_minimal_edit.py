@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from actionable.env.program import Program
+from actionable.core.program import Program
 from actionable.lm.scripted import ScriptedLM
 from actionable.verify.base import VerifyTask, undoes
 from actionable.verify.critique import CritiqueKind

@@ -3,7 +3,7 @@ pair is not "undone by" itself)."""
 
 from __future__ import annotations
 
-from actionable.env.program import Program
+from actionable.core.program import Program
 from actionable.verify.judge import VerifyTask, make_judge
 
 def test_undo_pair_steps_get_their_own_reasons():

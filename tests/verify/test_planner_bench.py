@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 from actionable.evaluation.goals import load_goal_annotations
 from actionable.verify.judge import make_judge
 from actionable.verify.planner_bench import (PlannerRecord, clean_record, load_records, subsample, summarise,

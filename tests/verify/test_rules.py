@@ -1,6 +1,6 @@
 """Rule-based judge baseline."""
 
-from actionable.env.program import Program
+from actionable.core.program import Program
 from actionable.verify.rules import RuleJudge
 
 

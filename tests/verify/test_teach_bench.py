@@ -60,7 +60,7 @@ def test_shortest_demos_keep_success(judge):
 
 
 def test_split_halves_are_disjoint_and_cover_every_episode():
-    from actionable.errors import InputError
+    from actionable.core.errors import InputError
     from actionable.verify.teach_bench import split_of
 
     demos = load_demos()

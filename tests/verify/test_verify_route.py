@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 from actionable.verify.worldsim import verify_route
 
 

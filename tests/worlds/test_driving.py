@@ -2,7 +2,7 @@
 
 import pytest
 
-from actionable.errors import UnknownNodeError, UnknownSceneError, WorldActionError, WorldNotResetError
+from actionable.core.errors import UnknownNodeError, UnknownSceneError, WorldActionError, WorldNotResetError
 from actionable.worlds.driving.sumo import SumoMissingError, sumo_available
 
 needs_sumo = pytest.mark.skipif(not sumo_available(), reason='Eclipse SUMO not installed: pip install -e ".[driving]"')

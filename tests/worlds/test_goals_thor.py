@@ -2,7 +2,7 @@
 
 import pytest
 
-from actionable.errors import WorldGoalError
+from actionable.core.errors import WorldGoalError
 from actionable.worlds import make
 
 SCENE = "teach:17dfd631e1080392_3a62"  # FloorPlan18: no coffee made, plant dry, no water boiling

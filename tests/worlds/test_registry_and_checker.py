@@ -2,7 +2,7 @@
 
 import pytest
 
-from actionable.errors import ConfigError, UnknownWorldError
+from actionable.core.errors import ConfigError, UnknownWorldError
 from actionable.worlds import check_world, list_worlds, make, register
 from actionable.worlds.checker import WorldCheckError
 

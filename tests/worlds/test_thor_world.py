@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from actionable.errors import (ProgramParseError, SceneError, UnknownNodeError, UnknownObjectError,
+from actionable.core.errors import (ProgramParseError, SceneError, UnknownNodeError, UnknownObjectError,
                                UnknownSceneError, WorldActionError, WorldNotResetError)
 from actionable.worlds import Action, make
 from actionable.worlds.thor import ThorWorld

@@ -33,8 +33,8 @@ import numpy as np
 from actionable.continual.agent import Task
 from actionable.continual.instructions import Instruction, Predicate
 from actionable.env.nonstationary import Observation, Skill, StepResult
-from actionable.errors import InputError, SimulatorError
-from actionable.worlds.base import Action
+from actionable.core.errors import InputError, SimulatorError
+from actionable.core.world import Action
 from actionable.worlds.driving.network import RIGHT_LANE
 from actionable.worlds.driving.sim import APPROACH, EGO
 
@@ -394,7 +394,7 @@ def _check_scene(scene: str) -> None:
     from actionable.worlds.driving.sumo import require_sumo
 
     if scene not in NETWORKS:
-        from actionable.errors import UnknownSceneError
+        from actionable.core.errors import UnknownSceneError
         raise UnknownSceneError(f"unknown road network {scene!r}; networks: {', '.join(NETWORKS)}")
     require_sumo()
 
@@ -404,7 +404,7 @@ def _describe(level: str) -> str:
 
     lv = LEVELS.get(level)
     if lv is None:
-        from actionable.errors import ConfigError
+        from actionable.core.errors import ConfigError
         raise ConfigError(f"unknown non-stationarity {level!r}; use low, medium or high")
     return (f"a vehicle every {lv.vehicle_period:g} s, light cycle {lv.cycle} s, "
             f"an incident every {lv.incident_period} s")

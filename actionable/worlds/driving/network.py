@@ -25,7 +25,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from actionable.errors import UnknownSceneError
+from actionable.core.errors import UnknownSceneError
 
 #: network name -> (junctions per side, block length in m)
 NETWORKS: dict[str, tuple[int, float]] = {"town": (3, 150.0), "village": (2, 150.0), "city": (4, 150.0)}
@@ -38,7 +38,7 @@ SPEED = 13.89  # m/s, 50 km/h
 
 
 def _cache_dir() -> Path:
-    from actionable.config import default_cache_dir  # $ACTIONABLE_CACHE_DIR
+    from actionable.core.config import default_cache_dir  # $ACTIONABLE_CACHE_DIR
 
     d = Path(default_cache_dir()) / "driving"
     d.mkdir(parents=True, exist_ok=True)
@@ -82,7 +82,7 @@ def generate(name: str = "town", cycle: int = 60, out_dir: Path | None = None) -
         res = subprocess.run([netgenerate_binary(), *args, "-o", str(tmp)], capture_output=True, text=True,
                              timeout=120)
         if res.returncode != 0 or not tmp.exists():
-            from actionable.errors import WorldError
+            from actionable.core.errors import WorldError
             raise WorldError(f"netgenerate failed for network {name!r}: {res.stderr.strip()[:400]}")
         tmp.replace(path)
     return path

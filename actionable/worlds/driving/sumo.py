@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from actionable.errors import ConfigError, WorldError
+from actionable.core.errors import ConfigError, WorldError
 
 INSTALL = 'pip install -e ".[driving]"  (eclipse-sumo==1.28.0 libsumo==1.28.0 traci sumolib)'
 

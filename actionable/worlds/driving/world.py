@@ -1,4 +1,4 @@
-"""The driving world behind :class:`~actionable.worlds.base.World`: Eclipse SUMO standing in for CARLA.
+"""The driving world behind :class:`~actionable.core.world.World`: Eclipse SUMO standing in for CARLA.
 
 The ego vehicle (SUMO vehicle ``ego``) is driven by high-level skills; one skill is one world
 step and runs SUMO (1 s per simulation step) until the skill is done or its cap (s) is reached:
@@ -19,8 +19,8 @@ step and runs SUMO (1 s per simulation step) until the skill is done or its cap 
 A skill whose preconditions fail does not run SUMO: ``info["executed"]`` is False and
 ``info["unmet_preconditions"]`` says why (``"ego is moving (12.3 m/s); stop or pull over
 first"``). Text: ``turn_left()``, ``change_lane(left)``, ``drive_to(market)``; an unknown skill
-raises :class:`~actionable.errors.WorldActionError`, an unknown place/direction
-:class:`~actionable.errors.UnknownObjectError`; a missing SUMO :class:`.sumo.SumoMissingError`.
+raises :class:`~actionable.core.errors.WorldActionError`, an unknown place/direction
+:class:`~actionable.core.errors.UnknownObjectError`; a missing SUMO :class:`.sumo.SumoMissingError`.
 
 Partial observability (:meth:`DrivingWorld.observe`): the ego's own state, the light of its street,
 the crossing of the junction ahead, whether the left lane of its street is blocked, the car ahead,
@@ -37,8 +37,8 @@ import shutil
 import tempfile
 from typing import Any
 
-from actionable.errors import UnknownObjectError, WorldActionError, WorldGoalError, WorldNotResetError
-from actionable.worlds.base import Action, Goal, World, check_goals
+from actionable.core.errors import UnknownObjectError, WorldActionError, WorldGoalError, WorldNotResetError
+from actionable.core.world import Action, Goal, World, check_goals
 from actionable.worlds.driving.network import LEFT_LANE, NETWORKS, PLACES, RIGHT_LANE
 from actionable.worlds.driving.sim import APPROACH, DECEL, EGO, LEVELS, RADIUS, TownSim
 from actionable.worlds.driving.sumo import SumoMissingError, sumo_available
@@ -70,7 +70,7 @@ class DrivingWorld(World):
         if not sumo_available():
             raise SumoMissingError("libsumo/sumolib")
         if nonstationarity not in LEVELS:
-            from actionable.errors import ConfigError
+            from actionable.core.errors import ConfigError
             raise ConfigError(f"unknown non-stationarity {nonstationarity!r}; use low, medium or high")
         self.default_scene, self.level = scene, nonstationarity
         self.sim: TownSim | None = None
@@ -90,7 +90,7 @@ class DrivingWorld(World):
         scene = opts.get("scene") or self.default_scene
         level = opts.get("nonstationarity", self.level)
         if scene not in NETWORKS:
-            from actionable.errors import UnknownSceneError
+            from actionable.core.errors import UnknownSceneError
             raise UnknownSceneError(f"unknown road network {scene!r}; networks: {', '.join(NETWORKS)}")
         focus = tuple(opts.get("focus", ()))
         self.sim = TownSim(scene, level, int(seed or 0), focus)

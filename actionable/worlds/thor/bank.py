@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 
-from actionable.env.program import Argument, Step
+from actionable.core.program import Argument, Step
 from actionable.worlds.thor import data
 from actionable.worlds.thor.repair import class_name, put_verb
 

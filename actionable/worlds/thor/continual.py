@@ -40,7 +40,7 @@ import numpy as np
 from actionable.continual.agent import Task
 from actionable.continual.instructions import Instruction, Predicate
 from actionable.env.nonstationary import Skill
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 from actionable.worlds.thor.kitchen import EXCLUSIVE_PAIRS, KITCHENS, KitchenHouse
 
 DISHES, POTS, PRODUCE = ("Mug", "Cup", "Plate", "Bowl", "Pan", "Pot"), ("Pan", "Pot"), ("Apple", "Tomato", "Potato", "Bread")
@@ -277,14 +277,14 @@ def load_kitchen_instructions(path, house: KitchenHouse) -> list[Instruction]:
 
 # ----------------------------------------------------------------------------- the continual world
 def _dynamics(level: str):
-    from actionable.config import make_config
+    from actionable.core.config import make_config
     from actionable.env.nonstationary import DynamicsConfig
 
     return make_config(DynamicsConfig, level=level)  # ConfigError for an unknown level
 
 
 def _check_scene(scene: str) -> None:
-    from actionable.errors import SceneError, UnknownSceneError
+    from actionable.core.errors import SceneError, UnknownSceneError
     from actionable.worlds.thor.scene import list_scenes
 
     if scene in KITCHENS:

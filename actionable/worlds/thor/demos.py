@@ -47,10 +47,10 @@ def search_demo(scene: str, task: str, embedder, depth: int = 2, rounds: int = 6
     Raises:
         UnknownSceneError: unknown scene. WorldGoalError: a task without goal predicates.
     """
-    from actionable.config import GroundedConfig
+    from actionable.core.config import GroundedConfig
     from actionable.planning.grounded import GroundedPlanner
     from actionable.planning.retrieval import ProgramRetriever
-    from actionable.worlds.base import check_goals
+    from actionable.core.world import check_goals
     from actionable.worlds.thor.bank import teach_bank
     from actionable.worlds.thor.goals import task_goals
     from actionable.worlds.thor.planning import ThorPlanning

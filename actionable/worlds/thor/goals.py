@@ -2,13 +2,13 @@
 
 Written from TEACh's task definitions (``Coffee``: a clean mug filled with coffee; ``Water
 Plant``: the plant filled with liquid; ``Boil X``: boiled in water on a heat source), as
-:class:`~actionable.worlds.base.Goal` lists; ``World.check(goals, state)`` evaluates them.
+:class:`~actionable.core.world.Goal` lists; ``World.check(goals, state)`` evaluates them.
 """
 
 from __future__ import annotations
 
-from actionable.errors import WorldGoalError
-from actionable.worlds.base import Goal
+from actionable.core.errors import WorldGoalError
+from actionable.core.world import Goal
 
 WATER_VESSELS = ("Pot", "Kettle", "Bowl", "Pan", "Cup", "Mug")
 

@@ -49,8 +49,8 @@ from __future__ import annotations
 import numpy as np
 
 from actionable.env.nonstationary import AGENT, DynamicsConfig, Observation, Skill, StepResult
-from actionable.errors import SceneError, SimulatorError
-from actionable.worlds.base import Action
+from actionable.core.errors import SceneError, SimulatorError
+from actionable.core.world import Action
 from actionable.worlds.thor import actions as A
 from actionable.worlds.thor import data
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from actionable.errors import BackendUnavailableError
-from actionable.worlds.base import Action
+from actionable.core.errors import BackendUnavailableError
+from actionable.core.world import Action
 from actionable.worlds.thor import data
 from actionable.worlds.thor.scene import ThorState
 

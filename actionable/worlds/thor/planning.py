@@ -40,8 +40,8 @@ from __future__ import annotations
 import functools
 import itertools
 
-from actionable.env.program import Argument, Step
-from actionable.errors import ResolutionError
+from actionable.core.program import Argument, Step
+from actionable.core.errors import ResolutionError
 from actionable.planning.affordance import Attempt, Committing
 from actionable.worlds.thor import actions as A
 from actionable.worlds.thor import data
@@ -112,7 +112,7 @@ class ThorAffordance(Committing):
         return WATER.get(name, (name,))
 
     def step_classes(self, text: str) -> list[str]:
-        from actionable.env.program import parse_step
+        from actionable.core.program import parse_step
 
         return [a.name for a in parse_step(text).args]
 
@@ -337,8 +337,8 @@ class ThorPlanning:
         """``state -> (goals met, goals total)`` for a task with goal predicates (:mod:`.goals`),
         else ``None``: the optional capability the grounded planner uses to not stop, or undo a
         goal, while the task's goals are unmet (:mod:`actionable.planning.goalsearch`)."""
-        from actionable.errors import WorldGoalError
-        from actionable.worlds.base import check_goals
+        from actionable.core.errors import WorldGoalError
+        from actionable.core.world import check_goals
         from actionable.worlds.thor.goals import task_goals
 
         try:
@@ -350,8 +350,8 @@ class ThorPlanning:
     def goal_check(self, result, session=None) -> dict:
         """The world's goal predicates of the task (:mod:`.goals`: Make coffee, Boil water,
         Water the plant) on the plan's final state; task success needs an executable plan."""
-        from actionable.errors import WorldGoalError
-        from actionable.worlds.base import check_goals
+        from actionable.core.errors import WorldGoalError
+        from actionable.core.world import check_goals
         from actionable.worlds.thor.goals import task_goals
 
         try:

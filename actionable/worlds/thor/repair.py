@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from actionable.env.program import Argument, Step
+from actionable.core.program import Argument, Step
 from actionable.worlds.thor import actions as A
 from actionable.worlds.thor.scene import ThorState
 

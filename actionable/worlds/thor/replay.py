@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from actionable.worlds.base import Action
+from actionable.core.world import Action
 from actionable.worlds.thor import actions as A
 from actionable.worlds.thor import data
 from actionable.worlds.thor.world import ThorWorld

@@ -28,7 +28,7 @@ import math
 import random
 import re
 
-from actionable.errors import UnknownSceneError
+from actionable.core.errors import UnknownSceneError
 from actionable.worlds.thor import data
 
 #: horizontal radius (metres) within which anchors of a TEACh scene are reachable together

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from actionable.env.program import Argument, Step
+from actionable.core.program import Argument, Step
 from actionable.verify.worldsim import WorldReplay, _norm
 
 __all__ = ["ThorAdapter", "TYPE_ALIASES"]
@@ -86,7 +86,7 @@ class ThorAdapter:
         or the project's step forms that ``actionable plan --env thor`` prints (script ``[GRAB] <mug>
         (Mug|alfred|2)``, the human listing's ``grab mug   [GRAB] <mug> (Mug|alfred|2)``, text
         ``grab mug``); AI2-THOR ids are kept and bound first at replay."""
-        from actionable.errors import ProgramParseError
+        from actionable.core.errors import ProgramParseError
         from actionable.verify.teach import parse_teach_action
         from actionable.verify.teach_bench import MOTION, SEQ_ACTIONS, split_line
 
@@ -103,7 +103,7 @@ class ThorAdapter:
         except ProgramParseError:
             if "(" in text:
                 raise
-            from actionable.env.program import parse_step
+            from actionable.core.program import parse_step
 
             try:  # the planner's text form: ``walk to mug``, ``put mug in coffee machine``
                 return parse_step(text.strip())
@@ -114,8 +114,8 @@ class ThorAdapter:
     @staticmethod
     def _parse_script(part: str, line: str) -> Step:
         """``[ACTION] <name> (id) ...`` with AI2-THOR ids (``Mug|alfred|2``, ``Mug|-01.64|+00.66|+00.12``);
-        the arity and names are checked as in :func:`~actionable.env.program.parse_script_step`."""
-        from actionable.env.program import parse_script_step
+        the arity and names are checked as in :func:`~actionable.core.program.parse_script_step`."""
+        from actionable.core.program import parse_script_step
 
         head = part[:part.index("]") + 1]
         found = _SCRIPT_ARG.findall(part)
@@ -145,7 +145,7 @@ class ThorAdapter:
         return out
 
     def _try(self, act: str, oid: str):
-        from actionable.worlds.base import Action
+        from actionable.core.world import Action
 
         s = self.world.state
         if act != "GotoLocation" and not s.reachable(oid):
@@ -297,8 +297,8 @@ class ThorAdapter:
     def goals(self, goal_text: str, task: str | None = None) -> tuple[list, str]:
         """World goals for the TEACh task name or the goal text; "Put all X on one Y" and "Clean all X"
         descriptions become predicates (every X stands on a Y / no X is dirty)."""
-        from actionable.errors import WorldGoalError
-        from actionable.worlds.base import Goal
+        from actionable.core.errors import WorldGoalError
+        from actionable.core.world import Goal
 
         for t in (task or self.task, goal_text):
             if not t:

@@ -1,7 +1,7 @@
 """The THOR world: ALFRED's PDDL domain + TEACh's actions on AI2-THOR scenes, symbolic and offline.
 
 ``make("thor", scene="FloorPlan1")`` or ``ThorWorld(scene="teach:<game>")``. Actions are
-:class:`~actionable.worlds.base.Action` objects whose args are object ids; text is
+:class:`~actionable.core.world.Action` objects whose args are object ids; text is
 ``Name(arg, ...)`` where an argument is an AI2-THOR id (``Mug|-01.64|+00.04|+00.67``), a short
 name (``Mug_1``, see :meth:`ThorWorld.name_of`) or a bare type (``Mug``: the held one, else a
 reachable one, else the first by id). TEACh's flattened forms ``PutAOnB(Mug, CounterTop)`` and
@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from actionable.errors import UnknownObjectError, WorldActionError, WorldNotResetError
-from actionable.worlds.base import Action, Goal, World, check_goals
+from actionable.core.errors import UnknownObjectError, WorldActionError, WorldNotResetError
+from actionable.core.world import Action, Goal, World, check_goals
 from actionable.worlds.thor import actions as A
 from actionable.worlds.thor.scene import DEFAULT_SCENE, SCENE_PREFIXES, ThorState, list_scenes, load_scene
 
@@ -57,7 +57,7 @@ class ThorWorld(World):
         opts = dict(options or {})
         bad = set(opts) - {"scene", "goals"}
         if bad:
-            from actionable.errors import unknown_names
+            from actionable.core.errors import unknown_names
 
             raise WorldActionError(unknown_names("reset option", sorted(bad), ("scene", "goals")))
         scene = load_scene(opts.get("scene") or self.default_scene, seed)

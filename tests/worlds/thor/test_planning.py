@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.config import GroundedConfig
-from actionable.env.program import Step
-from actionable.errors import ResolutionError, UnknownSceneError
+from actionable.core.config import GroundedConfig
+from actionable.core.program import Step
+from actionable.core.errors import ResolutionError, UnknownSceneError
 from actionable.planning.domain import PlanningDomain, planning_domain
 from actionable.planning.grounded import GroundedPlanner
 from actionable.planning.retrieval import ProgramRetriever
-from actionable.worlds.base import check_goals
+from actionable.core.world import check_goals
 from actionable.worlds.thor.bank import episode_program, held_out_sources, teach_bank
 from actionable.worlds.thor.goals import task_goals
 from actionable.worlds.thor.planning import ThorPlanning, class_name, clone

@@ -4,7 +4,7 @@ component receives the config it needs.
 Defaults of :class:`PlannerConfig` follow the reference demo of Huang et al.
 2022 ("Language Models as Zero-Shot Planners", Sec. 3 and the released demo):
 k=10 samples, beta=0.3, cutoff epsilon=0.8 (``cutoff=None``, the default, resolves per
-model in :func:`actionable.defaults.plan_cutoff`: 0.4 for the embedded model), max 20 steps, temperature 0.6,
+model in :func:`actionable.core.defaults.plan_cutoff`: 0.4 for the embedded model), max 20 steps, temperature 0.6,
 top_p 0.9, presence penalty 0.5, frequency penalty 0.3, repeated previous
 action penalised by -0.5.
 """
@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 
 Variant = Literal["vanilla", "translated", "corrected", "full"]
 #: Planner variants of Huang et al. 2022: ``vanilla`` (no translation),
@@ -49,7 +49,7 @@ class PlannerConfig(_Frozen):
     beta: float = Field(0.3, ge=0.0, le=10.0, description="weight of mean token log-prob")
     cutoff: float | None = Field(None, ge=-10.0, le=1.0,
                                  description="early-stop threshold epsilon (a step score is at most 1); "
-                                             "None: the model's default, actionable.defaults.plan_cutoff "
+                                             "None: the model's default, actionable.core.defaults.plan_cutoff "
                                              "(0.4 for the embedded SmolLM2-135M, else the paper's 0.8)")
     max_steps: int = Field(20, ge=1, le=200)
     temperature: float = Field(0.6, ge=0.0, le=2.0)

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Iterator
 
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 
 
 def iter_task_records(path: str | Path, what: str) -> Iterator[tuple[str, dict]]:

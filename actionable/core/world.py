@@ -10,9 +10,9 @@ Shapes (every world):
 * ``step(action) -> (obs, reward, terminated, truncated, info)``. A plan-level failure
   never raises: ``info["executed"]`` is False, the state is unchanged and
   ``info["error"]`` (str) and ``info["unmet_preconditions"]`` (list of readable str)
-  say why. Caller bugs raise typed errors: :class:`~actionable.errors.WorldNotResetError`
-  for a step before ``reset``, :class:`~actionable.errors.UnknownObjectError` for an
-  object id absent from the scene, :class:`~actionable.errors.WorldActionError` for
+  say why. Caller bugs raise typed errors: :class:`~actionable.core.errors.WorldNotResetError`
+  for a step before ``reset``, :class:`~actionable.core.errors.UnknownObjectError` for an
+  object id absent from the scene, :class:`~actionable.core.errors.WorldActionError` for
   text that is not an action of the world.
 * ``admissible(state=None) -> list[Action]``: with ``state=None`` the actions executable
   in the current state; with ``state="all"`` every grounded action of the scene.
@@ -27,7 +27,7 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from actionable.errors import WorldNotResetError
+from actionable.core.errors import WorldNotResetError
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Action:
     """A grounded action: a name and object ids (the world decides what ids are).
 
     ``Action("PickupObject", ("Mug|-01.64|+00.04|+00.67",))``. Worlds with their own
-    step type (VirtualHome's :class:`~actionable.env.program.Step`) may use it instead.
+    step type (VirtualHome's :class:`~actionable.core.program.Step`) may use it instead.
     """
 
     name: str

@@ -2,7 +2,7 @@
 
 The command-line options of ``actionable plan|verify|follow`` and the keyword arguments of
 ``actionable.plan|verify|follow`` read these constants, so the two cannot drift apart. Decoding
-defaults of the planners live in :mod:`actionable.config` (``PlannerConfig``, ``GroundedConfig``);
+defaults of the planners live in :mod:`actionable.core.config` (``PlannerConfig``, ``GroundedConfig``);
 the one default that depends on the model, the early-stop cutoff of the paper variants, is
 :func:`plan_cutoff`.
 """

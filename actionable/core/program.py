@@ -13,7 +13,7 @@ Two surface forms are parsed and formatted, with a round trip:
   ``put mug in fridge``, ``walk to bathroom``, ``switch on tv``.
 
 Action names are case-insensitive on input. Malformed lines raise
-:class:`~actionable.errors.ProgramParseError` naming the line and the fix.
+:class:`~actionable.core.errors.ProgramParseError` naming the line and the fix.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from actionable.errors import ProgramParseError
+from actionable.core.errors import ProgramParseError
 
 #: Arity of every VirtualHome action (from virtualhome_eval's vocabulary.json).
 ACTION_ARITY: dict[str, int] = {
