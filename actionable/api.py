@@ -232,7 +232,7 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
         raise ConfigError("goal is required (the plan names no task), e.g. goal=\"Turn on TV\"")
     spec = None
     if program is not None:
-        from actionable.env.scene import list_program_ids
+        from actionable.worlds.virtualhome.scene import list_program_ids
         from actionable.evaluation.goals import load_goal_annotations
 
         if program not in set(list_program_ids()):
@@ -373,8 +373,8 @@ def follow(instructions=None, world: str = D.WORLD, steps: int = D.FOLLOW_STEPS,
         if world != "virtualhome":
             raise ConfigError(f"world={world!r}: continual instruction following runs in 'virtualhome'")
         from actionable.continual.instructions import load_instructions, sample_instructions
-        from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
-        from actionable.env.scene import load_scene
+        from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
+        from actionable.worlds.virtualhome.scene import load_scene
 
         scene = scene or D.FOLLOW_SCENE
         house = NonStationaryHouse(load_scene(scene), make_config(DynamicsConfig, level=nonstationarity))

@@ -22,7 +22,7 @@ def run(steps: int = 40, agents: tuple[str, ...] = ("exrap", "llm-planner", "say
     from actionable.core.config import LMConfig
     from actionable.continual.episode import make_agent, run_episode
     from actionable.continual.instructions import sample_instructions
-    from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
+    from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
     from actionable.lm.registry import load_lm
 
     lm = load_lm("embedded", LMConfig(cache=False))

@@ -26,8 +26,8 @@ def main() -> None:
     from actionable.continual.instructions import name_of
     from actionable.continual.query import QueryEvaluator
     from actionable.continual.tekg import TEKG
-    from actionable.env.nonstationary import NonStationaryHouse, Skill
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse, Skill
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.lm.registry import load_lm
 
     lm = load_lm("embedded", LMConfig(cache=False))

@@ -34,8 +34,8 @@ def _timeit(fn, repeat: int = 3) -> float:
 def run(queries: int = 200, naive_queries: int = 20, batch: int = 10, max_actions: int | None = None) -> dict:
     import numpy as np
 
-    from actionable.env.admissible import admissible_actions
-    from actionable.env.scene import list_program_ids, load_program, load_scene
+    from actionable.worlds.virtualhome.admissible import admissible_actions
+    from actionable.worlds.virtualhome.scene import list_program_ids, load_program, load_scene
     from actionable.grounding.embedder import load_embedder
     from actionable.grounding.index import ActionIndex
 

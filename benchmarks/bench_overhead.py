@@ -17,7 +17,7 @@ import time
 def run(tasks: int = 20, max_steps: int | None = None, samples: int | None = None,
         variant: str = "full", cutoff: float | None = None, model: str = "embedded") -> dict:
     from actionable.core.config import LMConfig, PlannerConfig, make_config
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.evaluation.splits import packaged_programs
     from actionable.grounding.embedder import load_embedder
     from actionable.lm.registry import load_lm

@@ -26,8 +26,8 @@ from pathlib import Path
 
 def _load(args) -> None:
     from actionable.core.config import LMConfig
-    from actionable.env.admissible import admissible_actions
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.admissible import admissible_actions
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.grounding.embedder import load_embedder
     from actionable.grounding.index import ActionIndex
     from actionable.lm.registry import load_lm
@@ -67,7 +67,7 @@ def _load(args) -> None:
 
 def _variants(args) -> None:
     from actionable.core.config import LMConfig, PlannerConfig
-    from actionable.env.scene import list_program_ids, load_program
+    from actionable.worlds.virtualhome.scene import list_program_ids, load_program
     from actionable.planning.session import PlanningSession
 
     out = Path(args.out)
@@ -125,8 +125,8 @@ def _cutoffs(args) -> None:
     its first step scoring below c (the LM calls before that are identical), so
     one run with ``--cutoff -10`` gives every cutoff; each prefix is re-executed."""
     from actionable.core.program import Program, Step
-    from actionable.env.resolver import resolve_and_execute
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.resolver import resolve_and_execute
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.core.errors import ResolutionError
 
     recs = [json.loads(x) for x in Path(args.path).read_text().splitlines() if x.strip()]

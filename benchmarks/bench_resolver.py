@@ -14,9 +14,9 @@ import time
 
 
 def run(limit: int | None = None, alternatives: int = 6) -> dict:
-    from actionable.env.admissible import admissible_actions
-    from actionable.env.resolver import Resolver, ResolverConfig, resolution_rate
-    from actionable.env.scene import list_program_ids, load_scene
+    from actionable.worlds.virtualhome.admissible import admissible_actions
+    from actionable.worlds.virtualhome.resolver import Resolver, ResolverConfig, resolution_rate
+    from actionable.worlds.virtualhome.scene import list_program_ids, load_scene
 
     pids = list_program_ids()[:limit] if limit else list_program_ids()
     out: dict = {"programs": len(pids)}
@@ -37,7 +37,7 @@ def run(limit: int | None = None, alternatives: int = 6) -> dict:
     out["admissible_program_scenes"] = {"min": min(sizes), "max": max(sizes),
                                         "mean": round(sum(sizes) / len(sizes), 1), "sampled": len(sizes)}
     # coverage: gold class-level steps that lie in their own scene's admissible space
-    from actionable.env.scene import load_program
+    from actionable.worlds.virtualhome.scene import load_program
 
     inside = total = 0
     for pid in pids:

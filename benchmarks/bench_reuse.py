@@ -21,8 +21,8 @@ def run(steps: int = 30, relevances: tuple[float, ...] = (0.0, 0.5), seed: int =
     from actionable.continual.agent import ExRAPConfig
     from actionable.continual.episode import make_agent, run_episode
     from actionable.continual.instructions import sample_instructions
-    from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.lm.registry import load_lm
 
     house = NonStationaryHouse(load_scene("1003_2"), DynamicsConfig(level="high"))

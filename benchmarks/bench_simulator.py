@@ -18,8 +18,8 @@ import time
 def run(repeat: int = 3, limit: int | None = None) -> dict:
     from virtualhome_eval.simulation.evolving_graph import environment, execution, scripts
 
-    from actionable.env.scene import SceneGraph, list_program_ids, load_graphs, load_program
-    from actionable.env.simulator import Simulator
+    from actionable.worlds.virtualhome.scene import SceneGraph, list_program_ids, load_graphs, load_program
+    from actionable.worlds.virtualhome.simulator import Simulator
 
     pids = list_program_ids()[:limit] if limit else list_program_ids()
     data = []

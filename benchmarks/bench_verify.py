@@ -15,7 +15,7 @@ import time
 
 def run(n: int = 20, seed: int = 0) -> dict:
     from actionable.evaluation.goals import load_goal_annotations
-    from actionable.env.scene import load_program, load_scene
+    from actionable.worlds.virtualhome.scene import load_program, load_scene
     from actionable.verify.bench import select_programs
     from actionable.verify.corrupt import corrupt_program
     from actionable.verify.grounded import SimulatorJudge

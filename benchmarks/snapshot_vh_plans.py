@@ -21,7 +21,7 @@ import sys
 def snapshot(n: int, use_lm: bool) -> list[dict]:
     """``n`` plans as comparable dicts (an error is recorded as ``{"task", "error"}``)."""
     from actionable.core.config import GroundedConfig, LMConfig
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.grounding.embedder import load_embedder
     from actionable.planning.examples import ExampleBank
     from actionable.planning.grounded import GroundedPlanner

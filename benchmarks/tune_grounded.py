@@ -48,7 +48,7 @@ def main() -> None:
         worker.s = settings
         t = time.perf_counter()
         res = [worker({"program_id": p, "row": "grounded", "split": "lopo"}) for p in pids]
-        from actionable.env.scene import load_program
+        from actionable.worlds.virtualhome.scene import load_program
 
         lcs = sum(r["lcs"] for r in res) / len(res)
         lerr = sum(abs(r["length"] - len(load_program(r["program_id"]).steps)) for r in res) / len(res)

@@ -49,7 +49,7 @@ def scenes_command(
         else:
             _world_scenes(env, task, as_json)
         return
-    from actionable.env.scene import list_program_ids, load_program, load_scene
+    from actionable.worlds.virtualhome.scene import list_program_ids, load_program, load_scene
     from actionable.core.errors import InputError
 
     if show is None and (classes or admissible):
@@ -68,7 +68,7 @@ def scenes_command(
         if classes:
             info["class_counts"] = {c: len(scene.nodes_of_class(c)) for c in scene.class_names()}
         if admissible:
-            from actionable.env.admissible import admissible_actions
+            from actionable.worlds.virtualhome.admissible import admissible_actions
 
             acts = admissible_actions(scene)
             info["admissible_actions"] = len(acts)

@@ -104,7 +104,7 @@ def verify_command(
         from actionable.evaluation.goals import load_goal_annotations
 
         ann = load_goal_annotations()
-        from actionable.env.scene import list_program_ids
+        from actionable.worlds.virtualhome.scene import list_program_ids
 
         if program not in set(list_program_ids()):
             raise ConfigError(f"--program {program!r} is not a packaged program id (see `actionable scenes`)")

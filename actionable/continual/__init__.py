@@ -10,5 +10,5 @@ Modules:
     episode       instruction interpreter (Eq. 4), agents by name, one episode
     evaluate      the benchmark grid on the shared runner, table and figure
 
-The environment lives in :mod:`actionable.env.nonstationary`.
+The environment lives in :mod:`actionable.worlds.virtualhome.nonstationary`.
 """

@@ -57,7 +57,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from actionable.continual.query import QueryEvaluator, entropy
 from actionable.continual.tekg import TEKG, tokenize
-from actionable.env.nonstationary import AGENT, NonStationaryHouse, Observation, Skill
+from actionable.worlds.virtualhome.nonstationary import AGENT, NonStationaryHouse, Observation, Skill
 
 
 class ExRAPConfig(BaseModel):

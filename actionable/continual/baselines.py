@@ -31,7 +31,7 @@ from actionable.continual.agent import Decision, MemoryAgentBase, Task, skill_ef
 from actionable.continual.instructions import Instruction, holds_all
 from actionable.continual.query import QueryEvaluator
 from actionable.continual.tekg import TEKG
-from actionable.env.nonstationary import NonStationaryHouse, Observation, Skill
+from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse, Observation, Skill
 from actionable.lm.base import GenerationParams
 
 

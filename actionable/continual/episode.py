@@ -24,7 +24,7 @@ from actionable.continual.baselines import (InstructionWiseAgent, LLMPlannerAgen
 from actionable.continual.instructions import Instruction
 from actionable.continual.metrics import ActivationTracker, sr_ps
 from actionable.continual.worlds import ContinualWorld, get_world
-from actionable.env.nonstationary import NonStationaryHouse
+from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
 from actionable.core.errors import ConfigError, InputError
 
 AGENTS = ("exrap", "exrap-tc", "exrap-exp", "exrap-llm", "exrap-sample", "llm-planner", "saycan",

@@ -7,7 +7,7 @@ ExRAP (arXiv 2509.08222, Sec. 3) writes a continual instruction as a pair
 * :class:`Predicate` is one fact over the **true** scene graph (used only for
   scoring): ``state`` (on/off/open/closed), ``on`` (object on a surface) or
   ``in_room``. A :class:`Instruction` holds the query and goal as conjunctions
-  of predicates, the execution as :class:`~actionable.env.nonstationary.Skill`
+  of predicates, the execution as :class:`~actionable.worlds.virtualhome.nonstationary.Skill`
   objects, and the natural-language ``text`` the agent reads.
 * :data:`TEMPLATES` are 24 instruction templates grounded in the scene's
   objects; :func:`sample_instructions` draws sets of 3 / 5 / 7 by seed, with no
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from actionable.env.nonstationary import NonStationaryHouse, Skill
+from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse, Skill
 from actionable.core.errors import InputError
 
 STATES = ("on", "off", "open", "closed")

@@ -41,7 +41,7 @@ import numpy as np
 from actionable.continual.agent import Task
 from actionable.continual.instructions import (Instruction, name_of, name_table, parse_condition,
                                                parse_execution, parse_instruction)
-from actionable.env.nonstationary import NonStationaryHouse
+from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
 from actionable.core.errors import InputError
 from actionable.lm.base import GenerationParams
 

@@ -12,7 +12,7 @@ The agents (:mod:`.agent`, :mod:`.baselines`), the TEKG, the query evaluator and
 * ``scene`` - the default scene; ``check_scene(scene)`` fails early on an unknown one.
 
 Worlds are looked up by name (``--env``) in one registry: ``virtualhome`` (default, VirtualHome's
-:class:`~actionable.env.nonstationary.NonStationaryHouse`) and ``driving`` (Eclipse SUMO,
+:class:`~actionable.worlds.virtualhome.nonstationary.NonStationaryHouse`) and ``driving`` (Eclipse SUMO,
 :data:`actionable.worlds.driving.continual.CONTINUAL_WORLD`) and ``thor`` (an ALFRED kitchen,
 :data:`actionable.worlds.thor.continual.CONTINUAL_WORLD`). Specs are imported lazily, so
 naming the worlds costs nothing. :func:`register_world` adds another.
@@ -65,8 +65,8 @@ class ContinualWorld:
 # ----------------------------------------------------------------------------- VirtualHome
 def _vh_house(scene: str, level: str):
     from actionable.core.config import make_config
-    from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
+    from actionable.worlds.virtualhome.scene import load_scene
 
     dyn = make_config(DynamicsConfig, level=level)  # the level is checked before the scene loads
     return NonStationaryHouse(load_scene(scene), dyn)
@@ -88,13 +88,13 @@ def _vh_interpret(instructions, house, lm=None, embedder=None):
 
 
 def _vh_check_scene(scene: str) -> None:
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     load_scene(scene)
 
 
 def _vh_describe(level: str) -> str:
     from actionable.core.config import make_config
-    from actionable.env.nonstationary import DynamicsConfig
+    from actionable.worlds.virtualhome.nonstationary import DynamicsConfig
     return f"changes every {make_config(DynamicsConfig, level=level).steps_between_changes} steps"
 
 

@@ -105,7 +105,7 @@ class PlanWorker:
 
     def __init__(self, settings: PlanEvalSettings):
         from actionable.core.config import worker_lm_config
-        from actionable.env.scene import load_program, load_scene
+        from actionable.worlds.virtualhome.scene import load_program, load_scene
         from actionable.evaluation.goals import load_goal_annotations
         from actionable.planning.examples import ExampleBank
 
@@ -126,7 +126,7 @@ class PlanWorker:
         self._load_scene = load_scene
         self._embedders: dict[str, Any] = {}
         self._indices: dict[str, Any] = {}
-        from actionable.env.simulator import Simulator
+        from actionable.worlds.virtualhome.simulator import Simulator
 
         self._sim = Simulator(cache_dir=self.cache_dir)  # one simulator per worker, reused
 
@@ -248,7 +248,7 @@ class PlanWorker:
     def _execute(self, steps: tuple, pid: str) -> dict:
         """Resolve + execute the class-level ``steps`` in scene ``pid``."""
         from actionable.core.program import Program
-        from actionable.env.resolver import resolve_and_execute
+        from actionable.worlds.virtualhome.resolver import resolve_and_execute
 
         scene = self.default_scene if pid == "default" else self.scene(pid)
         blank = {"executable": True, "error": None, "error_type": None, "unmet": [],

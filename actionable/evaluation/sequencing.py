@@ -83,7 +83,7 @@ def title_folds(titles, n_folds: int = N_FOLDS) -> dict[str, int]:
 
 def goal_program_ids() -> list[str]:
     """The 342 goal-annotated packaged program ids, sorted like the dataset."""
-    from actionable.env.scene import list_program_ids
+    from actionable.worlds.virtualhome.scene import list_program_ids
     from actionable.evaluation.goals import load_goal_annotations
 
     ann = load_goal_annotations()
@@ -92,7 +92,7 @@ def goal_program_ids() -> list[str]:
 
 def tuning_program_ids() -> list[str]:
     """The packaged programs without goal annotations (the tuning split)."""
-    from actionable.env.scene import list_program_ids
+    from actionable.worlds.virtualhome.scene import list_program_ids
     from actionable.evaluation.goals import load_goal_annotations
 
     ann = load_goal_annotations()
@@ -158,7 +158,7 @@ class SequencingWorker:
         (embedded once, cached on disk) restricted to the actions whose objects
         ``scene`` has, so translation only offers what exists where the plan runs."""
         if getattr(self, "_default_index", None) is None:
-            from actionable.env.scene import load_scene
+            from actionable.worlds.virtualhome.scene import load_scene
             from actionable.planning.zero_shot import build_action_index
 
             self._default_index = build_action_index(load_scene("default", cache_dir=self.cache_dir),
@@ -179,7 +179,7 @@ class SequencingWorker:
         raise ConfigError(f"--splits: unknown split {split!r}; choose from {', '.join(SPLITS)}")
 
     def __call__(self, payload: dict) -> dict:
-        from actionable.env.scene import load_program, load_scene
+        from actionable.worlds.virtualhome.scene import load_program, load_scene
 
         pid, row, split = payload["program_id"], payload["row"], payload["split"]
         prog = load_program(pid)

@@ -75,7 +75,7 @@ def packaged_programs() -> dict[str, tuple[str, str]]:
     Raises:
         SceneError: virtualhome-eval data missing.
     """
-    from actionable.env.scene import list_program_ids, load_program
+    from actionable.worlds.virtualhome.scene import list_program_ids, load_program
 
     out = {}
     for pid in list_program_ids():

@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from actionable.env.admissible import ACTION_RULES
+from actionable.worlds.virtualhome.admissible import ACTION_RULES
 from actionable.core.program import Argument, Step
-from actionable.env.resolver import Resolver, ResolverConfig
-from actionable.env.simulator import Simulator, StateView, state_diff
+from actionable.worlds.virtualhome.resolver import Resolver, ResolverConfig
+from actionable.worlds.virtualhome.simulator import Simulator, StateView, state_diff
 from actionable.core.errors import ResolutionError
 from actionable.planning.repair import ESTABLISH, corrective_steps
 
@@ -91,7 +91,7 @@ class AffordanceOracle(Committing):
     """Simulator-backed affordance and repair over one scene.
 
     Args:
-        scene: a :class:`~actionable.env.scene.SceneGraph` (or a scene name).
+        scene: a :class:`~actionable.worlds.virtualhome.scene.SceneGraph` (or a scene name).
         repair_budget: most corrective steps inserted before one step (0 = no repair).
         max_bindings: node-id bindings tried per class-level step.
 

@@ -5,7 +5,7 @@ protocols, never against a world's name. A world offers planning by defining the
 ``planning_domain(scene) -> PlanningDomain`` on its :class:`~actionable.core.world.World`
 class; :func:`planning_domain` finds it through the world registry, so adding a world touches
 neither this module nor the planner. Implementations live in the world's package:
-:mod:`actionable.worlds.virtualhome_planning` (VirtualHome's evolving graph, the simulator
+:mod:`actionable.worlds.virtualhome.planning` (VirtualHome's evolving graph, the simulator
 oracle of :mod:`actionable.planning.affordance`) and :mod:`actionable.worlds.thor.planning`
 (the AI2-THOR kitchen, ALFRED/TEACh semantics).
 

@@ -158,7 +158,7 @@ class ExampleBank:
     @classmethod
     def packaged(cls) -> "ExampleBank":
         """All packaged VirtualHome programs (518 in virtualhome-eval 0.1.1)."""
-        from actionable.env.scene import list_program_ids, load_program
+        from actionable.worlds.virtualhome.scene import list_program_ids, load_program
 
         return cls([example_from_program(load_program(pid), pid) for pid in list_program_ids()])
 

@@ -17,7 +17,7 @@ The method combines four published ideas (issue 12):
 The world is reached only through its planning domain
 (:mod:`~actionable.planning.domain`): affordance, repair, state fingerprints,
 candidate steps, object matching and replay come from the world's package
-(VirtualHome: :mod:`actionable.worlds.virtualhome_planning`, the simulator oracle
+(VirtualHome: :mod:`actionable.worlds.virtualhome.planning`, the simulator oracle
 of :mod:`~actionable.planning.affordance` and the rules of
 :mod:`~actionable.planning.repair`; THOR: :mod:`actionable.worlds.thor.planning`).
 * **LLM-Planner** (Song et al. 2023): the prompt holds the k nearest whole
@@ -204,7 +204,7 @@ class GroundedPlanner:
             task: the instruction (validated by :func:`prompts.clean_task`).
             scene: a :class:`~actionable.planning.domain.PlanningDomain` (any world: its
                 affordance, repair, candidates and replay are used), or a scene of the planner's
-                ``world`` (a name; VirtualHome also a :class:`~actionable.env.scene.SceneGraph`).
+                ``world`` (a name; VirtualHome also a :class:`~actionable.worlds.virtualhome.scene.SceneGraph`).
             description: optional task description (used for retrieval and the prompt).
             exclude_sources / exclude_tasks: retrieval exclusions (evaluation splits).
 

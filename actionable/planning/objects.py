@@ -124,7 +124,7 @@ def alias_table(scene_classes, equivalence: dict[str, tuple[str, ...]], extra=No
 
 
 def _vocabulary() -> set[str]:
-    from actionable.env.scene import load_name_equivalence, load_properties_data
+    from actionable.worlds.virtualhome.scene import load_name_equivalence, load_properties_data
 
     eq = load_name_equivalence()
     names = {_norm(c) for c in load_properties_data()}
@@ -148,7 +148,7 @@ def match_task_objects(task: str, scene_classes, embedder=None, equivalence=None
     Returns:
         :class:`ObjectMatch`.
     """
-    from actionable.env.scene import load_name_equivalence
+    from actionable.worlds.virtualhome.scene import load_name_equivalence
 
     classes = [c for c in scene_classes if c != "character"]
     if equivalence is None:

@@ -70,7 +70,7 @@ def corrective_steps(unmet: list[tuple[bool, dict]], view: Any, step: Step) -> l
 
     Args:
         unmet: ``info["unmet_raw"]`` of the failed ``step``.
-        view: the current :class:`~actionable.env.simulator.StateView`.
+        view: the current :class:`~actionable.worlds.virtualhome.simulator.StateView`.
         step: the failed, resolved step (its objects are never put down).
 
     Returns:

@@ -28,7 +28,7 @@ class PlanningSession:
             (``translation_model``), cache settings.
         planner_config: default :class:`PlannerConfig` (overridable per plan).
         scene: scene name (``"default"`` or a packaged program id) or a
-            :class:`~actionable.env.scene.SceneGraph`.
+            :class:`~actionable.worlds.virtualhome.scene.SceneGraph`.
         bank: an :class:`ExampleBank`, a JSONL path, or ``None`` for the
             packaged programs.
         lm: an already-built planning LM (skips ``load_lm``; e.g. ScriptedLM).
@@ -46,7 +46,7 @@ class PlanningSession:
     def __init__(self, lm_config: LMConfig | None = None, planner_config: PlannerConfig | None = None,
                  scene="default", bank: ExampleBank | str | Path | None = None, lm=None,
                  progress: Callable[[dict], None] | None = None):
-        from actionable.env.scene import load_scene
+        from actionable.worlds.virtualhome.scene import load_scene
         from actionable.grounding.embedder import load_embedder
         self.lm_config = lm_config or LMConfig()
         self.planner_config = planner_config or PlannerConfig()
@@ -110,7 +110,7 @@ class PlanningSession:
     def with_scene(self, scene) -> "PlanningSession":
         """A session sharing this one's LMs and example bank, on another scene
         (its admissible-action index is built or read from the cache)."""
-        from actionable.env.scene import load_scene
+        from actionable.worlds.virtualhome.scene import load_scene
 
         other = object.__new__(PlanningSession)
         other.__dict__.update(self.__dict__)
@@ -177,7 +177,7 @@ def implied_goal_check(session: PlanningSession, result: PlanResult, description
         """Check ``spec`` on the state after the executed part of the plan."""
         state = result.final_state
         if state is None:
-            from actionable.env.simulator import execute_program
+            from actionable.worlds.virtualhome.simulator import execute_program
 
             state = execute_program(result.resolved_program, session.scene).final_state
         executed = list(result.resolved_program.steps)
@@ -191,7 +191,7 @@ def implied_goal_check(session: PlanningSession, result: PlanResult, description
         src = r.example.source
         same = normalize_task(r.example.task) == q or r.similarity >= min_similarity
         if same and src in ann:
-            from actionable.env.scene import load_scene
+            from actionable.worlds.virtualhome.scene import load_scene
 
             own = load_scene(src)  # the annotation's ids name objects of the program's own scene
             out = check(ann[src], {i: own.class_of(i) for i in own.node_ids})

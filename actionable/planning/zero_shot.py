@@ -17,7 +17,7 @@ Planners"), four variants (``PlannerConfig.variant``):
 
 The class-level program is then bound to node ids and executed in the
 VirtualHome evolving-graph simulator for the executability verdict
-(:func:`actionable.env.resolver.resolve_and_execute`).
+(:func:`actionable.worlds.virtualhome.resolver.resolve_and_execute`).
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ class ZeroShotPlanner:
 
         Args:
             task: the instruction (validated by :func:`prompts.clean_task`).
-            scene: a :class:`~actionable.env.scene.SceneGraph` (or scene name)
+            scene: a :class:`~actionable.worlds.virtualhome.scene.SceneGraph` (or scene name)
                 for the executability check; ``None`` skips execution.
             description: optional task description (used only to pick among
                 programs of the selected example task).
@@ -245,7 +245,7 @@ class ZeroShotPlanner:
                                  "error_type": "empty_plan", "error": "the planner produced no steps",
                                  "unmet_preconditions": [], "steps_executed": 0}
         elif self.config.repair:
-            from actionable.env.scene import load_scene
+            from actionable.worlds.virtualhome.scene import load_scene
             from actionable.planning.affordance import ground_program
 
             graph = load_scene(scene) if isinstance(scene, str) else scene
@@ -261,8 +261,8 @@ class ZeroShotPlanner:
             res.resolved_program = program.replace_steps(g.steps)
             res.repaired_flags = list(g.repaired)
         else:
-            from actionable.env.resolver import resolve_and_execute
-            from actionable.env.scene import load_scene
+            from actionable.worlds.virtualhome.resolver import resolve_and_execute
+            from actionable.worlds.virtualhome.scene import load_scene
 
             graph = load_scene(scene) if isinstance(scene, str) else scene
             try:
@@ -288,13 +288,13 @@ class ZeroShotPlanner:
 
 def build_action_index(scene, embedder, cache_dir=None):
     """:class:`ActionIndex` over the admissible actions of ``scene``
-    (:func:`actionable.env.admissible.admissible_actions`), items = class-level Steps.
+    (:func:`actionable.worlds.virtualhome.admissible.admissible_actions`), items = class-level Steps.
 
     Raises:
         SceneError: unknown scene. GroundingError: empty action space.
     """
-    from actionable.env.admissible import admissible_actions
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.admissible import admissible_actions
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.grounding.index import ActionIndex
 
     graph = load_scene(scene) if scene is None or isinstance(scene, str) else scene

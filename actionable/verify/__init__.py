@@ -6,7 +6,7 @@ Modules:
     judge     ``VerifyTask``, ``JudgeResult``, LLM judge, hybrid judge, ``make_judge``
     rules     rule-based baseline judge
     grounded  simulator-grounded judge (precondition repair, goal repair, relevance)
-    replay    plan replay helpers over ``actionable.env.simulator``
+    replay    plan replay helpers over ``actionable.worlds.virtualhome.simulator``
     loop      planners (apply | LLM) and ``VerificationLoop``
     corrupt   labelled error injection into the gold programs
     metrics   per-action P/R/F1, plan edits, convergence shares

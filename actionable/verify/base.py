@@ -63,7 +63,7 @@ class VerifyTask:
     Attributes:
         goal: the instruction in words (task name and/or description).
         scene: scene name or program id for the simulator (``None`` = default
-            house); a :class:`~actionable.env.scene.SceneGraph` is also accepted.
+            house); a :class:`~actionable.worlds.virtualhome.scene.SceneGraph` is also accepted.
         goal_spec: annotated goal conditions
             (:class:`actionable.evaluation.goals.GoalSpec`) or ``None`` (the
             sim/hybrid judges then derive conditions from ``goal``, see

@@ -78,7 +78,7 @@ class VerifyBenchConfig:
 
 def select_programs(n: int, seed: int, annotations: dict) -> list[str]:
     """``n`` goal-annotated program ids, a seeded sample in dataset order."""
-    from actionable.env.scene import list_program_ids
+    from actionable.worlds.virtualhome.scene import list_program_ids
 
     ids = [p for p in list_program_ids() if p in annotations]
     pick = random.Random(seed).sample(ids, min(n, len(ids)))
@@ -135,7 +135,7 @@ def _outcome(steps, scene, spec, sim) -> dict:
 def run_episode(payload: dict, state: dict, lm_cache: bool = False) -> dict:
     """One (program, judge, planner, model) episode; returns a JSON-able record."""
     from actionable.core.config import LMConfig
-    from actionable.env.scene import load_program, load_scene
+    from actionable.worlds.virtualhome.scene import load_program, load_scene
     from actionable.evaluation.goals import load_goal_annotations
     from actionable.verify.corrupt import corrupt_program
     from actionable.verify.judge import VerifyTask, make_judge

@@ -105,7 +105,7 @@ def load_cases(path: str | Path | None = None, split: str | None = None) -> list
     p = Path(path) if path is not None else default_path()
     if not p.is_file():
         raise InputError(f"case corpus {p} does not exist")
-    from actionable.env.scene import load_program
+    from actionable.worlds.virtualhome.scene import load_program
 
     cases: list[VerifyCase] = []
     cur: dict | None = None

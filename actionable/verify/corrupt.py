@@ -318,7 +318,7 @@ def build_benchmark(program_ids: Iterable[str], *, seed: int = 0, n_errors: int 
                     require_goals: bool = True) -> list[CorruptedPlan]:
     """Corrupt each program (skipping those whose gold plan does not execute
     and, with ``require_goals``, those without goal annotations)."""
-    from actionable.env.scene import load_program, load_scene
+    from actionable.worlds.virtualhome.scene import load_program, load_scene
 
     out = []
     for pid in program_ids:

@@ -110,7 +110,7 @@ def match_title(goal: str, titles) -> str | None:
 @functools.lru_cache(maxsize=128)
 def _class_conditions(pid: str) -> tuple[tuple, ...]:
     """The annotated conditions of ``pid`` over class names."""
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
 
     spec = _annotations()[pid]
     scene = load_scene(pid)
@@ -127,7 +127,7 @@ def derive_goal_spec(goal: str, plan, scene, scene_objects: bool = False) -> Der
     Args:
         goal: the instruction in words.
         plan: a resolved :class:`~actionable.core.program.Program` (node ids set).
-        scene: the :class:`~actionable.env.scene.SceneGraph` the plan runs in.
+        scene: the :class:`~actionable.worlds.virtualhome.scene.SceneGraph` the plan runs in.
         scene_objects: the phrases read from the text may also name objects the plan never
             touches (an instance of each scene class, after the plan's own): ``actionable plan``'s
             goal check, so that "switch on the TV and the computer" counts the computer the plan
@@ -168,7 +168,7 @@ def derive_goal_spec(goal: str, plan, scene, scene_objects: bool = False) -> Der
     mine = {(s.action, scene.class_of(a.id) if a.id in scene else a.name) for s in plan.steps for a in s.args[:1]}
 
     def score(pid: str) -> tuple[float, float]:
-        from actionable.env.scene import load_program
+        from actionable.worlds.virtualhome.scene import load_program
 
         gold = {(s.action, a.name) for s in load_program(pid).steps for a in s.args[:1]}
         similar = len(mine & gold) / max(1, len(mine | gold))  # nearest demonstration first

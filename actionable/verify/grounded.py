@@ -157,7 +157,7 @@ class SimulatorJudge:
         if s is None or isinstance(s, str):
             key = s or "default"
             if key not in self._scenes:
-                from actionable.env.scene import load_scene
+                from actionable.worlds.virtualhome.scene import load_scene
 
                 if len(self._scenes) >= 8:
                     self._scenes.pop(next(iter(self._scenes)))

@@ -99,7 +99,7 @@ def score_steps(program_id: str, steps, annotations: dict, scene=None, gold=None
     (:func:`actionable.evaluation.sequencing.score_plan`, grounding without repair); ``scene`` and
     ``gold`` (the program's gold :class:`Program`) are loaded when not given."""
     from actionable.core.program import Program
-    from actionable.env.scene import load_program, load_scene
+    from actionable.worlds.virtualhome.scene import load_program, load_scene
     from actionable.evaluation.sequencing import score_plan
     from actionable.planning.affordance import ground_program
 
@@ -147,7 +147,7 @@ def clean_record(rec: PlannerRecord, judge, mode: str, annotations: dict, max_ro
         admissible-action phrase (``ProgramParseError``).
     """
     from actionable.core.program import Program, parse_text_step
-    from actionable.env.scene import load_program, load_scene
+    from actionable.worlds.virtualhome.scene import load_program, load_scene
     from actionable.verify.base import VerifyTask
     from actionable.verify.critique import CritiqueKind
     from actionable.verify.loop import VerificationLoop

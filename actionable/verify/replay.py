@@ -1,13 +1,13 @@
 """Plan replay in the VirtualHome evolving-graph simulator, for the grounded judge.
 
-A thin layer over :class:`actionable.env.simulator.Simulator` that runs a list
+A thin layer over :class:`actionable.worlds.virtualhome.simulator.Simulator` that runs a list
 of resolved steps from a scene's initial state, stops at the first failing
 step and reports it, and offers read-only views of the state (who is close to
 what, what is held, where an object lies). Used by
 :mod:`actionable.verify.grounded` and :mod:`actionable.verify.corrupt`.
 
 Class-level plans (no node ids, e.g. from ``actionable verify plan.txt``) are
-bound to nodes step by step with :class:`actionable.env.resolver.Resolver`
+bound to nodes step by step with :class:`actionable.worlds.virtualhome.resolver.Resolver`
 against the current state (:func:`resolve_plan`).
 """
 
@@ -25,7 +25,7 @@ PLACEMENT = ("ON", "INSIDE")
 
 class StateView:
     """Judge-side queries over a simulator observation
-    (:class:`actionable.env.simulator.StateView`, copy-on-write, stays valid)."""
+    (:class:`actionable.worlds.virtualhome.simulator.StateView`, copy-on-write, stays valid)."""
 
     __slots__ = ("obs", "char")
 
@@ -109,8 +109,8 @@ Observer = Callable[[int, Step, str, Any], None]
 
 
 def make_simulator():
-    """A fresh :class:`actionable.env.simulator.Simulator` (lazy import)."""
-    from actionable.env.simulator import Simulator
+    """A fresh :class:`actionable.worlds.virtualhome.simulator.Simulator` (lazy import)."""
+    from actionable.worlds.virtualhome.simulator import Simulator
 
     return Simulator()
 
@@ -150,7 +150,7 @@ def replay(steps: Sequence[Step], scene: Any, *, sim=None, observe: Observer | N
 
 def resolve_plan(plan: Program, scene: Any, *, sim=None) -> Program:
     """Bind a class-level plan to node ids against the evolving state
-    (:func:`actionable.env.resolver.resolve_and_execute`: proximity, room, state,
+    (:func:`actionable.worlds.virtualhome.resolver.resolve_and_execute`: proximity, room, state,
     and the first binding that executes). Steps after a failing step are bound
     against the state at the failure, so the judge can still critique them.
     Steps that already carry ids are kept.
@@ -160,7 +160,7 @@ def resolve_plan(plan: Program, scene: Any, *, sim=None) -> Program:
     """
     if all(s.is_resolved for s in plan.steps):
         return plan
-    from actionable.env.resolver import Resolver, resolve_and_execute
+    from actionable.worlds.virtualhome.resolver import Resolver, resolve_and_execute
 
     resolver = Resolver()
     sim = sim or make_simulator()

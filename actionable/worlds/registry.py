@@ -84,7 +84,7 @@ def spec(id: str) -> WorldSpec:
     return _REGISTRY[id]
 
 
-register("virtualhome", "actionable.worlds.virtualhome:VirtualHomeWorld",
+register("virtualhome", "actionable.worlds.virtualhome.world:VirtualHomeWorld",
          description="VirtualHome's symbolic evolving graph (TrimmedTestScene1 and the 518 program scenes)")
 register("thor", "actionable.worlds.thor.world:ThorWorld",
          description="AI2-THOR kitchens, symbolic: ALFRED's PDDL domain + TEACh actions, 120 ALFRED "

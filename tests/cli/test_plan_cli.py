@@ -77,8 +77,8 @@ def test_plan_end_to_end_real_models_real_scene():
     """The README's main command with the real models; the printed verdict must
     match re-running the simulator on the printed program."""
     from actionable.core.program import Program
-    from actionable.env.resolver import resolve_and_execute
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.resolver import resolve_and_execute
+    from actionable.worlds.virtualhome.scene import load_scene
 
     args = ("plan", "Watch TV", "--variant", "full", "--max-steps", "6", "--samples", "4", "--cutoff", "-10")
     code, out, err = run_cli(*args, "--json", timeout=900)

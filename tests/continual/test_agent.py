@@ -11,7 +11,7 @@ from actionable.continual.episode import make_agent, run_episode
 from actionable.continual.instructions import sample_instructions
 from actionable.continual.query import QueryEvaluator, entropy, project
 from actionable.continual.tekg import TEKG
-from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse, Skill
+from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse, Skill
 from actionable.core.errors import ConfigError
 from actionable.lm.scripted import ScriptedLM
 
@@ -39,7 +39,7 @@ def yes_with(p):
 
 @pytest.fixture(scope="module")
 def house():
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     return NonStationaryHouse(load_scene("1003_2"), DynamicsConfig(period=1000))
 
 
@@ -308,7 +308,7 @@ def test_execution_without_observable_effect_waits_for_a_fresh_look(house):
     on a stale belief: after it ran, it is pending again only once a newer fact about the query's
     object is in memory (measured in the driving world: 'yield at the park' re-run from another
     junction on a 0.96 belief two steps old)."""
-    from actionable.env.nonstationary import Observation
+    from actionable.worlds.virtualhome.nonstationary import Observation
     house.reset(seed=0)
     house.step(Skill("go", (201,)))
     seen = house.observe()  # the dining room: the TV is visible

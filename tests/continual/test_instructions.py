@@ -9,13 +9,13 @@ import pytest
 from actionable.continual.instructions import (TEMPLATES, Predicate, load_instructions,
                                                parse_instruction, sample_instructions,
                                                save_instructions)
-from actionable.env.nonstationary import NonStationaryHouse
+from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
 from actionable.core.errors import InputError
 
 
 @pytest.fixture(scope="module")
 def house():
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     h = NonStationaryHouse(load_scene("1003_2"))
     h.reset(0)
     return h

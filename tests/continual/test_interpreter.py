@@ -7,13 +7,13 @@ import pytest
 
 from actionable.continual.instructions import parse_instruction
 from actionable.continual.interpreter import interpret
-from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
+from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
 from actionable.lm.scripted import ScriptedLM
 
 
 @pytest.fixture(scope="module")
 def house():
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     return NonStationaryHouse(load_scene("1003_2"), DynamicsConfig(period=1000))
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from actionable.continual.instructions import Instruction, Predicate
 from actionable.continual.metrics import Activation, ActivationTracker, mean_ci, sr_ps
-from actionable.env.nonstationary import Skill
+from actionable.worlds.virtualhome.nonstationary import Skill
 
 
 class FakeHouse:

@@ -16,8 +16,8 @@ def lm():
 
 @pytest.fixture(scope="module")
 def house():
-    from actionable.env.nonstationary import DynamicsConfig, NonStationaryHouse
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
+    from actionable.worlds.virtualhome.scene import load_scene
     return NonStationaryHouse(load_scene("1003_2"), DynamicsConfig(level="high"))
 
 

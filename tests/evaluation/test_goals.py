@@ -115,8 +115,8 @@ def test_gold_programs_executed_in_the_simulator_meet_all_goals():
     water glass a second time ("already grabbed"), so the simulator stops there and the
     later DRINK and the final left-hand hold never happen (FIELD-NOTES: 624_1 and 688_1
     grab twice; 624_1 has no goal annotation)."""
-    from actionable.env.scene import load_program
-    from actionable.env.simulator import Simulator, execute_program
+    from actionable.worlds.virtualhome.scene import load_program
+    from actionable.worlds.virtualhome.simulator import Simulator, execute_program
 
     ann = load_goal_annotations()
     sim = Simulator()

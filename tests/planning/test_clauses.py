@@ -58,7 +58,7 @@ def test_packaged_titles_are_one_clause():
 
 
 def test_goal_text_reads_every_clause():
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.verify.goaltext import _from_phrases
 
     scene = load_scene("default")
@@ -73,7 +73,7 @@ def test_goal_text_reads_every_clause():
 
 def test_no_lm_planner_does_both_clauses(tmp_path):
     from actionable.core.config import GroundedConfig
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.grounding.embedder import load_embedder
     from actionable.planning.examples import ExampleBank
     from actionable.planning.grounded import GroundedPlanner
@@ -123,7 +123,7 @@ def test_clauses_on_one_object_are_a_sequence(no_lm):
 
 def test_a_clause_nothing_affords_refuses_the_task(no_lm):
     """"Open the window" is refused; "Open the window and the door" ran 30 steps, exit 0."""
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.core.errors import PlanningError
 
     with pytest.raises(PlanningError, match="open window.*CAN_OPEN"):
@@ -134,7 +134,7 @@ def test_the_plans_goal_check_counts_an_object_the_plan_left_off():
     """A goal read from the text named only objects the plan touched, so a plan that switched on the TV
     alone was "goal met: 1 of 1" for "Switch on the TV and the computer"."""
     from actionable.core.program import Argument, Program, Step
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.verify.goaltext import derive_goal_spec
 
     scene = load_scene("default")

@@ -80,7 +80,7 @@ def test_scripted_lm_chooses_among_afforded_thor_steps_and_ends_at_done(emb):
 
 
 def test_virtualhome_through_its_domain_is_virtualhome_as_before(emb):
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.planning.examples import ExampleBank
 
     ret = ProgramRetriever(ExampleBank.packaged(), emb)

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from actionable.core.config import GroundedConfig
 from actionable.core.program import Program, Step
-from actionable.env.scene import list_program_ids, load_program, load_scene
-from actionable.env.simulator import execute_program
+from actionable.worlds.virtualhome.scene import list_program_ids, load_program, load_scene
+from actionable.worlds.virtualhome.simulator import execute_program
 from actionable.core.errors import PlanningError
 from actionable.lm.scripted import ScriptedLM
 from actionable.planning.affordance import AffordanceOracle, ground_program

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from actionable.core.config import GroundedConfig, LMConfig
-from actionable.env.scene import load_program, load_scene
+from actionable.worlds.virtualhome.scene import load_program, load_scene
 from actionable.evaluation.goals import check_goals, load_goal_annotations
 from actionable.planning.session import PlanningSession, implied_goal_check
 

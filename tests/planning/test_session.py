@@ -8,7 +8,7 @@ import json
 import pytest
 
 from actionable.core.config import LMConfig, PlannerConfig
-from actionable.env.resolver import resolve_and_execute
+from actionable.worlds.virtualhome.resolver import resolve_and_execute
 from actionable.lm.scripted import ScriptedLM
 from actionable.planning.session import PlanningSession
 

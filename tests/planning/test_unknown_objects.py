@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from actionable.core.config import GroundedConfig
-from actionable.env.scene import load_scene
+from actionable.worlds.virtualhome.scene import load_scene
 from actionable.core.errors import PlanningError
 from actionable.planning.examples import ExampleBank
 from actionable.planning.grounded import GroundedPlanner

@@ -1,6 +1,6 @@
 """Property tests (hypothesis) for the resolver, the critique parser and
 critique application (issue 8, item 4). The parser/formatter round trip lives in
-tests/env/test_program.py and the TEKG no-contradiction property in
+tests/core/test_program.py and the TEKG no-contradiction property in
 tests/continual/test_tekg.py; they are not repeated here.
 
 Budget: every property here uses ``deadline=None`` and a fixed ``max_examples``;
@@ -22,14 +22,14 @@ SCENE_ID = "1003_2"
 
 @pytest.fixture(scope="module")
 def scene():
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
 
     return load_scene(SCENE_ID)
 
 
 @pytest.fixture(scope="module")
 def sim():
-    from actionable.env.simulator import Simulator
+    from actionable.worlds.virtualhome.simulator import Simulator
 
     return Simulator()
 
@@ -51,7 +51,7 @@ def steps(draw, with_ids: bool = True):
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(steps(with_ids=False), min_size=1, max_size=6))
 def test_resolver_on_random_class_level_programs_raises_only_typed_errors(scene, sim, program_steps):
-    from actionable.env.resolver import resolve_and_execute
+    from actionable.worlds.virtualhome.resolver import resolve_and_execute
 
     program = Program(tuple(program_steps), "fuzz", "")
     try:
@@ -72,7 +72,7 @@ def test_resolver_on_random_class_level_programs_raises_only_typed_errors(scene,
 @given(st.lists(steps(with_ids=True), min_size=1, max_size=5))
 def test_resolver_on_steps_with_arbitrary_ids_raises_only_typed_errors(scene, sim, program_steps):
     """Ids absent from the scene, negative ids, ids of another class: typed error or a plan-level failure."""
-    from actionable.env.resolver import resolve_and_execute
+    from actionable.worlds.virtualhome.resolver import resolve_and_execute
 
     try:
         result = resolve_and_execute(Program(tuple(program_steps), "fuzz", ""), scene, sim=sim)

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from actionable.env.scene import SceneGraph
+from actionable.worlds.virtualhome.scene import SceneGraph
 from actionable.core.errors import SceneError
 
 GOOD = {

@@ -2,7 +2,7 @@
 
 import pytest
 
-from actionable.env.scene import load_program, load_scene
+from actionable.worlds.virtualhome.scene import load_program, load_scene
 from actionable.core.errors import ConfigError
 from actionable.verify.corrupt import ERROR_KINDS, VALID, CorruptedPlan, corrupt_program
 from actionable.verify.replay import goal_check, replay

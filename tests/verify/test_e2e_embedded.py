@@ -2,7 +2,7 @@
 
 import pytest
 
-from actionable.env.scene import load_program, load_scene
+from actionable.worlds.virtualhome.scene import load_program, load_scene
 from actionable.verify.corrupt import corrupt_program
 from actionable.verify.critique import CritiqueKind
 from actionable.verify.grounded import SimulatorJudge

@@ -3,7 +3,7 @@
 import pytest
 
 from actionable.core.program import Program, Step
-from actionable.env.scene import load_program, load_scene
+from actionable.worlds.virtualhome.scene import load_program, load_scene
 from actionable.lm.scripted import ScriptedLM
 from actionable.verify.critique import CritiqueKind
 from actionable.verify.grounded import SimulatorJudge

@@ -70,7 +70,7 @@ def test_missing_walk_is_inserted_and_task_success_rises(ann):
 
 def test_a_gold_plan_is_not_made_worse(ann):
     """The program's own human steps execute and meet the goal; cleaning keeps both."""
-    from actionable.env.scene import load_program
+    from actionable.worlds.virtualhome.scene import load_program
 
     gold = tuple(s.to_text() for s in load_program("3_1").steps)
     for mode in ("annotated", "text"):

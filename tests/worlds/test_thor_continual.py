@@ -10,7 +10,7 @@ import pytest
 
 from actionable.continual.episode import make_agent, run_episode
 from actionable.continual.worlds import ContinualWorld, get_world
-from actionable.env.nonstationary import DynamicsConfig, Skill
+from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, Skill
 from actionable.core.errors import ConfigError, InputError, SceneError, SimulatorError, UnknownSceneError
 from actionable.worlds.thor.continual import (CONTINUAL_WORLD, TEMPLATES, interpret_kitchen,
                                               load_kitchen_instructions, parse_kitchen,

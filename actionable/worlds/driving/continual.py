@@ -32,7 +32,7 @@ import numpy as np
 
 from actionable.continual.agent import Task
 from actionable.continual.instructions import Instruction, Predicate
-from actionable.env.nonstationary import Observation, Skill, StepResult
+from actionable.worlds.virtualhome.nonstationary import Observation, Skill, StepResult
 from actionable.core.errors import InputError, SimulatorError
 from actionable.core.world import Action
 from actionable.worlds.driving.network import RIGHT_LANE

@@ -39,7 +39,7 @@ import numpy as np
 
 from actionable.continual.agent import Task
 from actionable.continual.instructions import Instruction, Predicate
-from actionable.env.nonstationary import Skill
+from actionable.worlds.virtualhome.nonstationary import Skill
 from actionable.core.errors import InputError
 from actionable.worlds.thor.kitchen import EXCLUSIVE_PAIRS, KITCHENS, KitchenHouse
 
@@ -278,7 +278,7 @@ def load_kitchen_instructions(path, house: KitchenHouse) -> list[Instruction]:
 # ----------------------------------------------------------------------------- the continual world
 def _dynamics(level: str):
     from actionable.core.config import make_config
-    from actionable.env.nonstationary import DynamicsConfig
+    from actionable.worlds.virtualhome.nonstationary import DynamicsConfig
 
     return make_config(DynamicsConfig, level=level)  # ConfigError for an unknown level
 

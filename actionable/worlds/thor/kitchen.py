@@ -29,7 +29,7 @@ and what it holds, plus the objects a skill touched on the way (it saw the apple
 fridge before closing the door).
 
 **Non-stationarity.** Every ``period`` steps (low 8, medium 6, high 4, as in the VirtualHome house;
-:class:`~actionable.env.nonstationary.DynamicsConfig`) someone else makes 3 changes: a dish gets
+:class:`~actionable.worlds.virtualhome.nonstationary.DynamicsConfig`) someone else makes 3 changes: a dish gets
 dirtied or washed, a movable is moved to another area surface that can hold it, an appliance or
 the faucet is switched on or off (with AI2-THOR's effects: running water cleans what is in the
 sink), the fridge or microwave is opened or closed. With probability 0.7 a change hits an object
@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from actionable.env.nonstationary import AGENT, DynamicsConfig, Observation, Skill, StepResult
+from actionable.worlds.virtualhome.nonstationary import AGENT, DynamicsConfig, Observation, Skill, StepResult
 from actionable.core.errors import SceneError, SimulatorError
 from actionable.core.world import Action
 from actionable.worlds.thor import actions as A
@@ -77,7 +77,7 @@ class KitchenHouse:
 
     Args:
         scene: ``FloorPlan1`` ... ``FloorPlan30``.
-        config: :class:`~actionable.env.nonstationary.DynamicsConfig` (level -> period 8 / 6 / 4).
+        config: :class:`~actionable.worlds.virtualhome.nonstationary.DynamicsConfig` (level -> period 8 / 6 / 4).
 
     Raises:
         UnknownSceneError: not a THOR scene. SceneError: a THOR scene that is not an ALFRED kitchen.

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from actionable.core.program import Program, Step
-from actionable.env.resolver import (
+from actionable.worlds.virtualhome.resolver import (
     Resolver, ResolverConfig, first_id_resolve, resolution_rate, resolve_and_execute,
 )
-from actionable.env.scene import SceneGraph, list_program_ids, load_graphs, load_program, load_scene
-from actionable.env.simulator import Simulator
+from actionable.worlds.virtualhome.scene import SceneGraph, list_program_ids, load_graphs, load_program, load_scene
+from actionable.worlds.virtualhome.simulator import Simulator
 from actionable.core.errors import ResolutionError
 
 

@@ -33,7 +33,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from actionable.env.admissible import AFFORDANCE_EXCEPTIONS
+from actionable.worlds.virtualhome.admissible import AFFORDANCE_EXCEPTIONS
 from actionable.core.program import Program, Step
 from actionable.core.errors import ResolutionError
 
@@ -116,7 +116,7 @@ def as_state(state: Any):
     if hasattr(state, "observation"):
         return state.observation
     if isinstance(state, dict):
-        from actionable.env.scene import SceneGraph
+        from actionable.worlds.virtualhome.scene import SceneGraph
 
         return SceneGraph.from_dict(state)
     raise ResolutionError(f"cannot resolve against a {type(state).__name__}; pass a SceneGraph, "
@@ -138,7 +138,7 @@ class Resolver:
         ids = state.nodes_of_class(name)
         if ids:
             return ids
-        from actionable.env.scene import load_name_equivalence
+        from actionable.worlds.virtualhome.scene import load_name_equivalence
 
         eq = load_name_equivalence()
         for alt in (*eq.get(name, ()), *(k for k, v in eq.items() if name in v)):
@@ -260,7 +260,7 @@ def first_id_resolve(program: Program, scene: Any) -> Program:
 
 def _scene_of(scene: Any):
     if scene is None or isinstance(scene, str):
-        from actionable.env.scene import load_scene
+        from actionable.worlds.virtualhome.scene import load_scene
 
         return load_scene(scene)
     return scene
@@ -274,13 +274,13 @@ def resolve_and_execute(program: Program, scene: Any = None, *, resolver: Resolv
     For each step the ranked bindings (:meth:`Resolver.rank`) are tried in order,
     at most ``config.max_alternatives`` of them; the first that executes is kept.
     When none executes, the run stops there and reports the best binding's
-    failure (like :func:`~actionable.env.simulator.execute_program`).
+    failure (like :func:`~actionable.worlds.virtualhome.simulator.execute_program`).
 
     Args:
         program: class-level (or partly resolved) program.
         scene: scene name (``None`` = default), SceneGraph or graph dict.
         resolver: a configured :class:`Resolver`.
-        sim: a :class:`~actionable.env.simulator.Simulator` to reuse.
+        sim: a :class:`~actionable.worlds.virtualhome.simulator.Simulator` to reuse.
 
     Returns:
         ExecutionResult whose ``program`` holds the resolved steps (up to and
@@ -290,7 +290,7 @@ def resolve_and_execute(program: Program, scene: Any = None, *, resolver: Resolv
         ResolutionError: a class named by step ``index`` is absent (the error has
             ``index``, ``class_name`` and ``suggestions`` attributes).
     """
-    from actionable.env.simulator import ExecutionResult, Simulator
+    from actionable.worlds.virtualhome.simulator import ExecutionResult, Simulator
 
     resolver = resolver or Resolver()
     sim = sim or Simulator()
@@ -338,8 +338,8 @@ def resolution_rate(program_ids: Iterable[str], method: str = "ours",
     Returns:
         ``(executable, total, failed_ids)``.
     """
-    from actionable.env.scene import load_program, load_scene
-    from actionable.env.simulator import Simulator, execute_program
+    from actionable.worlds.virtualhome.scene import load_program, load_scene
+    from actionable.worlds.virtualhome.simulator import Simulator, execute_program
 
     sim = Simulator()
     ok, total, failed = 0, 0, []

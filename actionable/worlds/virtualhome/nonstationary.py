@@ -137,7 +137,7 @@ class NonStationaryHouse:
     Args:
         scene: a scene dict ``{"nodes": [...], "edges": [...]}``, a ``SceneGraph``
             (anything with ``to_dict()``), or a scene name for
-            :func:`actionable.env.scene.load_scene` (``None`` = default house).
+            :func:`actionable.worlds.virtualhome.scene.load_scene` (``None`` = default house).
         config: :class:`DynamicsConfig`.
 
     Raises:
@@ -151,7 +151,7 @@ class NonStationaryHouse:
         elif hasattr(scene, "to_dict"):
             graph_dict = scene.to_dict()
         else:
-            from actionable.env.scene import load_scene
+            from actionable.worlds.virtualhome.scene import load_scene
             graph_dict = load_scene(scene).to_dict()
         self._init_dict = copy.deepcopy(graph_dict)
         self._index_scene(graph_dict)

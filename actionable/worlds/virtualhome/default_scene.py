@@ -4,7 +4,7 @@ renumbered, so that "Make coffee" finds a coffee maker and a cup.
 
 Building it reads every program's initial graph (seconds), so the result is
 memoised per process and cached on disk under the cache directory; both caches
-are keyed by :data:`~actionable.env.scene.DEFAULT_SCENE_VERSION` and the
+are keyed by :data:`~actionable.worlds.virtualhome.scene.DEFAULT_SCENE_VERSION` and the
 ``virtualhome-eval`` version. The construction is deterministic.
 """
 
@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable
 
-from actionable.env.dataset import (
+from actionable.worlds.virtualhome.dataset import (
     ADDED_ID_START, DEFAULT_SCENE_VERSION, _copy_node, _dataset_dir, _pid_key, _program_ids, load_graphs,
 )
 from actionable.core.errors import SceneError

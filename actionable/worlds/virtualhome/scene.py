@@ -11,7 +11,7 @@ Scenes offered here:
 
 * a program id (``"1003_2"``): that program's initial graph, unchanged;
 * ``None`` / ``"default"``: the merged house for free-form tasks, built by
-  :func:`actionable.env.default_scene.build_default_scene` (see there). It is computed once per process and
+  :func:`actionable.worlds.virtualhome.default_scene.build_default_scene` (see there). It is computed once per process and
   cached on disk under the cache directory, because reading the 518 graph files
   takes seconds.
 
@@ -28,7 +28,7 @@ from typing import Iterable
 from actionable.core.errors import SceneError
 
 
-from actionable.env.dataset import (  # noqa: F401  (re-exported: the public data API lives here too)
+from actionable.worlds.virtualhome.dataset import (  # noqa: F401  (re-exported: the public data API lives here too)
     DATASET, SCENE_DIR, ADDED_ID_START, DEFAULT_SCENE_VERSION, DEFAULT_SCENE, _NODE_KEYS, _EDGE_KEYS, _RELATIONS, _PID_RE,
     package_root, _dataset_dir, resource_path, load_properties_data, load_name_equivalence, _program_ids, _pid_key, list_program_ids, _check_pid, load_program, load_graphs, _copy_node,
 )
@@ -208,7 +208,7 @@ def load_scene(name: str | None = None, *, cache_dir: Path | str | None = None) 
 
     Args:
         name: ``None`` or ``"default"`` for the merged house (see
-            :func:`actionable.env.default_scene.build_default_scene`), or a program id such as ``"1003_2"`` for
+            :func:`actionable.worlds.virtualhome.default_scene.build_default_scene`), or a program id such as ``"1003_2"`` for
             that program's initial graph.
         cache_dir: where the merged default scene is cached on disk; defaults to
             :func:`actionable.core.config.default_cache_dir`.
@@ -234,13 +234,13 @@ def load_scene(name: str | None = None, *, cache_dir: Path | str | None = None) 
 def _default_scene_graph(cache_dir: str) -> SceneGraph:
     """The merged default scene as one shared SceneGraph per process and cache dir
     (read-only by convention: its accessors return copies)."""
-    from actionable.env.default_scene import default_scene_dict
+    from actionable.worlds.virtualhome.default_scene import default_scene_dict
 
     return SceneGraph.from_dict(default_scene_dict(cache_dir), name=DEFAULT_SCENE)
 
 
 def build_default_scene(program_ids: Iterable[str] | None = None) -> dict:
-    """See :func:`actionable.env.default_scene.build_default_scene`."""
-    from actionable.env.default_scene import build_default_scene as build
+    """See :func:`actionable.worlds.virtualhome.default_scene.build_default_scene`."""
+    from actionable.worlds.virtualhome.default_scene import build_default_scene as build
 
     return build(program_ids)

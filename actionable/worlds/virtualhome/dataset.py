@@ -1,8 +1,8 @@
 """The packaged VirtualHome data (PyPI ``virtualhome-eval``): dataset folders,
 program ids, gold programs, initial/final graphs and simulator resources.
 
-Low-level and free of scene logic, so that both :mod:`actionable.env.scene` and
-:mod:`actionable.env.default_scene` build on it without importing each other.
+Low-level and free of scene logic, so that both :mod:`actionable.worlds.virtualhome.scene` and
+:mod:`actionable.worlds.virtualhome.default_scene` build on it without importing each other.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from actionable.core.program import Program
-from actionable.env.scene import (
+from actionable.worlds.virtualhome.scene import (
     ADDED_ID_START, SceneGraph, build_default_scene, list_program_ids, list_scenes,
     load_graphs, load_program, load_properties_data, load_scene,
 )
@@ -119,10 +119,10 @@ def test_default_house_is_one_a_person_could_live_in(default_scene, program_ids)
     class any packaged program acts on is still there."""
     from collections import Counter
 
-    from actionable.env.default_scene import MAX_PER_CLASS, OCCUPANCY
+    from actionable.worlds.virtualhome.default_scene import MAX_PER_CLASS, OCCUPANCY
     from actionable.core.program import Program
-    from actionable.env.resolver import resolve_and_execute
-    from actionable.env.scene import load_program
+    from actionable.worlds.virtualhome.resolver import resolve_and_execute
+    from actionable.worlds.virtualhome.scene import load_program
 
     sc = default_scene
     per_class = Counter(sc.class_of(i) for i in sc.node_ids if i >= ADDED_ID_START)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from actionable.core.program import Program, Step
-from actionable.env.scene import SceneGraph, load_graphs, load_program, load_scene
-from actionable.env.simulator import ExecutionResult, Simulator, StateView, execute_program
+from actionable.worlds.virtualhome.scene import SceneGraph, load_graphs, load_program, load_scene
+from actionable.worlds.virtualhome.simulator import ExecutionResult, Simulator, StateView, execute_program
 from actionable.core.errors import ProgramParseError, SceneError, SimulatorError, UnknownNodeError
 
 

@@ -3,7 +3,7 @@
 A thin layer over what the planner used before it became world-agnostic, unchanged: the
 simulator affordance and rule repair of :class:`~actionable.planning.affordance.AffordanceOracle`
 (CAPE rules of :mod:`actionable.planning.repair`), the scene's class-level admissible actions
-(:func:`~actionable.env.admissible.admissible_actions`) restricted to the task's classes plus
+(:func:`~actionable.worlds.virtualhome.admissible.admissible_actions`) restricted to the task's classes plus
 walks to the rooms and ``STANDUP`` / ``SLEEP`` / ``WAKEUP``, VirtualHome's name equivalences
 (``class_name_equivalence.json``), task-object matching over the dataset's vocabulary
 (:func:`~actionable.planning.objects.match_task_objects`), the 518 packaged programs as the
@@ -26,7 +26,7 @@ class VirtualHomeAffordance(AffordanceOracle):
         return self.scene.class_names()
 
     def equivalents(self, name: str):
-        from actionable.env.scene import load_name_equivalence
+        from actionable.worlds.virtualhome.scene import load_name_equivalence
 
         eq = load_name_equivalence()
         return (name, *eq.get(name, ()), *(k for k, v in eq.items() if name in v))
@@ -42,7 +42,7 @@ class VirtualHomeAffordance(AffordanceOracle):
         return match_task_objects(task, self.class_names(), embedder)
 
     def candidates(self, classes) -> list:
-        from actionable.env.admissible import admissible_actions
+        from actionable.worlds.virtualhome.admissible import admissible_actions
         from actionable.core.program import Step
 
         graph = self.scene
@@ -55,7 +55,7 @@ class VirtualHomeAffordance(AffordanceOracle):
 
     def execute(self, resolved_steps) -> tuple[dict, Any]:
         from actionable.core.program import Program
-        from actionable.env.simulator import execute_program
+        from actionable.worlds.virtualhome.simulator import execute_program
 
         steps = list(resolved_steps)
         er = execute_program(Program(tuple(steps)), self.scene)
@@ -68,7 +68,7 @@ class VirtualHomeAffordance(AffordanceOracle):
 
 
 class VirtualHomePlanning:
-    """VirtualHome scene ``scene`` (a name or a :class:`~actionable.env.scene.SceneGraph`).
+    """VirtualHome scene ``scene`` (a name or a :class:`~actionable.worlds.virtualhome.scene.SceneGraph`).
 
     Raises:
         SceneError: unknown scene name.
@@ -79,7 +79,7 @@ class VirtualHomePlanning:
     executes_in = "the VirtualHome simulator"
 
     def __init__(self, scene: Any = "default"):
-        from actionable.env.scene import load_scene
+        from actionable.worlds.virtualhome.scene import load_scene
 
         self.graph = load_scene(scene) if scene is None or isinstance(scene, str) else scene
         self.name = getattr(self.graph, "name", "")

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.env.nonstationary import (CHARACTER_ID, PERIODS, DynamicsConfig,
+from actionable.worlds.virtualhome.nonstationary import (CHARACTER_ID, PERIODS, DynamicsConfig,
                                           NonStationaryHouse, Skill)
 from actionable.core.errors import SceneError, SimulatorError
 
 
 @pytest.fixture(scope="module")
 def scene():
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
     return load_scene("1003_2")
 
 

@@ -70,7 +70,7 @@ AFFORDANCE_EXCEPTIONS: dict[tuple[str, int], frozenset[str]] = {
 def class_affordances(scene: Any) -> dict[str, frozenset[str]]:
     """Class name -> affordances for every class of ``scene``: the union of
     ``properties_data.json`` and the properties of the class's nodes."""
-    from actionable.env.scene import load_properties_data
+    from actionable.worlds.virtualhome.scene import load_properties_data
 
     table = load_properties_data()
     out: dict[str, frozenset[str]] = {}
@@ -103,7 +103,7 @@ def admissible_actions(scene: Any = None, actions: Iterable[str] | None = None) 
     """Every affordance-compatible action x object class of a scene.
 
     Args:
-        scene: a :class:`~actionable.env.scene.SceneGraph` (or a scene name;
+        scene: a :class:`~actionable.worlds.virtualhome.scene.SceneGraph` (or a scene name;
             ``None`` = the merged default scene).
         actions: restrict to these action names (default: all of
             :data:`ACTION_RULES`).
@@ -116,7 +116,7 @@ def admissible_actions(scene: Any = None, actions: Iterable[str] | None = None) 
         SceneError: unknown scene name or action.
     """
     if scene is None or isinstance(scene, str):
-        from actionable.env.scene import load_scene
+        from actionable.worlds.virtualhome.scene import load_scene
 
         scene = load_scene(scene)
     acts = sorted(ACTION_RULES) if actions is None else sorted({a.upper() for a in actions})

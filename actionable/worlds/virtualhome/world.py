@@ -1,6 +1,6 @@
 """VirtualHome behind the :class:`~actionable.core.world.World` interface (a thin adapter).
 
-Wraps :class:`actionable.env.simulator.Simulator` and :class:`actionable.env.resolver.Resolver`
+Wraps :class:`actionable.worlds.virtualhome.simulator.Simulator` and :class:`actionable.worlds.virtualhome.resolver.Resolver`
 unchanged. Actions are :class:`~actionable.core.program.Step` objects (``[GRAB] <mug> (1001)``);
 text is VirtualHome script (``parse``/``format``). A class-level step (no ids) passed to ``step``
 is bound to node ids by the resolver against the current state first.
@@ -38,8 +38,8 @@ class VirtualHomeWorld(World):
     graph_judge = True
 
     def __init__(self, scene: str | None = None, max_steps: int | None = None):
-        from actionable.env.resolver import Resolver
-        from actionable.env.simulator import Simulator
+        from actionable.worlds.virtualhome.resolver import Resolver
+        from actionable.worlds.virtualhome.simulator import Simulator
 
         self.default_scene = scene
         self.max_steps = max_steps
@@ -81,7 +81,7 @@ class VirtualHomeWorld(World):
         return obs, reward, term, trunc, info
 
     def admissible(self, state: Any = None) -> list:
-        from actionable.env.admissible import admissible_actions
+        from actionable.worlds.virtualhome.admissible import admissible_actions
         from actionable.core.program import Argument, Step
 
         if not self._ready:
@@ -160,14 +160,14 @@ class VirtualHomeWorld(World):
                 tuple(sorted((e["from_id"], e["relation_type"], e["to_id"]) for e in g["edges"])))
 
     def scenes(self) -> list[str]:
-        from actionable.env.scene import list_scenes
+        from actionable.worlds.virtualhome.scene import list_scenes
 
         return list(list_scenes())
 
     @classmethod
     def planning_domain(cls, scene: Any = "default"):
         """The grounded planner's view of ``scene``
-        (:class:`~actionable.worlds.virtualhome_planning.VirtualHomePlanning`; raises SceneError)."""
-        from actionable.worlds.virtualhome_planning import VirtualHomePlanning
+        (:class:`~actionable.worlds.virtualhome.planning.VirtualHomePlanning`; raises SceneError)."""
+        from actionable.worlds.virtualhome.planning import VirtualHomePlanning
 
         return VirtualHomePlanning(scene)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from actionable.core.program import Program, Step, parse_step
-from actionable.env.scene import SceneGraph, load_graphs, load_scene
+from actionable.worlds.virtualhome.scene import SceneGraph, load_graphs, load_scene
 from actionable.core.errors import SceneError, SimulatorError, UnknownNodeError
 
 #: ``ExecutionInfo.error_type`` codes of the evolving graph, by name.
@@ -46,7 +46,7 @@ def _vh():
 
 class StateView:
     """Read-only snapshot of a simulator state, with the query interface of
-    :class:`~actionable.env.scene.SceneGraph` (``nodes_of_class``, ``room_of``,
+    :class:`~actionable.worlds.virtualhome.scene.SceneGraph` (``nodes_of_class``, ``room_of``,
     ``states_of``, ``targets``, ...). Later steps never change a view: the
     simulator advances by copy-on-write, so a view stays valid."""
 
@@ -309,7 +309,7 @@ class Simulator:
         for a in step.args:
             if a.id is None:
                 raise SimulatorError(f"step '{step.to_text()}' has no node id for <{a.name}>; "
-                                     "resolve class names to ids with actionable.env.resolver.Resolver")
+                                     "resolve class names to ids with actionable.worlds.virtualhome.resolver.Resolver")
             node = state.get_node(a.id)
             if node is None:
                 raise UnknownNodeError(f"node id {a.id} (<{a.name}>) is not in scene "
@@ -343,7 +343,7 @@ class Simulator:
 
     def _equivalent(self, name: str, class_name: str) -> bool:
         if self._equiv is None:
-            from actionable.env.scene import load_name_equivalence
+            from actionable.worlds.virtualhome.scene import load_name_equivalence
 
             self._equiv = load_name_equivalence()
         return class_name in self._equiv.get(name, ()) or name in self._equiv.get(class_name, ())

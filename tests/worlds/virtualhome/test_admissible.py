@@ -6,11 +6,11 @@ from collections import Counter
 
 import pytest
 
-from actionable.env.admissible import (
+from actionable.worlds.virtualhome.admissible import (
     ACTION_RULES, admissible_actions, admissible_texts, class_affordances, is_admissible,
 )
 from actionable.core.program import Step
-from actionable.env.scene import list_program_ids, load_program, load_scene
+from actionable.worlds.virtualhome.scene import list_program_ids, load_program, load_scene
 from actionable.core.errors import SceneError
 
 
