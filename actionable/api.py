@@ -71,8 +71,9 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
 
     Args:
         task: the instruction, e.g. ``"Watch TV"``.
-        world: a registered world with a planning domain: ``"virtualhome"`` or ``"thor"``
-            (the AI2-THOR kitchen; grounded planner only).
+        world: a registered world with the ``planning`` capability (``"virtualhome"``, ``"thor"``
+            (the AI2-THOR kitchen), ``"pddl"``; :func:`list_worlds`); the paper's variants need a
+            whole-scene admissible-action space (VirtualHome's).
         scene: the world's scene: VirtualHome ``"default"`` or a packaged program id
             (``actionable scenes``); THOR ``FloorPlan<N>`` or ``teach:<game>`` (``"default"``:
             FloorPlan1; ``actionable scenes --env thor``).
@@ -100,7 +101,7 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
     """
     from actionable.core.config import VARIANTS, GroundedConfig, LMConfig, PlannerConfig, make_config
     from actionable.core.errors import ConfigError
-    from actionable.planning.domain import planning_domain
+    from actionable.core.registry import planning_domain
     from actionable.planning.prompts import clean_task
 
     if variant != "grounded" and variant not in VARIANTS:
@@ -115,9 +116,9 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
         options["cutoff"] = D.plan_cutoff(model, options.get("cutoff"))
         pcfg = make_config(PlannerConfig, variant=variant, **options)
     domain = planning_domain(world, scene)  # unknown world or scene: one clear error before any model loads
-    if variant != "grounded" and getattr(domain, "paper_graph", None) is None:
-        raise ConfigError(f"variant={variant!r} needs a world with a whole-scene admissible-action index "
-                          f"(virtualhome); in world {world!r} use variant='grounded'")
+    if variant != "grounded" and not getattr(domain, "paper_variants", False):
+        raise ConfigError(f"variant={variant!r} needs a world with a whole-scene admissible-action space; "
+                          f"world {world!r} has none: use variant='grounded'")
     from actionable.planning.session import PlanningSession
 
     cb = _progress(progress)
@@ -127,11 +128,9 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
         result = session.grounded_planner(gcfg).plan(task, domain)
         result.goal_check = domain.goal_check(result, session)
     else:
-        from actionable.planning.session import implied_goal_check
-
-        session = PlanningSession(lcfg, pcfg, scene=domain.paper_graph, bank=bank, progress=cb)
+        session = PlanningSession(lcfg, pcfg, scene=domain, bank=bank, progress=cb)
         result = session.plan(task)
-        result.goal_check = implied_goal_check(session, result)
+        result.goal_check = domain.goal_check(result, session)
         result.world, result.scene = domain.world, domain.name
     return result
 
@@ -232,16 +231,16 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
         raise ConfigError("goal is required (the plan names no task), e.g. goal=\"Turn on TV\"")
     spec = None
     if program is not None:
-        from actionable.worlds.virtualhome.scene import list_program_ids
-        from actionable.evaluation.goals import load_goal_annotations
+        from actionable.core.registry import capability
 
-        if program not in set(list_program_ids()):
-            raise ConfigError(f"program={program!r} is not a packaged program id")
-        spec = load_goal_annotations().get(program)
-        scene = program
+        ds = capability(world, "dataset")
+        if program not in set(ds.program_ids()):
+            raise ConfigError(f"program={program!r} is not a program id of world {world!r}'s dataset")
+        spec = ds.goal_annotations().get(program)
+        scene = ds.scene(program)
     task = VerifyTask(goal=goal, scene=None if scene == "default" else scene, goal_spec=spec, program_id=program)
     return verify_on_graph(prog, task, judge=judge, planner=planner, lm=loop_lm(judge, planner, model, cache),
-                           max_rounds=max_rounds)
+                           max_rounds=max_rounds, world=world)
 
 
 def _recorded_world(plan) -> str | None:
@@ -332,9 +331,10 @@ def follow(instructions=None, world: str = D.WORLD, steps: int = D.FOLLOW_STEPS,
         instructions: ``None`` (a seeded set of ``count`` generated instructions), a path to an
             instruction file (one ``If <condition>, <action>.`` a line, or saved JSON), or a list
             of instruction strings.
-        world: the continual world (``virtualhome``; others where registered, e.g. ``driving``).
+        world: a registered world with the ``continual`` capability (``virtualhome``, ``thor``,
+            ``driving``; :func:`list_worlds`).
         steps: episode length in skills (1..2000).
-        scene: the world's scene (default: ``1003_2`` in VirtualHome).
+        scene: the world's scene (default: the world's own, ``1003_2`` in VirtualHome).
         agent, nonstationarity, model, seed, query_mode, w_t, relevance, interpreter: as the
             flags of ``actionable follow``.
         on_step: called with each step's record (the live trace).
@@ -357,28 +357,14 @@ def follow(instructions=None, world: str = D.WORLD, steps: int = D.FOLLOW_STEPS,
         raise ConfigError(f"interpreter must be 'lm' or 'rule' (got {interpreter!r})")
     cfg = make_config(ExRAPConfig, query_mode=query_mode, w_t=w_t, relevance=relevance)
     say = _line if progress is True else (lambda msg: None)
-    try:
-        from actionable.continual.worlds import get_world
-    except ImportError:  # a tree without continual worlds: VirtualHome only
-        get_world = None
-    extra = {}
-    if get_world is not None:
-        w = get_world(world)
-        scene = scene or w.scene
-        w.describe(nonstationarity)  # checks the level
-        house = w.make_house(scene, nonstationarity)
-        load, sample, lm_reads = w.load, w.sample, w.lm_interpreter
-        extra["world"] = w
-    else:
-        if world != "virtualhome":
-            raise ConfigError(f"world={world!r}: continual instruction following runs in 'virtualhome'")
-        from actionable.continual.instructions import load_instructions, sample_instructions
-        from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
-        from actionable.worlds.virtualhome.scene import load_scene
+    from actionable.continual.worlds import get_world
 
-        scene = scene or D.FOLLOW_SCENE
-        house = NonStationaryHouse(load_scene(scene), make_config(DynamicsConfig, level=nonstationarity))
-        load, sample, lm_reads = load_instructions, sample_instructions, True
+    w = get_world(world)  # ConfigError naming the worlds that follow instructions
+    scene = scene or w.scene
+    w.describe(nonstationarity)  # checks the level
+    house = w.make_house(scene, nonstationarity)
+    load, sample, lm_reads = w.load, w.sample, w.lm_interpreter
+    extra = {"world": w}
     house.reset(seed)
     if instructions is None:
         ins = sample(house, count, seed)
@@ -417,14 +403,14 @@ def follow(instructions=None, world: str = D.WORLD, steps: int = D.FOLLOW_STEPS,
 # ----------------------------------------------------------------------------- make
 def make(world_id: str, **kwargs: Any):
     """Build a registered world (Gymnasium style): ``make("virtualhome")``, ``make("thor",
-    scene="FloorPlan1")``, ``make("driving")``. See :func:`actionable.worlds.make`."""
-    from actionable.worlds import make as _make
+    scene="FloorPlan1")``, ``make("driving")``. See :func:`actionable.core.registry.make`."""
+    from actionable.core.registry import make as _make
 
     return _make(world_id, **kwargs)
 
 
 def list_worlds() -> list[str]:
-    """The registered world ids (:func:`actionable.worlds.list_worlds`)."""
-    from actionable.worlds import list_worlds as _list
+    """The registered world ids (:func:`actionable.core.registry.list_worlds`)."""
+    from actionable.core.registry import list_worlds as _list
 
     return _list()

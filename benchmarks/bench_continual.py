@@ -21,8 +21,9 @@ def run(steps: int = 40, agents: tuple[str, ...] = ("exrap", "llm-planner", "say
         n_instructions: int = 3, seed: int = 0, level: str = "medium", verbose: bool = False) -> dict:
     from actionable.core.config import LMConfig
     from actionable.continual.episode import make_agent, run_episode
-    from actionable.continual.instructions import sample_instructions
-    from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
+    from actionable.worlds.virtualhome.instructions import sample_instructions
+    from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
+    from actionable.core.continual import DynamicsConfig
     from actionable.lm.registry import load_lm
 
     lm = load_lm("embedded", LMConfig(cache=False))

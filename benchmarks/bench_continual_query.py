@@ -23,10 +23,11 @@ def main() -> None:
     a = ap.parse_args()
 
     from actionable.core.config import LMConfig
-    from actionable.continual.instructions import name_of
+    from actionable.worlds.virtualhome.instructions import name_of
     from actionable.continual.query import QueryEvaluator
     from actionable.continual.tekg import TEKG
-    from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse, Skill
+    from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
+    from actionable.core.continual import Skill
     from actionable.worlds.virtualhome.scene import load_scene
     from actionable.lm.registry import load_lm
 

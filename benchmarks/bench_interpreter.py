@@ -19,8 +19,9 @@ import time
 def run(seeds: int = 10, verbose: bool = False) -> dict:
     from actionable.core.config import LMConfig
     from actionable.continual import interpreter as ip
-    from actionable.continual.instructions import sample_instructions
-    from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
+    from actionable.worlds.virtualhome.instructions import sample_instructions
+    from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
+    from actionable.core.continual import DynamicsConfig
     from actionable.worlds.virtualhome.scene import load_scene
     from actionable.grounding.embedder import load_embedder
     from actionable.lm.registry import load_lm

@@ -62,7 +62,7 @@ def run(seeds: int, steps: int = 20, n: int = 3, agents=("exrap", "instruction-w
     ``w_ts``: extra ExRAP rows ``exrap w_T=<w>`` with that weight of v_T in Eq. 12 (default 0.01)."""
     from actionable.continual.agent import ExRAPConfig
     from actionable.continual.episode import make_agent, run_episode
-    from actionable.continual.evaluate import render_markdown, summarize
+    from actionable.evaluation.continual import render_markdown, summarize
     from actionable.continual.worlds import get_world
 
     w = get_world("thor")

@@ -29,7 +29,7 @@ def run(tasks: int = 20, max_steps: int | None = None, samples: int | None = Non
     emb = load_embedder("minilm")
     scene = load_scene(None)
     index = build_action_index(scene, emb, cache_dir=LMConfig().cache_dir)
-    bank = ExampleBank.packaged()
+    bank = ExampleBank.of_world()
     setup_s = time.perf_counter() - t
     cfg = make_config(PlannerConfig, variant=variant, max_steps=max_steps, samples=samples, cutoff=cutoff)
     planner = ZeroShotPlanner(lm, index, bank, cfg)

@@ -20,8 +20,9 @@ def run(steps: int = 30, relevances: tuple[float, ...] = (0.0, 0.5), seed: int =
     from actionable.core.config import LMConfig
     from actionable.continual.agent import ExRAPConfig
     from actionable.continual.episode import make_agent, run_episode
-    from actionable.continual.instructions import sample_instructions
-    from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
+    from actionable.worlds.virtualhome.instructions import sample_instructions
+    from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
+    from actionable.core.continual import DynamicsConfig
     from actionable.worlds.virtualhome.scene import load_scene
     from actionable.lm.registry import load_lm
 

@@ -67,12 +67,12 @@ def main(argv=None) -> int:
     ap.add_argument("--protocol", choices=("floor-plan-out", "title-out", "goal-demos"), default="floor-plan-out",
                     help="floor-plan-out: exclude the bank's programs recorded in the scene's floor plan; "
                          "title-out: also every program with the task's name; goal-demos: floor-plan-out "
-                         "with the goal demonstrations (actionable/worlds/thor/demos.py) added to TEACh's")
+                         "with the goal demonstrations (benchmarks/build_thor_goal_demos.py) added to TEACh's")
     args = ap.parse_args(argv)
 
     from actionable.core.config import GroundedConfig, LMConfig
     from actionable.grounding.embedder import load_embedder
-    from actionable.planning.domain import planning_domain
+    from actionable.core.registry import planning_domain
     from actionable.planning.grounded import GroundedPlanner
     from actionable.planning.retrieval import ProgramRetriever
 

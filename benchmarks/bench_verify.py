@@ -14,10 +14,10 @@ import time
 
 
 def run(n: int = 20, seed: int = 0) -> dict:
-    from actionable.evaluation.goals import load_goal_annotations
+    from actionable.worlds.virtualhome.goals import load_goal_annotations
     from actionable.worlds.virtualhome.scene import load_program, load_scene
-    from actionable.verify.bench import select_programs
-    from actionable.verify.corrupt import corrupt_program
+    from actionable.evaluation.verification.bench import select_programs
+    from actionable.evaluation.verification.corrupt import corrupt_program
     from actionable.verify.grounded import SimulatorJudge
     from actionable.verify.judge import VerifyTask
     from actionable.verify.replay import make_simulator, replay

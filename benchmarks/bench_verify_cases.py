@@ -7,7 +7,7 @@
 Round-1 critiques are scored against the labels as in arXiv 2509.02761, Sec. 4
 (:func:`actionable.verify.metrics.score_critiques`); "clean" is the share of
 cases whose loop (apply planner, 5 rounds) ends at the labelled plan. The
-corpus lives in tests/corpora/verify_cases.txt (:mod:`actionable.verify.cases`).
+corpus lives in tests/corpora/verify_cases.txt (:mod:`actionable.evaluation.verification.cases`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import time
 def check(cases) -> int:
     """Replay every case: the plan with its labels applied must execute and meet
     every goal condition the gold-like plan meets. Returns the number of bad cases."""
-    from actionable.evaluation.goals import load_goal_annotations
+    from actionable.worlds.virtualhome.goals import load_goal_annotations
     from actionable.verify.critique import Critique, CritiqueKind, apply_critiques
     from actionable.verify.replay import goal_check, replay
 
@@ -41,7 +41,7 @@ def check(cases) -> int:
 
 
 def score(cases, judges, model: str, verbose: bool) -> None:
-    from actionable.evaluation.goals import load_goal_annotations
+    from actionable.worlds.virtualhome.goals import load_goal_annotations
     from actionable.verify.critique import Critique, CritiqueKind, apply_critiques
     from actionable.verify.judge import make_judge
     from actionable.verify.loop import VerificationLoop
@@ -94,7 +94,7 @@ def main() -> None:
     ap.add_argument("--check", action="store_true", help="validate the labels in the simulator")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
-    from actionable.verify.cases import load_cases
+    from actionable.evaluation.verification.cases import load_cases
 
     cases = load_cases(split=None if a.split == "all" else a.split)
     if a.cls:

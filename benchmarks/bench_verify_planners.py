@@ -21,9 +21,9 @@ import time
 
 
 def main(argv=None) -> int:
-    from actionable.evaluation.goals import load_goal_annotations
+    from actionable.worlds.virtualhome.goals import load_goal_annotations
     from actionable.verify.judge import make_judge
-    from actionable.verify.planner_bench import (clean_record, load_records, subsample, summarise,
+    from actionable.evaluation.verification.planners import (clean_record, load_records, subsample, summarise,
                                                  summary_markdown)
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -6,7 +6,7 @@
     python benchmarks/bench_verify_teach.py --counts          # label counts of the converted data
     python benchmarks/bench_verify_teach.py --sample 25 --out runs/teach-det   # flagged shortest actions
 
-Data: actionable/verify/data/teach_seq.json (actionable.verify.teach_bench, CDLA-Sharing-1.0).
+Data: actionable/verify/data/teach_seq.json (actionable.evaluation.verification.teach, CDLA-Sharing-1.0).
 ``sim`` and ``hybrid`` run only on the 79 episodes whose initial state the THOR world has;
 ``rule`` and ``llm`` on all 100 (``--llm-n`` limits the LM-based judges to the first N episodes
 they apply to, in source order). Runs resume from OUT/run.jsonl.
@@ -34,7 +34,7 @@ def main(argv=None) -> int:
     ap.add_argument("--by-split", action="store_true",
                     help="also one row per half: tune (even source positions) / report (odd)")
     a = ap.parse_args(argv)
-    from actionable.verify.teach_bench import label_counts, markdown, run_bench, summarize
+    from actionable.evaluation.verification.teach import label_counts, markdown, run_bench, summarize
 
     if a.counts:
         print(json.dumps(label_counts(), indent=1))

@@ -33,7 +33,7 @@ def snapshot(n: int, use_lm: bool) -> list[dict]:
         from actionable.lm.registry import load_lm
 
         lm = load_lm("embedded", LMConfig(cache=False))
-    bank = ExampleBank.packaged()
+    bank = ExampleBank.of_world()
     ret, scene, out = ProgramRetriever(bank, emb), load_scene("default"), []
     for ex in bank.examples[::22][:n]:
         planner = GroundedPlanner(lm, emb, ret, GroundedConfig(use_lm=use_lm))

@@ -114,7 +114,7 @@ def diagnose() -> dict:
         extras.append({"name": name, "ok": not missing, "missing": missing, "enables": what,
                        "install": cmd if missing else None})
     out["extras"] = extras
-    from actionable.worlds.registry import list_worlds, spec
+    from actionable.core.registry import list_worlds, spec
 
     worlds = []
     for w in list_worlds():

@@ -124,7 +124,7 @@ def report_command(run_dir: Path = typer.Argument(..., help="A run directory wri
     if store and not isinstance(manifest, dict):  # no (usable) manifest: look at the records
         is_continual = any({"agent", "level"} <= set(r.get("payload") or {}) for r in store.read().values())
     if is_continual:
-        from actionable.continual.evaluate import write_continual_report
+        from actionable.evaluation.continual import write_continual_report
         paths = write_continual_report(run_dir)
         summary, fig = paths["markdown"], paths["figure"]
     else:

@@ -126,7 +126,7 @@ def follow_command(
     from actionable.core.config import LMConfig, make_config
     from actionable.continual.agent import ExRAPConfig
     from actionable.continual.episode import AGENTS, make_agent, run_episode
-    from actionable.continual.instructions import save_instructions as _save
+    from actionable.core.continual import save_instructions as _save
 
     from actionable.core.errors import ConfigError
 
@@ -239,7 +239,7 @@ def continual_eval_command(
 ) -> None:
     """Run the continual benchmark and write summary.md (paper-style SR/PS table) + continual.png."""
     from actionable.continual.episode import AGENTS
-    from actionable.continual.evaluate import ContinualWorker, episodes_for, write_continual_report
+    from actionable.evaluation.continual import ContinualWorker, episodes_for, write_continual_report
     from actionable.continual.worlds import DEFAULT_WORLD
     from actionable.cli.progress import quiet
     from actionable.core.errors import ConfigError

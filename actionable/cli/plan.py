@@ -117,7 +117,7 @@ def plan_command(
     if variant not in VARIANTS and variant != "grounded":
         raise ConfigError(f"--variant: unknown variant {variant!r}; use one of grounded, {', '.join(VARIANTS)}")
     from actionable.core.errors import UnknownWorldError
-    from actionable.planning.domain import planning_domain
+    from actionable.core.registry import planning_domain
 
     try:
         domain = planning_domain(env, scene)  # unknown world or scene: one clear error before any model loads
@@ -126,9 +126,9 @@ def plan_command(
     if variant == "grounded":
         return _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p,
                               seed, bank, no_cache, fmt)
-    if getattr(domain, "paper_graph", None) is None:
-        raise ConfigError(f"--variant {variant} needs a world with a whole-scene admissible-action index "
-                          f"(virtualhome); with --env {env} use --variant grounded")
+    if not getattr(domain, "paper_variants", False):
+        raise ConfigError(f"--variant {variant} needs a world with a whole-scene admissible-action space; "
+                          f"world {env} has none: use --variant grounded")
     cutoff = D.plan_cutoff(model, cutoff)
     pcfg = make_config(PlannerConfig, variant=variant, samples=samples, beta=beta, cutoff=cutoff,
                        max_steps=max_steps, temperature=temperature, top_p=top_p, seed=seed, repair=repair)
@@ -136,18 +136,15 @@ def plan_command(
     if bank is not None and not bank.is_file():
         raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
 
-    graph = domain.paper_graph
     from actionable.lm.registry import check_spec
 
     check_spec(model)  # unknown model: one clear error before anything loads
     with _Progress() as prog:
         from actionable.planning.session import PlanningSession
 
-        session = PlanningSession(lcfg, pcfg, scene=graph, bank=bank, progress=prog.update)
+        session = PlanningSession(lcfg, pcfg, scene=domain, bank=bank, progress=prog.update)
         result = session.plan(task)
-        from actionable.planning.session import implied_goal_check
-
-        result.goal_check = implied_goal_check(session, result)
+        result.goal_check = domain.goal_check(result, session)
         result.world, result.scene = domain.world, domain.name
     _output(result, session, fmt)
     if not result.steps or not result.executable:

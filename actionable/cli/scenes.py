@@ -112,20 +112,19 @@ def scenes_command(
 
 
 def _world_scenes(env: str, task: Optional[str], as_json: bool) -> None:
-    """Scenes of a world of :mod:`actionable.worlds`; TEACh scenes with their episode's task and
-    description (from the verification benchmark data, :mod:`actionable.verify.teach_bench`)."""
+    """Scenes of a registered world; scenes that are a demonstration's initial state with its task
+    and description (:meth:`World.scene_tasks`: THOR's TEACh episodes)."""
     from actionable.core.errors import ConfigError
     from actionable.worlds import list_worlds, make
 
     if env not in list_worlds():
         raise ConfigError(f"--env: unknown world {env!r}; choose one of {', '.join(list_worlds())}")
-    from actionable.verify.teach_bench import load_demos
-
-    demos = {f"teach:{d.id}": d for d in load_demos()}
+    world = make(env)
+    tasks = world.scene_tasks()
     rows = []
-    for sc in make(env).scenes():
-        d = demos.get(sc)
-        row = {"scene": sc, "task": d.task if d else None, "desc": d.desc if d else None}
+    for sc in world.scenes():
+        t, desc = tasks.get(sc, (None, None))
+        row = {"scene": sc, "task": t, "desc": desc}
         if task and task.lower() not in f"{row['task'] or ''} {row['desc'] or ''} {sc}".lower():
             continue
         rows.append(row)
@@ -168,11 +167,9 @@ def _world_scene(env: str, show: str, task: Optional[str], classes: bool, as_jso
         raise ConfigError(f"SCENE: unknown {env} scene {show!r}; `actionable scenes --env {env}` lists the "
                           f"{len(world.scenes())} scenes")
     info: dict = {"env": env, "name": name, **world.scene_info(name, classes)}
-    from actionable.verify.teach_bench import load_demos
-
-    d = next((d for d in load_demos() if f"teach:{d.id}" == name), None)  # a TEACh episode's task
-    if d is not None:
-        info.update(task=d.task, description=d.desc)
+    if name in world.scene_tasks():  # a demonstration's initial state: its task
+        t, desc = world.scene_tasks()[name]
+        info.update(task=t, description=desc)
     if as_json:
         typer.echo(json.dumps(info, indent=2))
         return

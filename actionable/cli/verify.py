@@ -101,7 +101,7 @@ def verify_command(
         raise ConfigError("--goal is required (the file has no task line), e.g. --goal \"Turn on TV\"")
     spec = None
     if program is not None:
-        from actionable.evaluation.goals import load_goal_annotations
+        from actionable.worlds.virtualhome.goals import load_goal_annotations
 
         ann = load_goal_annotations()
         from actionable.worlds.virtualhome.scene import list_program_ids
@@ -192,7 +192,7 @@ def eval_verify_command(
     """Verification benchmark: judges x planners on seeded, labelled corruptions of the gold
     programs; writes OUT/run.jsonl and OUT/summary.md and prints the table."""
     from actionable.core.config import make_config
-    from actionable.verify.bench import PLANNER_NAMES, VerifyBenchConfig, markdown_table, run_benchmark
+    from actionable.evaluation.verification.bench import PLANNER_NAMES, VerifyBenchConfig, markdown_table, run_benchmark
     from actionable.verify.judge import JUDGE_NAMES
 
     from actionable.core.errors import ConfigError
@@ -219,7 +219,7 @@ def eval_verify_command(
             except (ModelNotFoundError, _CE) as exc:
                 raise type(exc)(f"--models: {exc}") from None
     if teach is not None:
-        from actionable.verify.teach_bench import score_teach
+        from actionable.evaluation.verification.teach import score_teach
 
         typer.echo(score_teach(teach, js, ms[0], out))
         return

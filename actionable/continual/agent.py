@@ -57,7 +57,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from actionable.continual.query import QueryEvaluator, entropy
 from actionable.continual.tekg import TEKG, tokenize
-from actionable.worlds.virtualhome.nonstationary import AGENT, NonStationaryHouse, Observation, Skill
+from actionable.core.continual import ContinualHouse, AGENT, Observation, Skill
 
 
 class ExRAPConfig(BaseModel):
@@ -83,16 +83,6 @@ class ExRAPConfig(BaseModel):
 
 
 @dataclass
-class Task:
-    """An interpreted instruction as the agent holds it (ExRAP Eq. 4)."""
-
-    text: str
-    query: str
-    execution: tuple[Skill, ...]
-    facts: tuple = ()  # the query's predicates as ClozeFact (see query.py)
-
-
-@dataclass
 class Decision:
     """What the agent chose at one step and why (for the live trace)."""
 
@@ -102,7 +92,7 @@ class Decision:
     values: dict[str, float] = field(default_factory=dict)
 
 
-def skill_effect(skill: Skill, house: NonStationaryHouse) -> tuple[str, str, str] | None:
+def skill_effect(skill: Skill, house: ContinualHouse) -> tuple[str, str, str] | None:
     """The triple a manipulation skill makes true (domain knowledge of skills)."""
     eff = {"switch_on": "on", "switch_off": "off", "open": "open", "close": "closed"}
     if skill.kind in eff:
@@ -133,7 +123,7 @@ class MemoryAgentBase:
 
     name = "base"
 
-    def reset(self, tasks: list[Task], house: NonStationaryHouse, exclusive=None) -> None:
+    def reset(self, tasks: list[Task], house: ContinualHouse, exclusive=None) -> None:
         """Start an episode. ``exclusive``: the world's mutually exclusive state pairs for the
         TEKG's contradiction rule (``None``: on/off, open/closed)."""
         self.tasks, self.house, self.exclusive = tasks, house, exclusive
@@ -176,7 +166,7 @@ class ExRAPAgent(MemoryAgentBase):
     def __init__(self, lm, config: ExRAPConfig | None = None, name: str = "exrap"):
         self.lm, self.config, self.name = lm, config or ExRAPConfig(), name
 
-    def reset(self, tasks: list[Task], house: NonStationaryHouse, exclusive=None) -> None:
+    def reset(self, tasks: list[Task], house: ContinualHouse, exclusive=None) -> None:
         super().reset(tasks, house, exclusive)
         c = self.config
         self.evaluator = QueryEvaluator(self.lm, mode=c.query_mode, k=c.k, samples=c.samples,

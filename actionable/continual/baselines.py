@@ -27,11 +27,12 @@ from __future__ import annotations
 import math
 import re
 
-from actionable.continual.agent import Decision, MemoryAgentBase, Task, skill_effect
-from actionable.continual.instructions import Instruction, holds_all
+from actionable.continual.agent import Decision, MemoryAgentBase, skill_effect
+from actionable.core.continual import ContinualHouse, Task
+from actionable.core.continual import Instruction, holds_all
 from actionable.continual.query import QueryEvaluator
 from actionable.continual.tekg import TEKG
-from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse, Observation, Skill
+from actionable.core.continual import Observation, Skill
 from actionable.lm.base import GenerationParams
 
 
@@ -187,7 +188,7 @@ class OracleAgent(_Candidates):
         self.instructions, self.name = instructions, name
 
     def act(self, obs: Observation, t: int) -> Decision:
-        house: NonStationaryHouse = self.house
+        house: ContinualHouse = self.house
         need = [ins for ins in self.instructions
                 if holds_all(ins.query, house) and not holds_all(ins.goal, house)]
         if not need:

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from actionable.continual.agent import ExRAPAgent, ExRAPConfig
 from actionable.continual.baselines import (InstructionWiseAgent, LLMPlannerAgent, OracleAgent,
                                             SayCanAgent, ZSPAgent)
-from actionable.continual.instructions import Instruction
+from actionable.core.continual import ContinualHouse, Instruction
 from actionable.continual.metrics import ActivationTracker, sr_ps
-from actionable.continual.worlds import ContinualWorld, get_world
-from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
+from actionable.continual.worlds import get_world, read_tasks
+from actionable.core.continual import ContinualWorld
 from actionable.core.errors import ConfigError, InputError
 
 AGENTS = ("exrap", "exrap-tc", "exrap-exp", "exrap-llm", "exrap-sample", "llm-planner", "saycan",
@@ -66,7 +66,7 @@ class EpisodeResult:
                 "activations": self.activations, "trace": self.trace}
 
 
-def run_episode(agent, house: NonStationaryHouse, instructions: list[Instruction], steps: int,
+def run_episode(agent, house: ContinualHouse, instructions: list[Instruction], steps: int,
                 seed: int, lm=None, on_step=None, keep_trace: bool = True,
                 embedder=None, world: ContinualWorld | str | None = None) -> EpisodeResult:
     """Run one episode of ``steps`` skills and score it.
@@ -92,7 +92,7 @@ def run_episode(agent, house: NonStationaryHouse, instructions: list[Instruction
     t0 = time.perf_counter()
     focus = set().union(*(ins.nodes for ins in instructions))
     obs = house.reset(seed=seed, focus=focus)
-    tasks, log = spec.interpret(instructions, house, lm if agent.name != "oracle" else None, embedder)
+    tasks, log = read_tasks(spec, instructions, house, lm if agent.name != "oracle" else None, embedder)
     if not tasks and not isinstance(agent, OracleAgent):
         raise InputError("no instruction could be interpreted: " + "; ".join(r["error"] or "" for r in log))
     agent.reset(tasks, house, spec.exclusive)

@@ -9,7 +9,7 @@ Three stages, every output logged in the run record:
    each conjunct of the query, and the execution - is mapped to the nearest
    *admissible* clause by cosine similarity of sentence embeddings (the
    translation LM, all-MiniLM-L6-v2). Admissible clauses are built from the
-   objects and rooms the instruction names (:func:`admissible_clauses`): state
+   objects and rooms the instruction names (the vocabulary's ``clauses``; VirtualHome: :func:`~actionable.worlds.virtualhome.instructions.admissible_clauses`): state
    predicates of switchables / openables, placements of movables, and the
    matching skills. This repairs what a 135M model typically writes: bare class
    names (``faucet`` when the house has two), near-names (``cabinet`` for
@@ -24,10 +24,10 @@ Three stages, every output logged in the run record:
    Form Competition"), because the small model prefers ``on`` whatever the
    sentence says.
 
-The checked pair is parsed against the house
-(:func:`~actionable.continual.instructions.parse_condition` /
-``parse_execution``). When any stage fails, the rule-based reader
-(:func:`~actionable.continual.instructions.parse_instruction`) is used and the
+The checked pair is parsed by the world's instruction vocabulary
+(:class:`~actionable.core.continual.InstructionVocabulary`: ``parse_condition`` /
+``parse_execution``). When any stage fails, the vocabulary's rule reader
+(``parse_instruction``) is used and the
 record says so (``source: "rule"``); an instruction neither can read is
 dropped with its reason (``source: "none"``).
 """
@@ -38,10 +38,7 @@ import re
 
 import numpy as np
 
-from actionable.continual.agent import Task
-from actionable.continual.instructions import (Instruction, name_of, name_table, parse_condition,
-                                               parse_execution, parse_instruction)
-from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
+from actionable.core.continual import Instruction, InstructionVocabulary, Task
 from actionable.core.errors import InputError
 from actionable.lm.base import GenerationParams
 
@@ -63,68 +60,7 @@ MIN_SIMILARITY = 0.5
 NEUTRAL_TEXT = "N/A"
 
 
-def cloze_facts(preds, house: NonStationaryHouse) -> tuple:
-    """Predicates as ``(source, relation, value, alternatives)`` for cloze answers."""
-    out = []
-    for p in preds:
-        ent = house.entity(p.node)
-        if p.kind == "state":
-            alts = ("on", "off") if p.value in ("on", "off") else ("open", "closed")
-            out.append((ent, "is", p.value, alts))
-        elif p.kind == "on":
-            out.append((ent, "on", house.entity(p.value), tuple(house.entity(s) for s in house.surfaces)))
-        else:
-            out.append((ent, "in_room", house.rooms[p.value], tuple(sorted(house.rooms.values()))))
-    return tuple(out)
-
-
 # ----------------------------------------------------------------------------- translation
-def mentioned(text: str, house: NonStationaryHouse) -> list[int]:
-    """Nodes (objects and rooms) whose unique name occurs in ``text``, in order of
-    first mention; a longer name hides the shorter names inside it."""
-    low = " " + re.sub(r"[^a-z0-9\- ]+", " ", text.lower()) + " "
-    hits: list[tuple[int, int, int]] = []  # (start, -length, node)
-    for name, node in name_table(house).items():
-        for m in re.finditer(rf"(?<=[ ]){re.escape(name)}(?=[ ])", low):
-            hits.append((m.start(), -len(name), node))
-    hits.sort()
-    out, covered = [], -1
-    for start, neg_len, node in hits:
-        if start < covered:
-            continue  # inside a longer name already taken
-        covered = start - neg_len
-        if node not in out:
-            out.append(node)
-    return out
-
-
-def admissible_clauses(text: str, house: NonStationaryHouse) -> tuple[list[str], list[str]]:
-    """Canonical query conjuncts and executions over the objects ``text`` names.
-
-    Returns ``(queries, executions)`` in the phrasing ``parse_condition`` /
-    ``parse_execution`` read, e.g. ``television in the dining room is on``,
-    ``switch off television in the dining room``, ``put cup on desk in the bedroom``.
-    """
-    nodes = mentioned(text, house)
-    rooms = [n for n in nodes if n in house.rooms]
-    surfaces = [n for n in nodes if n in house.surfaces]
-    queries, execs = [], []
-    for x in nodes:
-        nx = name_of(house, x)
-        if x in house.switchables:
-            queries += [f"{nx} is on", f"{nx} is off"]
-            execs += [f"switch on {nx}", f"switch off {nx}"]
-        if x in house.openables:
-            queries += [f"{nx} is open", f"{nx} is closed"]
-            execs += [f"open {nx}", f"close {nx}"]
-        if x in house.movables:
-            for f in surfaces:
-                queries.append(f"{nx} is on {name_of(house, f)}")
-                execs.append(f"put {nx} on {name_of(house, f)}")
-            queries += [f"{nx} is in the {name_of(house, r)}" for r in rooms]
-    return list(dict.fromkeys(queries)), list(dict.fromkeys(execs))
-
-
 def translate(clauses: list[str], candidates: list[str], embedder) -> list[tuple[str, float]]:
     """Nearest admissible clause for each generated clause (cosine similarity of
     translation-LM embeddings; Huang et al. 2022, Sec. 3). Returns ``(clause, cos)`` pairs."""
@@ -187,7 +123,7 @@ def _read_lm_output(raw: str) -> tuple[str, str]:
     return q, e
 
 
-def _lm_reading(ins: Instruction, house: NonStationaryHouse, lm, embedder, rec: dict,
+def _lm_reading(ins: Instruction, vocab: InstructionVocabulary, lm, embedder, rec: dict,
                 calibrated: bool = True) -> Task:
     out = lm.generate(INTERPRET_PROMPT.format(text=ins.text),
                       GenerationParams(n=1, temperature=0.0, max_tokens=40, stop=("\nInstruction",),
@@ -196,7 +132,7 @@ def _lm_reading(ins: Instruction, house: NonStationaryHouse, lm, embedder, rec: 
     rec["lm_output"] = raw
     q, e = _read_lm_output(raw)
     if embedder is not None:
-        cand_q, cand_e = admissible_clauses(ins.text, house)
+        cand_q, cand_e = vocab.clauses(ins.text)
         conj = [c for c in re.split(r"\s+and\s+", q) if c.strip()]
         tq = translate(conj, cand_q, embedder)
         te = translate([e] if e.strip() else [], cand_e, embedder)
@@ -211,17 +147,20 @@ def _lm_reading(ins: Instruction, house: NonStationaryHouse, lm, embedder, rec: 
                                  "similarity": round(min(s for _, s in tq + te), 3)}
     q, e = _polarity_check(lm, ins.text, q, e, calibrated)
     rec["checked"] = {"query": q, "execution": e}
-    preds = parse_condition(q, house)
-    skills, _ = parse_execution(e, house)
-    return Task(ins.text, q, skills, cloze_facts(preds, house))
+    preds = vocab.parse_condition(q)
+    skills, _ = vocab.parse_execution(e)
+    return Task(ins.text, q, skills, vocab.cloze(preds))
 
 
-def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=None,
+def interpret(instructions: list[Instruction], vocab: InstructionVocabulary, lm=None,
               embedder=None, calibrated: bool = True) -> tuple[list[Task], list[dict]]:
     """Map instruction texts to tasks (ExRAP Eq. 4; see the module docstring).
 
     Args:
         instructions: what the agent is told (only ``text`` is read).
+        vocab: the world's instruction vocabulary on the episode's house
+            (:class:`~actionable.core.continual.InstructionVocabulary`; VirtualHome's:
+            :class:`~actionable.worlds.virtualhome.instructions.VirtualHomeVocabulary`).
         lm: planning LM; ``None`` reads with the rule-based reader only.
         embedder: translation LM (:func:`~actionable.grounding.embedder.load_embedder`);
             ``None`` skips the translation stage.
@@ -239,42 +178,18 @@ def interpret(instructions: list[Instruction], house: NonStationaryHouse, lm=Non
         task = None
         if lm is not None:
             try:
-                task, rec["source"] = _lm_reading(ins, house, lm, embedder, rec, calibrated), "lm"
+                task, rec["source"] = _lm_reading(ins, vocab, lm, embedder, rec, calibrated), "lm"
             except InputError as exc:
                 rec["error"] = f"LM interpretation unusable: {exc}"
         if task is None:
             try:
-                parsed = parse_instruction(ins.text, house)
+                parsed = vocab.parse_instruction(ins.text)
                 task, rec["source"] = Task(ins.text, parsed.query_text, parsed.execution,
-                                           cloze_facts(parsed.query, house)), "rule"
+                                           vocab.cloze(parsed.query)), "rule"
             except InputError as exc:
                 rec["error"] = f"{rec['error'] or ''} rule reading failed: {exc}".strip()
         if task is not None:
             rec["query"], rec["execution"] = task.query, [z.text for z in task.execution]
             tasks.append(task)
-        log.append(rec)
-    return tasks, log
-
-
-def interpret_by_rule(instructions, parse, cloze) -> tuple[list[Task], list[dict]]:
-    """Tasks the agents hold, read by a world's rule reader, and a log record per instruction.
-
-    Args:
-        instructions: the world's :class:`Instruction` list.
-        parse: ``text -> parsed instruction`` (with ``query_text`` and ``execution``); raises InputError.
-        cloze: ``parsed -> cloze facts`` for ExRAP's query answers.
-
-    Returns:
-        ``(tasks, log)``; an unreadable instruction is logged with ``source "none"`` and its error.
-    """
-    tasks, log = [], []
-    for ins in instructions:
-        rec = {"text": ins.text, "lm_output": None, "source": "rule", "error": None}
-        try:
-            parsed = parse(ins.text)
-            tasks.append(Task(ins.text, parsed.query_text, parsed.execution, cloze(parsed)))
-            rec["query"], rec["execution"] = parsed.query_text, [z.text for z in parsed.execution]
-        except InputError as exc:
-            rec["source"], rec["error"] = "none", str(exc)
         log.append(rec)
     return tasks, log

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from actionable.continual.instructions import Instruction, holds_all
+from actionable.core.continual import Instruction, holds_all
 
 
 @dataclass

@@ -145,6 +145,17 @@ class WorldGoalError(WorldError, InputError):
     """A world has no goal definition for the named task."""
 
 
+class MissingCapabilityError(WorldError, ConfigError):
+    """A world does not declare the capability a method needs (``planning``, ``verify``,
+    ``continual``, ``dataset``, ``goals``); attributes ``world``, ``capability`` and ``have`` (the
+    worlds that declare it)."""
+
+
+class PluginError(WorldError, ConfigError):
+    """A world plugin (an entry point of the ``actionable.worlds`` group, or a ``"module:attr"``
+    reference of a registration) cannot be loaded."""
+
+
 def unknown_names(what: str, bad, allowed=None) -> str:
     """Plain text for unknown names, never Python list notation:
     ``unknown_names("judge", ["nope"], ("rule", "sim"))`` -> ``unknown judge 'nope'; choose from rule, sim``

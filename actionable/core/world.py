@@ -166,6 +166,11 @@ class World(abc.ABC):
         source; with ``classes``, ``class_counts``). Default: none."""
         return {}
 
+    def scene_tasks(self) -> dict[str, tuple]:
+        """``{scene: (task, description)}`` for scenes that are a recorded demonstration's initial
+        state (THOR: TEACh episodes), for ``actionable scenes``. Default: none."""
+        return {}
+
     def state_key(self) -> Any:
         """A hashable summary of the current state (used by the checker for determinism)."""
         return repr(self.observe())

@@ -9,7 +9,7 @@ every goal program of the query (resolving node ids there) and scores it:
   (:func:`~actionable.evaluation.metrics.classify_failure`); a name-only query
   executed in several scenes reports the executable share;
 * normalised LCS against the best-matching gold program of the task;
-* goal-condition success and task success (:mod:`actionable.evaluation.goals`)
+* goal-condition success and task success (:mod:`actionable.core.goals`)
   on the state after the executed prefix, with ``match="class"`` (the headline:
   any instance of the annotated class) and ``match="id"`` (strict);
 * plan length and seconds per plan (planner wall time, LM included).
@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from actionable.core.defaults import WORLD
 from actionable.core.errors import ConfigError, ResolutionError, UnknownNodeError
 
 #: name -> (planner variant, dynamic example, translation LM override or None)
@@ -88,6 +89,7 @@ class PlanEvalSettings:
     goal_file: str | None = None
     lm_cache: bool = True
     cache_dir: str | None = None
+    world: str = WORLD
 
 
 class PlanWorkerFactory:
@@ -105,10 +107,9 @@ class PlanWorker:
 
     def __init__(self, settings: PlanEvalSettings):
         from actionable.core.config import worker_lm_config
-        from actionable.worlds.virtualhome.scene import load_program, load_scene
-        from actionable.evaluation.goals import load_goal_annotations
+        from actionable.core.registry import planning_domain
+        from actionable.evaluation.datasets import dataset
         from actionable.planning.examples import ExampleBank
-
 
         self.s = settings
         #: on-disk caches (action-index embeddings, merged scene); the LM cache lives here too
@@ -116,19 +117,16 @@ class PlanWorker:
         self._scripted = settings.model.startswith("scripted:")
         self._lm = None if self._scripted else self._build_lm()
         bank = (ExampleBank.from_jsonl(settings.example_bank) if settings.example_bank
-                else ExampleBank.packaged())
+                else ExampleBank(dataset(settings.world).examples()))
         self.bank = bank.restrict(settings.bank_tasks) if settings.bank_tasks else bank
-        self.annotations = load_goal_annotations(settings.goal_file)
-        self.default_scene = load_scene(None, cache_dir=self.cache_dir)
+        self.dataset = dataset(settings.world)
+        self.annotations = self.dataset.goal_annotations(settings.goal_file)
+        self._domain = lambda scene: planning_domain(settings.world, scene)
+        self.default_scene = self._domain("default")
         self._scenes: dict[str, Any] = {}
         self._golds: dict[str, Any] = {}
-        self._load_program = load_program
-        self._load_scene = load_scene
         self._embedders: dict[str, Any] = {}
         self._indices: dict[str, Any] = {}
-        from actionable.worlds.virtualhome.simulator import Simulator
-
-        self._sim = Simulator(cache_dir=self.cache_dir)  # one simulator per worker, reused
 
     # -- per-worker caches -------------------------------------------------------------
     def _build_lm(self):
@@ -153,12 +151,12 @@ class PlanWorker:
 
     def scene(self, pid: str):
         if pid not in self._scenes:
-            self._scenes[pid] = self._load_scene(pid, cache_dir=self.cache_dir)
+            self._scenes[pid] = self._domain(self.dataset.scene(pid))
         return self._scenes[pid]
 
     def gold(self, pid: str):
         if pid not in self._golds:
-            self._golds[pid] = self._load_program(pid).unresolved().steps
+            self._golds[pid] = self.dataset.program(pid).unresolved().steps
         return self._golds[pid]
 
     # -- one episode ---------------------------------------------------------------------
@@ -195,7 +193,7 @@ class PlanWorker:
                 "query": q.to_dict(), "seed": cfg.seed, "metrics": metrics, "plan": out}
 
     def _score(self, q, res) -> dict:
-        from actionable.evaluation.goals import check_goals, mean_goal_results
+        from actionable.core.goals import check_goals, mean_goal_results
         from actionable.evaluation.metrics import best_lcs, classify_failure
 
         program = res.program
@@ -248,15 +246,16 @@ class PlanWorker:
     def _execute(self, steps: tuple, pid: str) -> dict:
         """Resolve + execute the class-level ``steps`` in scene ``pid``."""
         from actionable.core.program import Program
-        from actionable.worlds.virtualhome.resolver import resolve_and_execute
+        from actionable.planning.affordance import ground_program
 
         scene = self.default_scene if pid == "default" else self.scene(pid)
+        initial = ground_program(Program(()), scene, repair=False).final_state.to_dict()
         blank = {"executable": True, "error": None, "error_type": None, "unmet": [],
-                 "failed_index": None, "final_graph": scene.to_dict(), "executed": ()}
+                 "failed_index": None, "final_graph": initial, "executed": ()}
         if not steps:
             return blank
         try:
-            er = resolve_and_execute(Program(steps), scene, sim=self._sim)
+            er = scene.resolve_and_execute(Program(steps))
         except (ResolutionError, UnknownNodeError) as exc:
             # the state before the unresolvable step: re-run the prefix (milliseconds)
             idx = getattr(exc, "index", None)
@@ -286,7 +285,7 @@ def prepare_plan_run(*, variants: list[str], model: str = "embedded", translatio
     Raises:
         ConfigError: bad variants / limit. InputError: bad task list or query mode.
     """
-    from actionable.evaluation.goals import load_goal_annotations
+    from actionable.evaluation.datasets import dataset
     from actionable.evaluation.runner import Episode
     from actionable.evaluation.splits import (DEFAULT_HELDOUT_FRACTION, default_split, heldout_queries,
                                               load_task_list, packaged_programs, split_summary)
@@ -301,7 +300,7 @@ def prepare_plan_run(*, variants: list[str], model: str = "embedded", translatio
     if tasks_file:
         queries = load_task_list(tasks_file, progs)
     else:
-        queries = heldout_queries(split, list(query_modes), load_goal_annotations(goal_file), progs)
+        queries = heldout_queries(split, list(query_modes), dataset().goal_annotations(goal_file), progs)
     if limit is not None:
         kept, per_mode = [], {}
         for q in queries:

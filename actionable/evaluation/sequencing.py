@@ -16,7 +16,7 @@ grounded and executed there and scored:
   a no-progress loop flag, and seconds per plan.
 
 Goals are matched by class (any node of the annotated class), as for every
-generated plan in this project (:mod:`actionable.evaluation.goals`).
+generated plan in this project (:mod:`actionable.core.goals`).
 
 Splits (retrieval exclusions; the bank is the 518 packaged programs):
 
@@ -41,6 +41,8 @@ import hashlib
 import time
 from dataclasses import asdict, dataclass, field
 
+from actionable.core.defaults import WORLD
+from actionable.evaluation.datasets import dataset
 from actionable.core.errors import ConfigError, PlanningError
 
 GROUNDED_ROWS: dict[str, dict] = {
@@ -81,22 +83,19 @@ def title_folds(titles, n_folds: int = N_FOLDS) -> dict[str, int]:
     return {t: i % n_folds for i, t in enumerate(order)}
 
 
-def goal_program_ids() -> list[str]:
-    """The 342 goal-annotated packaged program ids, sorted like the dataset."""
-    from actionable.worlds.virtualhome.scene import list_program_ids
-    from actionable.evaluation.goals import load_goal_annotations
+def goal_program_ids(world: str | None = None) -> list[str]:
+    """The goal-annotated program ids of a world's dataset (VirtualHome: the 342 packaged ones),
+    sorted like the dataset."""
+    ds = dataset(world)
+    ann = ds.goal_annotations()
+    return [p for p in ds.program_ids() if p in ann]
 
-    ann = load_goal_annotations()
-    return [p for p in list_program_ids() if p in ann]
 
-
-def tuning_program_ids() -> list[str]:
-    """The packaged programs without goal annotations (the tuning split)."""
-    from actionable.worlds.virtualhome.scene import list_program_ids
-    from actionable.evaluation.goals import load_goal_annotations
-
-    ann = load_goal_annotations()
-    return [p for p in list_program_ids() if p not in ann]
+def tuning_program_ids(world: str | None = None) -> list[str]:
+    """The programs without goal annotations (the tuning split)."""
+    ds = dataset(world)
+    ann = ds.goal_annotations()
+    return [p for p in ds.program_ids() if p not in ann]
 
 
 @dataclass(frozen=True)
@@ -108,6 +107,7 @@ class SequencingSettings:
     grounded: dict = field(default_factory=dict)   # GroundedConfig overrides
     lm_cache: bool = True
     cache_dir: str | None = None
+    world: str = WORLD
 
 
 class SequencingWorkerFactory:
@@ -130,7 +130,6 @@ class SequencingWorker:
 
     def __init__(self, settings: SequencingSettings):
         from actionable.core.config import worker_lm_config
-        from actionable.evaluation.goals import load_goal_annotations
         from actionable.grounding.embedder import load_embedder
         from actionable.planning.examples import ExampleBank
         from actionable.planning.retrieval import ProgramRetriever
@@ -140,9 +139,11 @@ class SequencingWorker:
         self.cache_dir, self.lm_config = worker_lm_config(settings.model, settings.lm_cache, settings.cache_dir)
         self._lm = None
         self.embedder = load_embedder(settings.translation_model, cache_dir=self.cache_dir)
-        self.bank = ExampleBank.packaged()
+        self.world = settings.world
+        self.dataset = dataset(self.world)
+        self.bank = ExampleBank(self.dataset.examples())
         self.retriever = ProgramRetriever(self.bank, self.embedder, cache_dir=self.cache_dir)
-        self.annotations = load_goal_annotations()
+        self.annotations = self.dataset.goal_annotations()
         self.folds = title_folds(e.task for e in self.bank.examples)
 
     @property
@@ -158,12 +159,12 @@ class SequencingWorker:
         (embedded once, cached on disk) restricted to the actions whose objects
         ``scene`` has, so translation only offers what exists where the plan runs."""
         if getattr(self, "_default_index", None) is None:
-            from actionable.worlds.virtualhome.scene import load_scene
+            from actionable.core.registry import planning_domain
             from actionable.planning.zero_shot import build_action_index
 
-            self._default_index = build_action_index(load_scene("default", cache_dir=self.cache_dir),
+            self._default_index = build_action_index(planning_domain(self.world, "default"),
                                                      self.embedder, self.cache_dir)
-        present = set(scene.class_names())
+        present = set(scene.start(repair_budget=0).class_names())
         keep = [i for i, st in enumerate(self._default_index.items) if all(a.name in present for a in st.args)]
         return self._default_index.restrict(keep)
 
@@ -179,12 +180,12 @@ class SequencingWorker:
         raise ConfigError(f"--splits: unknown split {split!r}; choose from {', '.join(SPLITS)}")
 
     def __call__(self, payload: dict) -> dict:
-        from actionable.worlds.virtualhome.scene import load_program, load_scene
+        from actionable.core.registry import planning_domain
 
         pid, row, split = payload["program_id"], payload["row"], payload["split"]
-        prog = load_program(pid)
+        prog = self.dataset.program(pid)
         gold = prog.unresolved()
-        scene = load_scene(pid)
+        scene = planning_domain(self.world, self.dataset.scene(pid))
         ex_src, ex_tasks = self.exclusions(pid, prog.task, split)
         t0 = time.perf_counter()
         try:
@@ -211,7 +212,8 @@ class SequencingWorker:
 
         if row in GROUNDED_ROWS:
             cfg = make_config(GroundedConfig, **{**self.s.grounded, **GROUNDED_ROWS[row]})
-            planner = GroundedPlanner(self.lm if cfg.use_lm else None, self.embedder, self.retriever, cfg)
+            planner = GroundedPlanner(self.lm if cfg.use_lm else None, self.embedder, self.retriever, cfg,
+                                      world=self.world)
             res = planner.plan(prog.task, scene, description=prog.description or None,
                                exclude_sources=ex_src, exclude_tasks=ex_tasks)
             g = ground_program(res.resolved_program, scene, repair=False)  # an empty program grounds
@@ -263,7 +265,7 @@ def score_plan(out: dict, gold, spec, scene) -> dict:
             ``scene``).
         gold: the program's own human steps (a ``Program``), for LCS.
         spec: the program's annotated ``GoalSpec`` or ``None`` (then no goal metrics).
-        scene: the program's initial ``SceneGraph``.
+        scene: the program's :class:`~actionable.core.planning.PlanningDomain` (its initial state).
 
     Returns:
         ``executable``, ``length``, ``repairs``, ``lcs``, ``loop`` and, with a spec,
@@ -271,8 +273,10 @@ def score_plan(out: dict, gold, spec, scene) -> dict:
         ``task_success`` (executes *and* every goal holds; goals matched by class)
         and ``unmet_goals`` (at most 10).
     """
-    from actionable.evaluation.goals import check_goals
+    from actionable.core.goals import check_goals
+    from actionable.core.program import Program
     from actionable.evaluation.metrics import normalized_lcs
+    from actionable.planning.affordance import ground_program
 
     g = out["grounded"]
     executed = g.steps if g.executable else g.steps[:-1]
@@ -284,7 +288,8 @@ def score_plan(out: dict, gold, spec, scene) -> dict:
                "lcs": normalized_lcs(out["steps"], gold.steps),
                "loop": _loop_flag([s.to_text() for s in out["steps"]], g.fingerprints)}
     if spec is not None:
-        init = check_goals(spec, scene.to_dict(), [], match="class")
+        initial = ground_program(Program(()), scene, repair=False).final_state
+        init = check_goals(spec, initial.to_dict(), [], match="class")
         final = check_goals(spec, g.final_state.to_dict(), executed, match="class")
         unmet0 = set(init.unmet)
         new_met = sum(1 for u in unmet0 if u not in set(final.unmet))

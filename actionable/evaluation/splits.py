@@ -75,11 +75,12 @@ def packaged_programs() -> dict[str, tuple[str, str]]:
     Raises:
         SceneError: virtualhome-eval data missing.
     """
-    from actionable.worlds.virtualhome.scene import list_program_ids, load_program
+    from actionable.evaluation.datasets import dataset
 
+    ds = dataset()
     out = {}
-    for pid in list_program_ids():
-        p = load_program(pid)
+    for pid in ds.program_ids():
+        p = ds.program(pid)
         out[pid] = (p.task, p.description)
     return out
 

@@ -8,8 +8,8 @@ human program.
 
 Sources of examples:
 
-* the 518 programs packaged with ``virtualhome-eval`` (TrimmedTestScene1):
-  :meth:`ExampleBank.packaged`;
+* the programs of a world's dataset (VirtualHome: the 518 packaged with ``virtualhome-eval``,
+  TrimmedTestScene1): :meth:`ExampleBank.of_world`;
 * a user JSONL file, one example a line: :meth:`ExampleBank.from_jsonl`
   (``{"task": "Make coffee", "description": "...", "steps": ["walk to
   kitchen", "[GRAB] <mug> (3)"]}``; ``steps`` may instead be a ``"program"``
@@ -30,58 +30,12 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from actionable.core.dataset import Example, example_from_program, format_step_text, normalize_task
 from actionable.core.program import Program, parse_step
 from actionable.core.errors import InputError, PlanningError, ProgramParseError
 
 #: Version of the task-split rule; bump when :func:`make_task_split` changes.
 SPLIT_VERSION = "v1"
-
-
-def normalize_task(task: str) -> str:
-    """Case- and punctuation-insensitive task key (``"Make  Coffee."`` -> ``"make coffee"``)."""
-    return re.sub(r"\s+", " ", re.sub(r"[^\w\s]", " ", task.casefold())).strip()
-
-
-@dataclass(frozen=True)
-class Example:
-    """One task-plan pair.
-
-    Attributes:
-        task: task name (e.g. ``"Watch TV"``).
-        description: free-text description, may be empty.
-        steps: the plan as admissible-action phrases (``"walk to home office"``).
-        source: where it came from (a packaged program id such as ``"1003_2"``,
-            or ``"<file>:<line>"``).
-    """
-
-    task: str
-    description: str
-    steps: tuple[str, ...]
-    source: str = ""
-
-    def to_prompt(self) -> str:
-        """``Task: <task>\\nStep 1: <Step>\\n...`` (steps capitalised, as in the
-        paper's prompt; no trailing newline)."""
-        lines = [f"Task: {self.task}"]
-        lines += [f"Step {i}: {format_step_text(s)}" for i, s in enumerate(self.steps, 1)]
-        return "\n".join(lines)
-
-    def to_dict(self) -> dict:
-        return {"task": self.task, "description": self.description, "steps": list(self.steps),
-                "source": self.source}
-
-
-def format_step_text(text: str) -> str:
-    """Prompt form of an action phrase: first letter upper case, underscores as
-    spaces (``open fridge`` -> ``Open fridge``)."""
-    t = text.replace("_", " ").strip()
-    return t[:1].upper() + t[1:]
-
-
-def example_from_program(program: Program, source: str = "") -> Example:
-    """Example from a :class:`Program` (node ids dropped, steps as ``to_text()``)."""
-    return Example(program.task.strip(), program.description.strip(),
-                   tuple(s.to_text() for s in program.steps), source)
 
 
 @dataclass(frozen=True)
@@ -156,11 +110,17 @@ class ExampleBank:
 
     # ----- construction ---------------------------------------------------------
     @classmethod
-    def packaged(cls) -> "ExampleBank":
-        """All packaged VirtualHome programs (518 in virtualhome-eval 0.1.1)."""
-        from actionable.worlds.virtualhome.scene import list_program_ids, load_program
+    def of_world(cls, world: str | None = None) -> "ExampleBank":
+        """Every program of a world's ``dataset`` capability (:class:`~actionable.core.dataset.TaskDataset`;
+        default: the default world's, VirtualHome's 518 packaged programs).
 
-        return cls([example_from_program(load_program(pid), pid) for pid in list_program_ids()])
+        Raises:
+            UnknownWorldError, MissingCapabilityError: no such world, or it has no dataset.
+        """
+        from actionable.core.defaults import WORLD
+        from actionable.core.registry import capability
+
+        return cls(list(capability(world or WORLD, "dataset").examples()))
 
     @classmethod
     def from_jsonl(cls, path: str | Path) -> "ExampleBank":

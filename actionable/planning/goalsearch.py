@@ -47,7 +47,7 @@ def search_progress(oracle, steps: Iterable, progress: Progress, depth: int, nod
     meets more goals than ``oracle.state``; ``None`` if none within the limits.
 
     Args:
-        oracle: the plan's :class:`~actionable.planning.domain.Affordance`; its ``state`` is set
+        oracle: the plan's :class:`~actionable.core.planning.Affordance`; its ``state`` is set
             for each trial and restored before returning (its ``seen`` and ``memory`` untouched).
         steps: class-level candidate steps, in the order to try them (the planner's score order,
             so ties go to the demonstrated step).

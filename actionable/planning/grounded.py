@@ -15,11 +15,11 @@ The method combines four published ideas (issue 12):
   repairs in the output.
 
 The world is reached only through its planning domain
-(:mod:`~actionable.planning.domain`): affordance, repair, state fingerprints,
+(:mod:`~actionable.core.planning`): affordance, repair, state fingerprints,
 candidate steps, object matching and replay come from the world's package
 (VirtualHome: :mod:`actionable.worlds.virtualhome.planning`, the simulator oracle
 of :mod:`~actionable.planning.affordance` and the rules of
-:mod:`~actionable.planning.repair`; THOR: :mod:`actionable.worlds.thor.planning`).
+:mod:`~actionable.worlds.virtualhome.repair`; THOR: :mod:`actionable.worlds.thor.planning`).
 * **LLM-Planner** (Song et al. 2023): the prompt holds the k nearest whole
   programs (:class:`~actionable.planning.retrieval.ProgramRetriever`); the
   query's own program is excluded in evaluation.
@@ -35,7 +35,7 @@ chosen on the training split, docs/results.md)::
 
 ``lm(a)``: summed log-prob (nats) of ``" <Action>\\n"`` after ``Step i:``,
 divided by the phrase's word count; ``named(a)``: share of ``a``'s objects
-that the task names (:mod:`~actionable.planning.objects`); ``prior(a)``: similarity-weighted share of
+that the task names (:mod:`~actionable.grounding.objects`); ``prior(a)``: similarity-weighted share of
 retrieved programs that still have ``a`` to do (half) or have it as their next
 step (half); for ``Done``, the weighted share of retrieved steps already done.
 
@@ -79,11 +79,14 @@ from actionable.core.program import Program, Step
 from actionable.core.errors import PlanningError, ResolutionError
 from actionable.lm.base import GenerationParams
 from actionable.planning import prompts
-from actionable.planning.affordance import Attempt, revisits_state
-from actionable.planning.domain import Affordance, PlanningDomain, planning_domain
+from actionable.planning.affordance import revisits_state
+from actionable.core.planning import Attempt
+from actionable.core.planning import Affordance, PlanningDomain
+from actionable.core.defaults import WORLD
+from actionable.core.registry import planning_domain
 from actionable.planning.examples import format_step_text
 from actionable.planning.goalsearch import goal_progress, search_progress
-from actionable.planning.objects import ObjectMatch, match_task_objects
+from actionable.grounding.objects import ObjectMatch, match_task_objects
 from actionable.planning.result import PlanResult, StepTrace
 from actionable.planning.retrieval import ProgramRetriever, Retrieved, query_text
 from actionable.planning.taskstep import drop_undoing, find_task_groups
@@ -127,15 +130,15 @@ class GroundedPlanner:
         config: :class:`~actionable.core.config.GroundedConfig`.
         progress: optional callback receiving event dicts.
         world: registry id of the world whose planning domain a scene *name* is looked up in
-            (:func:`~actionable.planning.domain.planning_domain`); a
-            :class:`~actionable.planning.domain.PlanningDomain` passed to :meth:`plan` is used as it is.
+            (:func:`~actionable.core.registry.planning_domain`); a
+            :class:`~actionable.core.planning.PlanningDomain` passed to :meth:`plan` is used as it is.
 
     Raises:
         PlanningError: ``use_lm`` without an LM that can score.
     """
 
     def __init__(self, lm, embedder, retriever: ProgramRetriever, config: GroundedConfig | None = None,
-                 progress=None, world: str = "virtualhome"):
+                 progress=None, world: str = WORLD):
         self.config = config or GroundedConfig()
         if self.config.use_lm and (lm is None or not getattr(lm, "supports_score", False)):
             raise PlanningError("the grounded planner scores candidates with the LM; this LM cannot "
@@ -166,11 +169,11 @@ class GroundedPlanner:
 
         Classes used by the retrieved programs, plus the classes the task's
         words name (the domain's ``match_objects``; VirtualHome:
-        :func:`~actionable.planning.objects.match_task_objects`: names, VirtualHome's
+        :func:`~actionable.grounding.objects.match_task_objects`: names, VirtualHome's
         equivalences, then the translation LM), with the world's name equivalences.
 
         Args:
-            scene: an :class:`~actionable.planning.domain.Affordance` (the world's view of the scene).
+            scene: an :class:`~actionable.core.planning.Affordance` (the world's view of the scene).
         """
         cfg = self.config
         names = scene.class_names()
@@ -202,7 +205,7 @@ class GroundedPlanner:
 
         Args:
             task: the instruction (validated by :func:`prompts.clean_task`).
-            scene: a :class:`~actionable.planning.domain.PlanningDomain` (any world: its
+            scene: a :class:`~actionable.core.planning.PlanningDomain` (any world: its
                 affordance, repair, candidates and replay are used), or a scene of the planner's
                 ``world`` (a name; VirtualHome also a :class:`~actionable.worlds.virtualhome.scene.SceneGraph`).
             description: optional task description (used for retrieval and the prompt).

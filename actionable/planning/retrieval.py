@@ -62,8 +62,8 @@ class ProgramRetriever:
     10-30 s for the 518 packaged programs with MiniLM on 2 cores) and cached.
     """
 
-    def __init__(self, bank: ExampleBank, embedder, cache_dir=None):
-        self.bank = bank
+    def __init__(self, bank, embedder, cache_dir=None):
+        self.bank = bank if isinstance(bank, ExampleBank) else ExampleBank(list(bank))
         self.embedder = embedder
         self.cache_dir = cache_dir
         self._mat: np.ndarray | None = None
@@ -106,13 +106,13 @@ class ProgramRetriever:
     def mentioning(self, word: str, exclude_sources: Iterable[str] = (),
                    exclude_tasks: Iterable[str] = ()) -> Example | None:
         """The first allowed program whose task name or description uses ``word`` (a whole
-        word, as :func:`actionable.planning.objects.words` splits text), else ``None``.
+        word, as :func:`actionable.grounding.objects.words` splits text), else ``None``.
 
         The same leakage rules as :meth:`nearest`. Used to tell a word the bank knows
         ("email": the bank's "Work" program opens an email account) from a thing no
         program has ("bicycle").
         """
-        from actionable.planning.objects import words
+        from actionable.grounding.objects import words
 
         if self._words is None:
             self._words = [frozenset(words(f"{e.task} {e.description}")) for e in self.bank.examples]

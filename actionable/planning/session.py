@@ -14,10 +14,21 @@ from pathlib import Path
 from typing import Callable
 
 from actionable.core.config import LMConfig, PlannerConfig
+from actionable.core.defaults import WORLD
+from actionable.core.planning import PlanningDomain
 from actionable.core.redact import redact_spec
 from actionable.planning.examples import ExampleBank
 from actionable.planning.result import PlanResult
 from actionable.planning.zero_shot import ZeroShotPlanner
+
+
+def _domain(world: str, scene) -> PlanningDomain:
+    """``scene`` as a planning domain of ``world`` (a domain is returned as it is)."""
+    if isinstance(scene, PlanningDomain):
+        return scene
+    from actionable.core.registry import planning_domain
+
+    return planning_domain(world, scene)
 
 
 class PlanningSession:
@@ -27,14 +38,18 @@ class PlanningSession:
         lm_config: planning LM spec (``model``), translation LM spec
             (``translation_model``), cache settings.
         planner_config: default :class:`PlannerConfig` (overridable per plan).
-        scene: scene name (``"default"`` or a packaged program id) or a
-            :class:`~actionable.worlds.virtualhome.scene.SceneGraph`.
-        bank: an :class:`ExampleBank`, a JSONL path, or ``None`` for the
-            packaged programs.
+        scene: a :class:`~actionable.core.planning.PlanningDomain`, or a scene of ``world``
+            (VirtualHome: ``"default"``, a packaged program id or a ``SceneGraph``), looked up
+            through the world's ``planning`` capability.
+        bank: an :class:`ExampleBank`, :class:`~actionable.core.dataset.Example` records, a JSONL
+            path, or ``None`` for the world's own bank (``domain.example_bank()``).
+        world: the registry id of the world a scene name belongs to (default: the default world,
+            or the domain's).
         lm: an already-built planning LM (skips ``load_lm``; e.g. ScriptedLM).
         progress: callback for progress events (see :class:`ZeroShotPlanner`).
 
     Attributes:
+        scene: the :class:`~actionable.core.planning.PlanningDomain` plans are made in.
         load_timings: seconds spent loading ``scene_s``, ``lm_s``,
             ``translation_lm_s``, ``index_s``, ``bank_s``.
         index: the :class:`~actionable.grounding.index.ActionIndex`.
@@ -45,15 +60,15 @@ class PlanningSession:
 
     def __init__(self, lm_config: LMConfig | None = None, planner_config: PlannerConfig | None = None,
                  scene="default", bank: ExampleBank | str | Path | None = None, lm=None,
-                 progress: Callable[[dict], None] | None = None):
-        from actionable.worlds.virtualhome.scene import load_scene
+                 progress: Callable[[dict], None] | None = None, world: str | None = None):
         from actionable.grounding.embedder import load_embedder
         self.lm_config = lm_config or LMConfig()
         self.planner_config = planner_config or PlannerConfig()
         self.progress = progress
         self.load_timings: dict[str, float] = {}
         t = time.perf_counter()
-        self.scene = load_scene(scene) if scene is None or isinstance(scene, str) else scene
+        self.world = world or getattr(scene, "world", None) or WORLD
+        self.scene = _domain(self.world, scene)
         self.load_timings["scene_s"] = time.perf_counter() - t
         self._emit(event="load", what="planning LM", spec=redact_spec(self.lm_config.model))
         t = time.perf_counter()
@@ -70,7 +85,9 @@ class PlanningSession:
         self._index = None
         t = time.perf_counter()
         if bank is None:
-            bank = ExampleBank.packaged()
+            bank = ExampleBank(list(self.scene.example_bank()))
+        elif isinstance(bank, (list, tuple)):
+            bank = ExampleBank(list(bank))
         elif not isinstance(bank, ExampleBank):
             bank = ExampleBank.from_jsonl(bank)
         self.bank = bank
@@ -108,15 +125,13 @@ class PlanningSession:
         return GroundedPlanner(self.lm, self.embedder, self.retriever, config, progress=self.progress)
 
     def with_scene(self, scene) -> "PlanningSession":
-        """A session sharing this one's LMs and example bank, on another scene
-        (its admissible-action index is built or read from the cache)."""
-        from actionable.worlds.virtualhome.scene import load_scene
-
+        """A session sharing this one's LMs and example bank, on another scene of its world
+        (a domain or a scene name; its admissible-action index is built or read from the cache)."""
         other = object.__new__(PlanningSession)
         other.__dict__.update(self.__dict__)
         other.load_timings = dict(self.load_timings)
         t = time.perf_counter()
-        other.scene = load_scene(scene) if scene is None or isinstance(scene, str) else scene
+        other.scene = _domain(self.world, scene)
         other._index = None
         other.load_timings["scene_s"] = time.perf_counter() - t
         return other
@@ -145,63 +160,3 @@ class PlanningSession:
                 "index_build_s": round(self._index.build_seconds, 3) if self._index is not None else None,
                 "example_bank": len(self.bank),
                 "load_timings": {k: round(v, 3) for k, v in self.load_timings.items()}}
-
-
-def implied_goal_check(session: PlanningSession, result: PlanResult, description: str | None = None,
-                       min_similarity: float = 0.9) -> dict:
-    """Check the goal a free-form task implies, where one can be derived.
-
-    The goal is that of the nearest packaged program (kNN over the bank, the
-    task's own programs included) whose task name equals the query's (case and
-    punctuation aside) or whose similarity is at least ``min_similarity``, and
-    that has goal annotations (342 of 518 do). Otherwise conditions are read
-    from the text over the plan's objects ("turn on the TV" -> ON(television),
-    :func:`actionable.verify.goaltext.derive_goal_spec`, the same reader the
-    verify judges use). Goals are matched by class on the state after the
-    executed plan.
-
-    Returns:
-        ``{"checked": False, "reason": ...}`` or ``{"checked": True, "program_id",
-        "task", "met", "total", "task_success", "unmet": [...]}``.
-    """
-    from actionable.evaluation.goals import check_goals, load_goal_annotations
-    from actionable.planning.examples import normalize_task
-
-    ex = result.executability or {}
-    if (result.final_state is None and not result.steps) or result.resolved_program is None:
-        return {"checked": False, "reason": "no plan was grounded in the scene; goal not checked"}
-    ann = load_goal_annotations()
-    q = normalize_task(result.task)
-
-    def check(spec, classes=None) -> dict:
-        """Check ``spec`` on the state after the executed part of the plan."""
-        state = result.final_state
-        if state is None:
-            from actionable.worlds.virtualhome.simulator import execute_program
-
-            state = execute_program(result.resolved_program, session.scene).final_state
-        executed = list(result.resolved_program.steps)
-        if not ex.get("executable") and ex.get("steps_executed") is not None:
-            executed = executed[: ex["steps_executed"]]
-        gr = check_goals(spec, state.to_dict(), executed, match="class", classes=classes)
-        return {"checked": True, "met": gr.met, "total": gr.total, "unmet": list(gr.unmet),
-                "task_success": bool(gr.task_success and ex.get("executable"))}
-
-    for r in session.retriever.nearest(result.task, description, k=10):
-        src = r.example.source
-        same = normalize_task(r.example.task) == q or r.similarity >= min_similarity
-        if same and src in ann:
-            from actionable.worlds.virtualhome.scene import load_scene
-
-            own = load_scene(src)  # the annotation's ids name objects of the program's own scene
-            out = check(ann[src], {i: own.class_of(i) for i in own.node_ids})
-            return {**out, "program_id": src, "task": r.example.task}
-    # no packaged title: read goal conditions from the text ("turn on the TV" -> ON(television))
-    from actionable.verify.goaltext import derive_goal_spec
-
-    derived = derive_goal_spec(result.task, result.resolved_program, session.scene, scene_objects=True)
-    if derived.spec is not None and derived.spec.total:
-        return {**check(derived.spec), "program_id": "the task text", "task": result.task,
-                "source": derived.source}
-    return {"checked": False, "reason": "no annotated program with this task name, and no goal condition "
-                                        "could be read from the text; goal not checked"}

@@ -4,7 +4,7 @@
 :class:`~actionable.planning.grounded.GroundedPlanner` (module doc there, and docs/plan.md item 6):
 *nothing to do* when its effect already holds (:func:`already_holds`), *never undone*
 (:func:`undoes`), ``Done`` favoured once it is done. Everything here talks to the planning
-domain's :class:`~actionable.planning.domain.Affordance` (``attempt``; the optional ``satisfied``
+domain's :class:`~actionable.core.planning.Affordance` (``attempt``; the optional ``satisfied``
 flag of an attempt and ``instances()``), never to a world by name.
 """
 
@@ -16,8 +16,8 @@ import numpy as np
 
 from actionable.core.program import Argument, Step
 from actionable.core.errors import ResolutionError
-from actionable.planning.domain import Affordance
-from actionable.planning.objects import words as _words
+from actionable.core.planning import Affordance
+from actionable.grounding.objects import words as _words
 
 
 def find_task_steps(embedder, cfg, pool: list, phrases: list[str], vec: np.ndarray, task: str, match) -> set[str]:
@@ -35,7 +35,7 @@ def find_task_steps(embedder, cfg, pool: list, phrases: list[str], vec: np.ndarr
             ``task_verb_similarity``; ``w_task_done`` <= 0 returns an empty set).
         pool / phrases / vec: the candidate steps, their phrases and their embeddings ``(n, d)``.
         task: the task name (not the description). match: its
-            :class:`~actionable.planning.objects.ObjectMatch` (object words -> scene classes).
+            :class:`~actionable.grounding.objects.ObjectMatch` (object words -> scene classes).
 
     Returns:
         the phrases of the task's own step(s); empty when the task has no one-step form.
@@ -65,14 +65,14 @@ def find_task_steps(embedder, cfg, pool: list, phrases: list[str], vec: np.ndarr
 
 class TaskSteps:
     """The task's own steps, one group per clause of a conjunctive task
-    (:func:`actionable.planning.clauses.clauses`): "Switch on the TV and the computer" ->
+    (:func:`actionable.grounding.clauses.clauses`): "Switch on the TV and the computer" ->
     ``[{switch on television}, {switch on computer}]``; a task of one clause has one group (or
     none). A group whose effect already holds at the start counts as done (``held``).
 
     Args:
         groups: the phrases of each clause's task step (clauses with none left out).
         pool / phrases: the candidate steps and their phrases (the groups' steps are taken from them).
-        oracle: the start state's :class:`~actionable.planning.domain.Affordance` (for ``held``).
+        oracle: the start state's :class:`~actionable.core.planning.Affordance` (for ``held``).
     """
 
     def __init__(self, groups: list[set[str]], pool: list, phrases: list[str], oracle: Affordance):
@@ -113,7 +113,7 @@ def find_task_groups(embedder, cfg, pool: list, phrases: list[str], vec: np.ndar
                      oracle: Affordance) -> TaskSteps:
     """:func:`find_task_steps` for each clause of ``task`` (one clause: the task as given), as a
     :class:`TaskSteps`."""
-    from actionable.planning.clauses import clauses
+    from actionable.grounding.clauses import clauses
 
     parts = clauses(task, {w for words, _, _, _ in match.matched for w in _words(words)})
     groups: list[set[str]] = []

@@ -16,8 +16,8 @@ Planners"), four variants (``PlannerConfig.variant``):
   the most similar task of the example bank, the query task excluded.
 
 The class-level program is then bound to node ids and executed in the
-VirtualHome evolving-graph simulator for the executability verdict
-(:func:`actionable.worlds.virtualhome.resolver.resolve_and_execute`).
+world's simulator for the executability verdict (the planning domain's
+``resolve_and_execute``; VirtualHome's resolver and evolving graph).
 """
 
 from __future__ import annotations
@@ -90,8 +90,9 @@ class ZeroShotPlanner:
 
         Args:
             task: the instruction (validated by :func:`prompts.clean_task`).
-            scene: a :class:`~actionable.worlds.virtualhome.scene.SceneGraph` (or scene name)
-                for the executability check; ``None`` skips execution.
+            scene: a :class:`~actionable.core.planning.PlanningDomain` offering the paper variants
+                (``paper_variants``: VirtualHome's) for the executability check; ``None`` skips
+                execution.
             description: optional task description (used only to pick among
                 programs of the selected example task).
             exclude_task: task name kept out of example selection; defaults to
@@ -245,11 +246,9 @@ class ZeroShotPlanner:
                                  "error_type": "empty_plan", "error": "the planner produced no steps",
                                  "unmet_preconditions": [], "steps_executed": 0}
         elif self.config.repair:
-            from actionable.worlds.virtualhome.scene import load_scene
             from actionable.planning.affordance import ground_program
 
-            graph = load_scene(scene) if isinstance(scene, str) else scene
-            g = ground_program(program, graph, repair=True)
+            g = ground_program(program, scene, repair=True)
             fi = g.failed_index
             info = g.info or {}
             res.executability = {
@@ -261,12 +260,8 @@ class ZeroShotPlanner:
             res.resolved_program = program.replace_steps(g.steps)
             res.repaired_flags = list(g.repaired)
         else:
-            from actionable.worlds.virtualhome.resolver import resolve_and_execute
-            from actionable.worlds.virtualhome.scene import load_scene
-
-            graph = load_scene(scene) if isinstance(scene, str) else scene
             try:
-                er = resolve_and_execute(program, graph)
+                er = scene.resolve_and_execute(program)
                 fi = er.failed_index
                 res.executability = {
                     "executable": bool(er.executable), "failed_index": fi,
@@ -286,19 +281,23 @@ class ZeroShotPlanner:
         res.timings["execution_s"] = time.perf_counter() - t
 
 
-def build_action_index(scene, embedder, cache_dir=None):
-    """:class:`ActionIndex` over the admissible actions of ``scene``
-    (:func:`actionable.worlds.virtualhome.admissible.admissible_actions`), items = class-level Steps.
+def build_action_index(domain, embedder, cache_dir=None):
+    """:class:`ActionIndex` over every admissible action of a planning domain's scene
+    (``domain.admissible_actions()``, the paper variants' action set; VirtualHome:
+    :func:`actionable.worlds.virtualhome.admissible.admissible_actions`), items = class-level Steps.
 
     Raises:
-        SceneError: unknown scene. GroundingError: empty action space.
+        ConfigError: the domain offers no whole-scene action space (``paper_variants``).
+        GroundingError: empty action space.
     """
-    from actionable.worlds.virtualhome.admissible import admissible_actions
-    from actionable.worlds.virtualhome.scene import load_scene
     from actionable.grounding.index import ActionIndex
 
-    graph = load_scene(scene) if scene is None or isinstance(scene, str) else scene
-    return ActionIndex.from_steps(embedder, admissible_actions(graph), cache_dir=cache_dir)
+    if not getattr(domain, "paper_variants", False):
+        from actionable.core.errors import ConfigError
+
+        raise ConfigError(f"the paper's variants need a whole-scene admissible-action space; world "
+                          f"{getattr(domain, 'world', '?')!r} has none (use the grounded planner)")
+    return ActionIndex.from_steps(embedder, domain.admissible_actions(), cache_dir=cache_dir)
 
 
 __all__ = ["ZeroShotPlanner", "PlanResult", "StepTrace", "build_action_index", "Step"]

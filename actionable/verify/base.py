@@ -14,22 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from actionable.core.program import Argument, Program, Step
+from actionable.core.actions import INVERSE_ACTIONS, NAVIGATION, POSTURE_ACTIONS, PUT_ACTIONS
 from actionable.core.errors import InputError
-
-#: Pairs of actions where the second undoes the first (both directions).
-INVERSE_ACTIONS: dict[str, str] = {
-    "SWITCHON": "SWITCHOFF", "SWITCHOFF": "SWITCHON", "OPEN": "CLOSE", "CLOSE": "OPEN",
-    "PLUGIN": "PLUGOUT", "PLUGOUT": "PLUGIN",
-}
-#: Posture actions undone by STANDUP (and STANDUP undone by them): the agent's
-#: state, not an object's, so they pair without a shared argument.
-POSTURE_ACTIONS = frozenset({"SIT", "LIE"})
-#: Actions that only move or orient the agent; they do not "use" an object.
-NAVIGATION = frozenset({"WALK", "RUN", "FIND", "TURNTO", "LOOKAT", "LOOKAT_SHORT", "LOOKAT_LONG",
-                        "POINTAT"})
-#: Actions that put a held object somewhere.
-PUT_ACTIONS = frozenset({"PUTBACK", "PUTIN"})
-
 
 def same_object(a: Argument, b: Argument) -> bool:
     """Same node id when both are resolved, else same class name."""
@@ -65,9 +51,9 @@ class VerifyTask:
         scene: scene name or program id for the simulator (``None`` = default
             house); a :class:`~actionable.worlds.virtualhome.scene.SceneGraph` is also accepted.
         goal_spec: annotated goal conditions
-            (:class:`actionable.evaluation.goals.GoalSpec`) or ``None`` (the
+            (:class:`actionable.core.goals.GoalSpec`) or ``None`` (the
             sim/hybrid judges then derive conditions from ``goal``, see
-            :mod:`actionable.verify.goaltext`).
+            :mod:`actionable.worlds.virtualhome.goaltext`).
         program_id: the dataset program the task comes from, if any.
         goal_source: where ``goal_spec`` came from, in words, when it was derived rather than
             annotated (the loop fixes the conditions a judge derived in round 1 for later rounds).

@@ -35,7 +35,7 @@ Phases (each candidate edit set is checked by replaying the plan):
    failing step itself) are tried cheapest first; the first that lets the
    plan run past the step is kept. Repeats until the plan executes.
 2. **goal repair** - each unmet goal condition (annotated with ``--program``,
-   else derived from the goal text by :mod:`actionable.verify.goaltext`) is
+   else derived from the goal text by :mod:`actionable.worlds.virtualhome.goaltext`) is
    met by the cheapest candidate: removing the step that undid it, or
    inserting the step(s) that establish it at the latest position that works.
 3. **relevance** - :mod:`actionable.verify.relevance` groups (repeats, undo
@@ -59,7 +59,7 @@ from actionable.verify.base import NAVIGATION, POSTURE_ACTIONS, JudgeResult, Ver
 from actionable.verify.critique import Critique, CritiqueKind, _bind_ids
 from actionable.verify.relevance import reason_for, relevance_candidates
 from actionable.verify.repairs import ALREADY_INV, STATE_FIX, already, goal_proposals, precondition_fixes
-from actionable.verify.replay import goal_check, make_simulator, replay, resolve_plan
+from actionable.verify.replay import StateView, goal_check, graph_replay
 
 INSERT, REMOVE_CAUSE, INSERT_UNDO, REMOVE_FAILING, REMOVE_GOAL = 1, 1, 3, 3, 5
 #: the agent's posture goals and the action that establishes them (a STANDUP undoes both)
@@ -127,7 +127,7 @@ class SimulatorJudge:
 
     ``task.scene`` names the scene (program id, scene name or SceneGraph);
     ``task.goal_spec`` (optional) gives the goal conditions, else they are
-    derived from ``task.goal`` (:func:`actionable.verify.goaltext.derive_goal_spec`).
+    derived from ``task.goal`` (:func:`actionable.worlds.virtualhome.goaltext.derive_goal_spec`).
     Cost: O(repairs * candidates) plan replays, typically 10-60 per plan.
 
     Raises:
@@ -136,8 +136,10 @@ class SimulatorJudge:
 
     name = "sim"
 
-    def __init__(self, config: SimJudgeConfig | None = None):
+    def __init__(self, config: SimJudgeConfig | None = None, world=None):
         self.config = config or SimJudgeConfig()
+        #: the world's scene-graph replay (its ``verify`` capability; default: the default world's)
+        self.world = world if world is not None else graph_replay()
         self._sim = None
         self._scenes: dict = {}
         self._match = "id"  # goal matching; "class" for a plan written without node ids
@@ -148,7 +150,7 @@ class SimulatorJudge:
         the annotated class (as the sequencing benchmark scores generated plans); a plan with ids
         must meet them on the annotated nodes."""
         self._match = "id" if all(s.is_resolved for s in plan.steps) else "class"
-        return resolve_plan(plan, self._scene(task))
+        return self.world.resolve_plan(plan, self._scene(task))
 
     # ---------------------------------------------------------------- helpers
     def _scene(self, task):
@@ -157,18 +159,16 @@ class SimulatorJudge:
         if s is None or isinstance(s, str):
             key = s or "default"
             if key not in self._scenes:
-                from actionable.worlds.virtualhome.scene import load_scene
-
                 if len(self._scenes) >= 8:
                     self._scenes.pop(next(iter(self._scenes)))
-                self._scenes[key] = load_scene(s)
+                self._scenes[key] = self.world.load_scene(s)
             return self._scenes[key]
         return s
 
     def _run(self, steps, task, observe=None):
         if self._sim is None:
-            self._sim = make_simulator()
-        return replay(steps, self._scene(task), sim=self._sim, observe=observe)
+            self._sim = self.world.simulator()
+        return self.world.replay(steps, self._scene(task), sim=self._sim, observe=observe)
 
     def _met(self, res, task) -> int:
         if not self.config.use_goals:
@@ -183,7 +183,7 @@ class SimulatorJudge:
     def with_goals(self, plan: Program, task: VerifyTask) -> tuple[VerifyTask, str]:
         """``task`` with goal conditions (annotated, or derived from the goal text for
         the resolved ``plan``) and a note saying which conditions are checked."""
-        from actionable.verify.goaltext import derive_goal_spec, describe_spec
+        from actionable.core.goals import describe_spec
 
         if not self.config.use_goals:
             return task, "goal conditions: not checked (use_goals=False); only executability"
@@ -193,7 +193,7 @@ class SimulatorJudge:
             return task, f"goal conditions checked ({len(conds)}, {source}): {', '.join(conds)}"
         if not self.config.derive_goals:
             return task, "goal conditions: none given; only executability is checked"
-        d = derive_goal_spec(task.goal, plan, self._scene(task))
+        d = self.world.derive_goals(task.goal, plan, self._scene(task))
         if d.spec is None:
             return task, (f"goal conditions: none could be derived from the goal ({d.source}); "
                           "only executability is checked")
@@ -225,7 +225,7 @@ class SimulatorJudge:
     def _candidates(self, entries, k, res, task) -> list[tuple[int, int, str, object, str]]:
         """Edit sets for the failing step ``k``: ``(cost, order, kind, payload, why)``."""
         steps = [s for _, s in entries]
-        s, view = steps[k], res.view()
+        s, view = steps[k], StateView(res.obs)
         is_orig = lambda j: entries[j][0] is not None  # noqa: E731
         out: list = []
         red = already(s, view) if s.is_resolved and res.error_type != "unknown_node" else None
@@ -302,11 +302,11 @@ class SimulatorJudge:
         met = g.met
         n_plan = sum(1 for o, _ in entries if o is not None)
         solved: set[str] = set()
-        props = goal_proposals(task.goal_spec, res.view(), steps)
+        props = goal_proposals(task.goal_spec, StateView(res.obs), steps)
         for goal in task.goal_spec.states:  # the step that undid a goal state: remove it (cheaper)
             act = STATE_FIX.get(goal.state) or POSTURE_FIX.get(goal.state)
-            if act is not None and goal.node_id in res.view():
-                fix = Step.of(act, (res.view().cls(goal.node_id), goal.node_id))
+            if act is not None and goal.node_id in StateView(res.obs):
+                fix = Step.of(act, (StateView(res.obs).cls(goal.node_id), goal.node_id))
                 props.insert(0, (("remove", fix), f"goal {goal.describe()} is not met"))
         for new, why in props:
             if why in solved:
@@ -387,7 +387,7 @@ class SimulatorJudge:
             self._goal_repair(entries, task, crits)
         self._relevance(entries, task, crits)
         crits.sort(key=lambda c: (c.index if c.index is not None else len(plan), c.kind.value))
-        from actionable.verify.goaltext import describe_spec
+        from actionable.core.goals import describe_spec
 
         conds = describe_spec(task.goal_spec) if task.goal_spec is not None else ()
         return JudgeResult(tuple(crits), tuple(notes), goal_conditions=conds, derived=derived)

@@ -1,5 +1,5 @@
 """Verify one plan in a registered world through its adapter (``actionable verify --env <world>``
-and ``actionable.verify(..., world=...)``), or on VirtualHome's scene graph (:func:`verify_on_graph`).
+and ``actionable.verify(..., world=...)``), or on a world's scene graph (:func:`verify_on_graph`, VirtualHome's).
 
 The Judge/Planner loop of arXiv 2509.02761 with the world judge of :mod:`.worldsim`: the plan is
 read in the world's language (one action a line, ``PickUp(Mug)``; any output form of
@@ -40,7 +40,7 @@ def world_scene(env: str, scene: str | None, text: str = "") -> str:
         ConfigError: no scene given or named by the plan, or one the world does not know (the
             message says how to list the world's scenes).
     """
-    from actionable.worlds import make
+    from actionable.core.registry import make
 
     world = make(env)
     if scene in (None, "", "default"):
@@ -151,13 +151,14 @@ def verify_in_world(env: str, text: str, *, scene: str | None = None, goal: str 
     """
     from actionable.verify.judge import VerifyTask
     from actionable.verify.loop import make_loop
-    from actionable.verify.teach_bench import load_demos
+    from actionable.core.registry import capability
 
     sc = world_scene(env, scene, text)
-    demo = next((d for d in load_demos() if f"teach:{d.id}" == sc), None)  # its task selects the goals
-    adapter = make_adapter(env, sc, demo.task if demo is not None else None)
+    # a scene that is a demonstration's initial state brings its task (which selects the goals) and goal
+    hint = getattr(capability(env, "verify"), "scene_task", lambda s: None)(sc)
+    adapter = make_adapter(env, sc, hint[0] if hint else None)
     plan, notes, own = read_plan_in_world(adapter, text, where, suffix)
-    goal = (goal or own or (demo.goal if demo is not None else None) or "").strip()
+    goal = (goal or own or (hint[1] if hint else None) or "").strip()
     if not goal:
         raise ConfigError("a goal is required for this plan and scene (--goal, or goal= in Python), "
                           "e.g. \"Make coffee\"")
@@ -168,9 +169,10 @@ def verify_in_world(env: str, text: str, *, scene: str | None = None, goal: str 
 
 
 def verify_on_graph(plan: Program, task, *, judge: str = "hybrid", planner: str = "apply", lm=None,
-                    max_rounds: int = 5, where: str = "plan"):
-    """The loop on a VirtualHome plan judged on the scene graph (``actionable verify`` without
-    ``--env``): ``task`` is a :class:`~actionable.verify.base.VerifyTask` (its ``scene``, goal
+                    max_rounds: int = 5, where: str = "plan", world: str | None = None):
+    """The loop on a plan judged on a scene graph (a world whose ``verify`` capability is a
+    :class:`~actionable.core.replay.GraphReplay`, VirtualHome's; ``world``: its id, default the
+    default world): ``task`` is a :class:`~actionable.verify.base.VerifyTask` (its ``scene``, goal
     conditions). Returns the :class:`~actionable.verify.loop.LoopResult`.
 
     Raises:
@@ -179,9 +181,10 @@ def verify_on_graph(plan: Program, task, *, judge: str = "hybrid", planner: str 
     from actionable.core.errors import ResolutionError
     from actionable.verify.loop import make_loop
     from actionable.verify.planfile import unknown_object_error
+    from actionable.verify.replay import graph_replay
 
     try:
-        return make_loop(judge, planner, lm, max_rounds).run(plan, task)
+        return make_loop(judge, planner, lm, max_rounds, world=graph_replay(world)).run(plan, task)
     except ResolutionError as exc:
         raise unknown_object_error(exc, plan, task.scene, where) from None
 

@@ -167,9 +167,11 @@ class HybridJudge:
 def make_judge(name: str, *, lm: LanguageModel | None = None, sim_config=None, world=None) -> Judge:
     """Build a judge by name: ``rule``, ``sim``, ``llm`` or ``hybrid``.
 
-    ``world``: a :class:`~actionable.verify.worldsim.WorldAdapter` (e.g. from
-    :func:`~actionable.verify.worldsim.make_adapter`); the ``sim``/``hybrid`` judges then replay
-    plans in that world (:class:`~actionable.verify.worldsim.WorldJudge`) instead of VirtualHome.
+    ``world``: what the ``sim``/``hybrid`` judges replay in: a world's
+    :class:`~actionable.core.replay.WorldAdapter` (e.g. from
+    :func:`~actionable.verify.worldsim.make_adapter`; :class:`~actionable.verify.worldsim.WorldJudge`)
+    or :class:`~actionable.core.replay.GraphReplay` (the scene-graph judge,
+    :class:`~actionable.verify.grounded.SimulatorJudge`); ``None``: the default world's.
 
     Raises:
         ConfigError: unknown name, or ``llm``/``hybrid`` without an ``lm``.
@@ -183,13 +185,15 @@ def make_judge(name: str, *, lm: LanguageModel | None = None, sim_config=None, w
     if name == "llm":
         return LLMJudge(lm)
     if name in ("sim", "hybrid"):
-        if world is not None:
+        from actionable.core.replay import judge_kind
+
+        if world is not None and judge_kind(world) != "graph":
             from actionable.verify.worldsim import WorldJudge
 
             sim = WorldJudge(world)
         else:
             from actionable.verify.grounded import SimulatorJudge
 
-            sim = SimulatorJudge(sim_config)
+            sim = SimulatorJudge(sim_config, world=world)
         return sim if name == "sim" else HybridJudge(LLMJudge(lm), sim)
     raise ConfigError(f"unknown judge {name!r}; choose from {', '.join(JUDGE_NAMES)}")

@@ -31,7 +31,7 @@ from typing import Iterable, Sequence
 
 from actionable.evaluation.metrics import prf
 from actionable.core.program import Program, Step
-from actionable.verify.corrupt import VALID, CorruptedPlan
+from actionable.verify.labels import VALID, CorruptedPlan
 from actionable.verify.critique import Critique, CritiqueKind
 
 _NAV = {"WALK": "NAV", "RUN": "NAV", "FIND": "NAV"}

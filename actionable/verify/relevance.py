@@ -153,7 +153,7 @@ def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
                  removed_after=frozenset(), label=_step_label) -> None:
     """Detours (a walk superseded by a walk to another room), walks back from a
     detour, and walks that only led to removed steps; appended to ``groups``."""
-    view0 = res.view()
+    view0 = StateView(res.obs)
     taken = set().union(*(g for g, _ in groups)) if groups else set()
     detours: list[int] = []
     # Walks are judged from the last to the first, each against the next *kept*

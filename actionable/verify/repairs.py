@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from actionable.core.actions import STATE_FIX
 from actionable.core.program import ACTION_ARITY, Step
 from actionable.verify.base import PUT_ACTIONS, mentions
 from actionable.verify.replay import StateView
@@ -38,9 +39,6 @@ ALREADY = {"SWITCHON": "ON", "SWITCHOFF": "OFF", "OPEN": "OPEN", "CLOSE": "CLOSE
            "PLUGIN": "PLUGGED_IN", "PLUGOUT": "PLUGGED_OUT"}
 #: The action whose effect a failing "already ..." step needed first.
 ALREADY_INV = {"SWITCHOFF": "SWITCHON", "CLOSE": "OPEN", "PLUGOUT": "PLUGIN"}
-#: The action that establishes a goal state.
-STATE_FIX = {"ON": "SWITCHON", "OFF": "SWITCHOFF", "OPEN": "OPEN", "CLOSED": "CLOSE",
-             "PLUGGED_IN": "PLUGIN", "PLUGGED_OUT": "PLUGOUT"}
 _UNMET_RE = re.compile(r"^(NOT )?(\w+)\((-?\d+)\) (\w+)(?: (\w+)\((-?\d+)\))?$")
 
 

@@ -1,23 +1,19 @@
-"""Plan replay in the VirtualHome evolving-graph simulator, for the grounded judge.
+"""Plan replay in a scene-graph world, for the scene-graph judge (:mod:`actionable.verify.grounded`).
 
-A thin layer over :class:`actionable.worlds.virtualhome.simulator.Simulator` that runs a list
-of resolved steps from a scene's initial state, stops at the first failing
-step and reports it, and offers read-only views of the state (who is close to
-what, what is held, where an object lies). Used by
-:mod:`actionable.verify.grounded` and :mod:`actionable.verify.corrupt`.
-
-Class-level plans (no node ids, e.g. from ``actionable verify plan.txt``) are
-bound to nodes step by step with :class:`actionable.worlds.virtualhome.resolver.Resolver`
-against the current state (:func:`resolve_plan`).
+The replay itself is the world's ``verify`` capability (:class:`~actionable.core.replay.GraphReplay`;
+VirtualHome's evolving graph: :class:`actionable.worlds.virtualhome.replay.VirtualHomeReplay`),
+found through the registry (:func:`graph_replay`); the functions here take it as ``world=`` and
+default to the default world's. :class:`StateView` offers the judge's read-only queries over the
+replay's observation (who is close to what, what is held, where an object lies).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from actionable.core.program import Program, Step
-from actionable.core.errors import ResolutionError, UnknownNodeError
+from actionable.core.errors import ResolutionError
+from actionable.core.replay import Observer, ReplayResult
 
 #: Relations that say where an object lies.
 PLACEMENT = ("ON", "INSIDE")
@@ -76,115 +72,56 @@ class StateView:
         return self.obs.room_of(nid)
 
 
-@dataclass
-class ReplayResult:
-    """Outcome of replaying steps from the initial state.
+def graph_replay(world: str | None = None):
+    """The ``verify`` capability of a scene-graph world (default: the default world,
+    :data:`actionable.core.defaults.WORLD`), instantiated.
 
-    Attributes:
-        executable: every step executed.
-        failed_index: index of the first failing step (``None`` when executable).
-        error / error_type / unmet: the simulator's report for that step.
-        obs: simulator observation after the last executed step (the failing
-            step changes nothing); ``final_graph`` is its graph dict.
-        executed: the steps the simulator accepted, in order.
+    Raises:
+        MissingCapabilityError: the world does not verify. ConfigError: its verify capability is
+            not a scene-graph replay (judge it with the world judge, :mod:`.worldsim`).
     """
+    from actionable.core.defaults import WORLD
+    from actionable.core.errors import ConfigError
+    from actionable.core.registry import capability
+    from actionable.core.replay import judge_kind
 
-    executable: bool
-    failed_index: int | None
-    error: str | None
-    error_type: str | None
-    unmet: list[str]
-    obs: Any
-    executed: list[Step] = field(default_factory=list)
-
-    @property
-    def final_graph(self) -> dict:
-        return self.obs.to_dict()
-
-    def view(self) -> StateView:
-        return StateView(self.obs)
+    cap = capability(world or WORLD, "verify")
+    if judge_kind(cap) != "graph":
+        raise ConfigError(f"world {world or WORLD!r} is judged through its adapter, not on a scene graph")
+    return cap()
 
 
-Observer = Callable[[int, Step, str, Any], None]
+def make_simulator(world=None):
+    """A fresh simulator of ``world`` (a :class:`~actionable.core.replay.GraphReplay`; default:
+    the default world's)."""
+    return (world or graph_replay()).simulator()
 
 
-def make_simulator():
-    """A fresh :class:`actionable.worlds.virtualhome.simulator.Simulator` (lazy import)."""
-    from actionable.worlds.virtualhome.simulator import Simulator
-
-    return Simulator()
-
-
-def replay(steps: Sequence[Step], scene: Any, *, sim=None, observe: Observer | None = None) -> ReplayResult:
-    """Execute ``steps`` (resolved) from the initial state of ``scene``.
-
-    Args:
-        steps: resolved steps (node ids set).
-        scene: scene name, program id or SceneGraph, as ``Simulator.reset`` takes.
-        sim: a Simulator to reuse (reset here); default a new one.
-        observe: called as ``observe(i, step, "before"|"after", sim)`` around each step
-            (read ``sim.observation``; do not step the simulator).
-
-    Returns:
-        ReplayResult. Unknown node ids count as a failure of that step
-        (``error_type="unknown_node"``), never an exception.
-    """
-    sim = sim or make_simulator()
-    sim.reset(options={"scene": scene})
-    executed: list[Step] = []
-    for i, s in enumerate(steps):
-        if observe:
-            observe(i, s, "before", sim)
-        try:
-            _, _, _, _, info = sim.step(s)
-        except UnknownNodeError as exc:
-            return ReplayResult(False, i, str(exc), "unknown_node", [], sim.observation, executed)
-        if not info.get("executed", False):
-            return ReplayResult(False, i, info.get("error"), info.get("error_type"),
-                                list(info.get("unmet_preconditions") or []), sim.observation, executed)
-        executed.append(s)
-        if observe:
-            observe(i, s, "after", sim)
-    return ReplayResult(True, None, None, None, [], sim.observation, executed)
+def replay(steps: Sequence[Step], scene: Any, *, sim=None, observe: Observer | None = None, world=None) -> ReplayResult:
+    """Execute ``steps`` (resolved) from the initial state of ``scene``
+    (:meth:`~actionable.core.replay.GraphReplay.replay` of ``world``, default the default world's)."""
+    return (world or graph_replay()).replay(steps, scene, sim=sim, observe=observe)
 
 
-def resolve_plan(plan: Program, scene: Any, *, sim=None) -> Program:
-    """Bind a class-level plan to node ids against the evolving state
-    (:func:`actionable.worlds.virtualhome.resolver.resolve_and_execute`: proximity, room, state,
-    and the first binding that executes). Steps after a failing step are bound
-    against the state at the failure, so the judge can still critique them.
-    Steps that already carry ids are kept.
+def resolve_plan(plan: Program, scene: Any, *, sim=None, world=None) -> Program:
+    """Bind a class-level plan to node ids (:meth:`~actionable.core.replay.GraphReplay.resolve_plan`).
 
     Raises:
         ResolutionError: a class named by the plan is absent from the scene.
     """
-    if all(s.is_resolved for s in plan.steps):
-        return plan
-    from actionable.worlds.virtualhome.resolver import Resolver, resolve_and_execute
-
-    resolver = Resolver()
-    sim = sim or make_simulator()
-    res = resolve_and_execute(plan, scene, resolver=resolver, sim=sim)
-    done = list(res.program.steps)
-    memory = {a.name: a.id for s in done for a in s.args}
-    for i in range(len(done), len(plan)):
-        s = plan.steps[i]
-        r = s if s.is_resolved else resolver.resolve_step(s, sim.observation, memory, plan.steps[i + 1:])
-        memory.update({a.name: a.id for a in r.args})
-        done.append(r)
-    return plan.replace_steps(done)
+    return (world or graph_replay()).resolve_plan(plan, scene, sim=sim)
 
 
 def goal_check(task: Any, result: ReplayResult, match: str = "id"):
     """Goal-condition result for ``task.goal_spec`` (``None`` without a spec); ``match``:
     ``"id"`` (the annotated node) or ``"class"`` (any node of its class,
-    :func:`actionable.evaluation.goals.check_goals`)."""
+    :func:`actionable.core.goals.check_goals`)."""
     if getattr(task, "goal_spec", None) is None:
         return None
-    from actionable.evaluation.goals import check_goals
+    from actionable.core.goals import check_goals
 
     return check_goals(task.goal_spec, result.final_graph, result.executed, match=match)
 
 
-__all__ = ["StateView", "ReplayResult", "replay", "resolve_plan", "goal_check", "make_simulator",
+__all__ = ["StateView", "ReplayResult", "graph_replay", "replay", "resolve_plan", "goal_check", "make_simulator",
            "ResolutionError"]

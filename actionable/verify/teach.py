@@ -4,7 +4,7 @@ Plan-verification work on TEACh (arXiv 2509.02761, Sec. 4) flattens each
 episode to lines such as ``PickUp(Mug)``, ``PutAOnB(Mug, CounterTop)``,
 ``ToggleOn(Faucet)``. This module reads such files so that users can score the
 rule and LLM judges on their own annotated data
-(:func:`actionable.verify.teach_bench.score_teach`; the simulator-grounded and
+(:func:`actionable.evaluation.verification.teach.score_teach`; the simulator-grounded and
 hybrid judges need a VirtualHome scene and do not apply).
 
 Accepted inputs (UTF-8 JSON; or JSONL, one episode object a line):
@@ -35,26 +35,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from actionable.core.program import ACTION_ARITY, Argument, Program, Step
+from actionable.core.teach_lines import MOTION, TEACH_ACTIONS, parse_teach_action, snake  # noqa: F401
 from actionable.core.errors import InputError, ProgramParseError
 
-TEACH_ACTIONS: dict[str, str] = {
-    "pickup": "GRAB", "place": "PUTBACK", "putaonb": "PUTBACK", "put": "PUTBACK", "open": "OPEN",
-    "close": "CLOSE", "toggleon": "SWITCHON", "toggleoff": "SWITCHOFF", "slice": "CUT", "pour": "POUR",
-    "navigate": "WALK", "goto": "WALK", "gotolocation": "WALK", "clean": "WIPE", "putin": "PUTIN",
-    "pourfromaintob": "POUR",
-}
-MOTION = frozenset({"forward", "backward", "turnleft", "turnright", "panleft", "panright", "lookup",
-                    "lookdown", "stop", "text", "speech", "navigation", "strafeleft", "straferight"})
 _LABELS = {"valid": "valid", "ok": "valid", "keep": "valid", "redundant": "redundant",
            "contradictory": "contradictory", "remove": "redundant", "error": "redundant"}
-_CALL_RE = re.compile(r"^\s*([A-Za-z_ ]+?)\s*(?:\(\s*(.*?)\s*\))?\s*$")
 MAX_BYTES = 20_000_000
-
-
-def snake(name: str) -> str:
-    """``CounterTop`` / ``Counter Top`` -> ``counter_top``."""
-    s = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name.strip())
-    return re.sub(r"[\s\-]+", "_", s).lower()
 
 
 @dataclass(frozen=True)
@@ -71,32 +57,6 @@ class TeachEpisode:
     @property
     def labelled(self) -> bool:
         return self.labels is not None
-
-
-def parse_teach_action(text: str, held: str | None = None) -> Step | None:
-    """One TEACh action string -> a class-level :class:`Step`; ``None`` for a
-    motion primitive.
-
-    Raises:
-        ProgramParseError: unknown action or wrong number of objects.
-    """
-    m = _CALL_RE.match(str(text))
-    if not m:
-        raise ProgramParseError("expected 'Action(Object)' or 'Action(Object, Target)'", line=str(text))
-    name = m.group(1).replace(" ", "").replace("_", "").lower()
-    objs = [snake(o) for o in (m.group(2) or "").split(",") if o.strip()]
-    if name in MOTION:
-        return None
-    act = TEACH_ACTIONS.get(name) or (name.upper() if name.upper() in ACTION_ARITY else None)
-    if act is None:
-        raise ProgramParseError(f"unknown TEACh action {m.group(1)!r}; known: "
-                                f"{', '.join(sorted(TEACH_ACTIONS))} or a VirtualHome action", line=str(text))
-    if act in ("PUTBACK", "POUR", "PUTIN") and len(objs) == 1 and held:
-        objs = [held] + objs
-    if len(objs) != ACTION_ARITY[act]:
-        raise ProgramParseError(f"{m.group(1)} needs {ACTION_ARITY[act]} object(s), got {len(objs)}",
-                                line=str(text))
-    return Step(act, tuple(Argument(o) for o in objs))
 
 
 def _episode(obj, name: str) -> TeachEpisode:
@@ -193,12 +153,12 @@ def parse_teach(text: str, name: str = "episode") -> list[TeachEpisode]:
 
 
 def to_labelled(ep: TeachEpisode):
-    """A :class:`~actionable.verify.corrupt.CorruptedPlan` view of a labelled
+    """A :class:`~actionable.evaluation.verification.corrupt.CorruptedPlan` view of a labelled
     episode, for :func:`~actionable.verify.metrics.score_critiques`; ``None``
     when the episode has no labels."""
     if ep.labels is None:
         return None
-    from actionable.verify.corrupt import CorruptedPlan
+    from actionable.verify.labels import CorruptedPlan
 
     gold = ep.plan.replace_steps(s for s, lab in zip(ep.plan.steps, ep.labels) if lab == "valid")
     n = len(ep.plan)

@@ -54,10 +54,11 @@ Minimal edits (the cost model of :mod:`actionable.verify.grounded`, same constan
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Sequence
 
 from actionable.core.program import Program, Step
+from actionable.core.replay import WorldAdapter, WorldReplay, judge_kind
+from actionable.grounding.objects import compact_name
 from actionable.core.errors import ConfigError, InputError
 from actionable.verify.base import INVERSE_ACTIONS, PUT_ACTIONS, JudgeResult, VerifyTask, mentions, same_object
 from actionable.verify.critique import Critique, CritiqueKind
@@ -66,64 +67,6 @@ from actionable.verify.relevance import _named_by_goal, reason_for
 
 __all__ = ["WorldReplay", "WorldAdapter", "WorldJudge", "make_adapter", "verify_route",
            "world_undoes"]
-
-
-@dataclass
-class WorldReplay:
-    """Outcome of replaying steps from the scene's initial state.
-
-    Attributes:
-        executable: every step executed. ``failed_index``: the first failing step (else None).
-        error / unmet: the world's report for that step (readable strings).
-        outcome: ``{object id: hashable state}`` of the final state, agent pose excluded
-            (``"held"`` maps to the held object); compared by the relevance phase.
-        goals_met / goals_total: goal predicates that hold at the end, out of how many.
-        bound: per executed step, the world action text it ran (``PickUp(Mug|...)``).
-        held: the class name of the object held after the last executed step (None: empty hand).
-    """
-
-    executable: bool
-    failed_index: int | None
-    error: str | None
-    unmet: list[str]
-    outcome: dict
-    goals_met: int = 0
-    goals_total: int = 0
-    bound: list[str] = field(default_factory=list)
-    held: str | None = None
-    bound_ids: list = field(default_factory=list)
-
-
-class WorldAdapter(Protocol):
-    """What :class:`WorldJudge` needs from a world (one scene). Implementations: :class:`ThorAdapter`."""
-
-    #: the world (``actionable.worlds.make(...)``) and the scene plans replay from
-    world: Any
-    scene: str
-
-    def replay(self, steps: Sequence[Step], goals: Sequence = (), tries: int = 4,
-               bind: Sequence[str | None] | None = None) -> WorldReplay:
-        """Run ``steps`` from the scene's initial state; stop at the first failure. ``bind``: per
-        step, an object id to try first (``WorldReplay.bound_ids`` of an earlier replay)."""
-
-    def goals(self, goal_text: str, task: str | None = None) -> tuple[list, str]:
-        """The world's goal predicates for a task (``[]`` when none) and a note saying which."""
-
-    def fixes(self, steps: Sequence[Step], k: int, rep: WorldReplay) -> list[tuple[int, list[Step], str]]:
-        """Insertions ``(position, steps, reason)`` that may let the failing ``steps[k]`` execute."""
-
-    def already(self, step: Step, rep: WorldReplay) -> str | None:
-        """A reason when the failing ``step`` only asks for a state that already holds, else None."""
-
-    def format_step(self, step: Step) -> str:
-        """The step in the world's action language (``PickUp(Mug)``)."""
-
-    def parse_line(self, text: str, held: str | None = None) -> Step | None:
-        """A plan line in the world's language -> Step (None for lines that are not actions,
-        e.g. speech or motion). Raises ``ProgramParseError``."""
-
-    # optional: ``walk_needed(step, next_step) -> bool`` (a walk the next kept step needs: never
-    # removed) and ``implicit_navigation`` (text: why other walks change nothing in the replay)
 
 
 def world_undoes(later: Step, earlier: Step) -> bool:
@@ -140,67 +83,59 @@ def world_undoes(later: Step, earlier: Step) -> bool:
 
 
 
-def _norm(name: str) -> str:
-    """``coffee_machine`` / ``CoffeeMachine`` / ``Watch2`` -> ``coffeemachine`` / ``watch``."""
-    return re.sub(r"\d+$", "", re.sub(r"[\s_\-]", "", name.lower())) or name.lower()
+_norm = compact_name
 
 
-def _adapter_factory(env: str) -> Callable[..., WorldAdapter] | None:
-    """The world class's ``verify_adapter(scene, task)`` classmethod, or None (also when an
-    optional world's extra is not installed)."""
-    from actionable.worlds.registry import spec
+def _verify_capability(env: str):
+    """World ``env``'s ``verify`` capability, or None (also when an optional world's extra is not
+    installed, or it declares none)."""
+    from actionable.core.registry import list_worlds, spec
 
+    if env not in list_worlds("verify"):
+        return None
     try:
-        return getattr(spec(env).load(), "verify_adapter", None)
+        return spec(env).capability("verify")
     except ImportError:
         return None
 
 
 def make_adapter(env: str, scene: str, task: str | None = None) -> WorldAdapter:
-    """The adapter of world ``env`` on ``scene``: its class's ``verify_adapter(scene, task)``
-    (THOR: :class:`actionable.worlds.thor.verify_adapter.ThorAdapter`).
+    """The adapter of world ``env`` on ``scene``: its ``verify`` capability called as
+    ``(scene, task)`` (THOR: :class:`actionable.worlds.thor.verify_adapter.ThorAdapter`).
 
     Raises:
         ConfigError: no adapter for ``env`` (the message lists the worlds that have one).
         UnknownSceneError: the world does not know ``scene``.
     """
-    from actionable.worlds.registry import list_worlds
+    from actionable.core.registry import list_worlds
 
-    fn = _adapter_factory(env) if env in list_worlds() else None
-    if fn is None:
-        have = [w for w in list_worlds() if _adapter_factory(w) is not None]
+    fn = _verify_capability(env)
+    if fn is None or judge_kind(fn) != "adapter":
+        have = [w for w in list_worlds("verify") if judge_kind(_verify_capability(w)) == "adapter"]
         raise ConfigError(f"no plan-verification adapter for world {env!r}; choose one of "
                           f"{', '.join(have)} (or the default VirtualHome simulator)")
     return fn(scene, task)
 
 
 def verify_route(env: str) -> str:
-    """How ``actionable verify --env <env>`` judges a plan, from the world classes (no world names):
-    ``"adapter"`` when the class has a ``verify_adapter(scene, task)`` classmethod
-    (:class:`WorldJudge` through that adapter), ``"graph"`` when it declares ``graph_judge = True``
-    (the VirtualHome simulator judge of :mod:`actionable.verify.grounded` on the scene graph).
+    """How ``actionable verify --env <env>`` judges a plan, from the world's ``verify`` capability
+    (never its name): ``"adapter"`` (:class:`WorldJudge` through the adapter it makes) or
+    ``"graph"`` (the scene-graph judge of :mod:`actionable.verify.grounded`), by the capability's
+    ``judge_kind`` (:func:`actionable.core.replay.judge_kind`).
 
     Raises:
-        ConfigError: ``env`` is not a registered world, or a world with neither (the message lists
-            the worlds that verify).
+        ConfigError: ``env`` is not a registered world, or a world that does not verify (the
+            message lists the worlds that do).
     """
-    from actionable.worlds.registry import list_worlds, spec
+    from actionable.core.registry import list_worlds
 
     if env not in list_worlds():
         raise ConfigError(f"--env: unknown world {env!r}; choose one of {', '.join(list_worlds())}")
-    if _adapter_factory(env) is not None:
-        return "adapter"
-    if getattr(spec(env).load(), "graph_judge", False):
-        return "graph"
-
-    def able(w: str) -> bool:
-        try:
-            return _adapter_factory(w) is not None or bool(getattr(spec(w).load(), "graph_judge", False))
-        except ImportError:  # an optional world whose extra is not installed
-            return False
-
-    raise ConfigError(f"--env {env}: no plan-verification adapter; choose one of "
-                      f"{', '.join(w for w in list_worlds() if able(w))}")
+    cap = _verify_capability(env)
+    if cap is not None:
+        return judge_kind(cap)
+    able = [w for w in list_worlds("verify") if _verify_capability(w) is not None]
+    raise ConfigError(f"--env {env}: no plan-verification adapter; choose one of {', '.join(able)}")
 
 
 # ---------------------------------------------------------------------------- judge

@@ -57,7 +57,7 @@ def test_eval_verify_teach_file_checked_first(tmp_path, capsys):
 
 @pytest.mark.parametrize("cmd", [["follow"], ["eval", "continual", "--out", "unused"]])
 def test_follow_env_without_continual_setting_names_the_flag(cmd, capsys, monkeypatch):
-    from actionable.worlds import registry
+    from actionable.core import registry
 
     # every built-in world has a continual setting now (thor: the kitchen); a registered world
     # without one is named as such

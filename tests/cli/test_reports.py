@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from actionable.continual.evaluate import render_markdown, summarize, wilson_interval
+from actionable.evaluation.continual import render_markdown, summarize, wilson_interval
 
 
 def _rec(seed, sr, ps):

@@ -36,7 +36,7 @@ def _capture(capsys):
 
 
 def _noised(tmp_path, gid="a53339c1decca356_4b31"):
-    from actionable.verify.teach_bench import load_demos
+    from actionable.evaluation.verification.teach import load_demos
 
     d = next(d for d in load_demos() if d.id == gid)
     f = tmp_path / "episode.txt"

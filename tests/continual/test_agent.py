@@ -6,12 +6,14 @@ import math
 
 import pytest
 
-from actionable.continual.agent import ExRAPAgent, Task
+from actionable.continual.agent import ExRAPAgent
+from actionable.core.continual import Task
 from actionable.continual.episode import make_agent, run_episode
-from actionable.continual.instructions import sample_instructions
+from actionable.worlds.virtualhome.instructions import sample_instructions
 from actionable.continual.query import QueryEvaluator, entropy, project
 from actionable.continual.tekg import TEKG
-from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse, Skill
+from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
+from actionable.core.continual import DynamicsConfig, Skill
 from actionable.core.errors import ConfigError
 from actionable.lm.scripted import ScriptedLM
 
@@ -230,7 +232,7 @@ def test_cloze_without_evidence_about_the_object_is_the_uniform_prior_without_lm
 
 def test_scoring_sees_agent_effect_before_house_changes(house):
     """A goal fulfilled by the house in the same step is not credited to the agent."""
-    from actionable.continual.instructions import Instruction, Predicate
+    from actionable.core.continual import Instruction, Predicate
     h = NonStationaryHouse(house._init_dict, DynamicsConfig(period=1))
     ins = [Instruction("x", (Predicate("state", 248, "off"),), (Predicate("state", 248, "on"),),
                        (Skill("switch_on", (248,), "switch on"),), "tv off", "switch on tv")]
@@ -308,7 +310,7 @@ def test_execution_without_observable_effect_waits_for_a_fresh_look(house):
     on a stale belief: after it ran, it is pending again only once a newer fact about the query's
     object is in memory (measured in the driving world: 'yield at the park' re-run from another
     junction on a 0.96 belief two steps old)."""
-    from actionable.worlds.virtualhome.nonstationary import Observation
+    from actionable.core.continual import Observation
     house.reset(seed=0)
     house.step(Skill("go", (201,)))
     seen = house.observe()  # the dining room: the TV is visible

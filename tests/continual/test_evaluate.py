@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.continual.evaluate import episodes_for, render_markdown, summarize
+from actionable.evaluation.continual import episodes_for, render_markdown, summarize
 from actionable.core.errors import ConfigError
 
 

@@ -6,9 +6,8 @@ import json
 
 import pytest
 
-from actionable.continual.instructions import (TEMPLATES, Predicate, load_instructions,
-                                               parse_instruction, sample_instructions,
-                                               save_instructions)
+from actionable.worlds.virtualhome.instructions import TEMPLATES, load_instructions, parse_instruction, sample_instructions
+from actionable.core.continual import Predicate, save_instructions
 from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
 from actionable.core.errors import InputError
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.continual.instructions import parse_instruction
+from actionable.worlds.virtualhome.instructions import parse_instruction
 from actionable.continual.interpreter import interpret
-from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
+from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
+from actionable.core.continual import DynamicsConfig
 from actionable.lm.scripted import ScriptedLM
 
 

@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from actionable.continual.instructions import Instruction, Predicate
+from actionable.core.continual import Instruction, Predicate
 from actionable.continual.metrics import Activation, ActivationTracker, mean_ci, sr_ps
-from actionable.worlds.virtualhome.nonstationary import Skill
+from actionable.core.continual import Skill
 
 
 class FakeHouse:

@@ -16,14 +16,15 @@ def lm():
 
 @pytest.fixture(scope="module")
 def house():
-    from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, NonStationaryHouse
+    from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
+    from actionable.core.continual import DynamicsConfig
     from actionable.worlds.virtualhome.scene import load_scene
     return NonStationaryHouse(load_scene("1003_2"), DynamicsConfig(level="high"))
 
 
 def test_exrap_real_episode(lm, house):
     from actionable.continual.episode import make_agent, run_episode
-    from actionable.continual.instructions import sample_instructions
+    from actionable.worlds.virtualhome.instructions import sample_instructions
 
     house.reset(0)
     ins = sample_instructions(house, 3, seed=0)
@@ -55,7 +56,7 @@ def test_exrap_real_episode(lm, house):
 
 def test_llm_planner_and_sample_mode_real(lm, house):
     from actionable.continual.episode import make_agent, run_episode
-    from actionable.continual.instructions import sample_instructions
+    from actionable.worlds.virtualhome.instructions import sample_instructions
 
     house.reset(0)
     ins = sample_instructions(house, 3, seed=1)
@@ -63,7 +64,7 @@ def test_llm_planner_and_sample_mode_real(lm, house):
     assert r1.stats["lm_calls"] == 5
     # sample mode on an instruction about an object in the start room, so the query has
     # evidence from step 0 (without evidence no LM call is made: the uniform prior)
-    from actionable.continual.instructions import name_of, name_table, parse_instruction
+    from actionable.worlds.virtualhome.instructions import name_of, name_table, parse_instruction
     room = house.reset(1).room
     here = [n for n in name_table(house).values() if n in house.switchables
             and house.rooms.get(house.static_room.get(n)) == room]
@@ -78,7 +79,7 @@ def test_zsp_writes_a_step_with_the_real_model(lm, house):
     """Regression: with a prompt ending 'Next step:' SmolLM2 continued the numbered
     instruction list and ZSP got an empty step every time."""
     from actionable.continual.episode import make_agent, run_episode
-    from actionable.continual.instructions import sample_instructions
+    from actionable.worlds.virtualhome.instructions import sample_instructions
 
     house.reset(0)
     ins = sample_instructions(house, 3, seed=2)

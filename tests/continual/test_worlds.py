@@ -1,4 +1,5 @@
-"""Continual worlds: the --env registry, world-supplied TEKG states, the VirtualHome spec."""
+"""Continual worlds: the ``continual`` capability in the one registry, world-supplied TEKG states,
+the VirtualHome spec."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import pytest
 from actionable.cli import main
 from actionable.continual import tekg
 from actionable.continual.tekg import TEKG, exclusive_map
-from actionable.continual.worlds import (VIRTUALHOME, ContinualWorld, get_world, list_worlds,
-                                         register_world)
+from actionable.continual.worlds import get_world, list_worlds
+from actionable.core.continual import ContinualWorld
 from actionable.core.errors import ConfigError, ContinualError
+from actionable.core.registry import register
+from actionable.worlds.virtualhome.continual import CONTINUAL_WORLD as VIRTUALHOME
 
 
 def test_registry_names_both_worlds_and_rejects_an_unknown_one():
@@ -18,8 +21,8 @@ def test_registry_names_both_worlds_and_rejects_an_unknown_one():
     assert get_world(VIRTUALHOME) is VIRTUALHOME
     with pytest.raises(ConfigError, match="unknown env 'mars'; choose from .*driving.*virtualhome"):
         get_world("mars")
-    with pytest.raises(ConfigError):
-        register_world("virtualhome", VIRTUALHOME)
+    with pytest.raises(ConfigError, match="already registered"):
+        register("virtualhome", "actionable.worlds.virtualhome.world:VirtualHomeWorld")
 
 
 def test_driving_spec_loads_without_sumo_and_supplies_its_states():

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from actionable.core.errors import EvaluationError, InputError
-from actionable.evaluation.goals import (GoalSpec, check_goals, goals_for_task,
-                                         load_goal_annotations, mean_goal_results)
+from actionable.core.goals import GoalSpec, check_goals, mean_goal_results
+from actionable.worlds.virtualhome.goals import goals_for_task, load_goal_annotations
 
 
 def _graph(nodes, edges):
@@ -92,7 +92,7 @@ def test_packaged_annotations_shape():
 def test_shipped_final_graphs_satisfy_all_state_and_relation_goals():
     """Data-level sanity: the dataset's own final graphs meet every state/relation goal
     (action goals need the executed program: see the simulator gold test)."""
-    from actionable.evaluation.goals import _annotation_path
+    from actionable.worlds.virtualhome.goals import _annotation_path
 
     root = _annotation_path(None).parents[2] / "dataset" / \
         "programs_processed_precond_nograb_morepreconds" / "init_and_final_graphs" / \

@@ -16,7 +16,7 @@ from actionable.planning.examples import ExampleBank, normalize_task
 def test_splits_are_disjoint_and_deterministic():
     goal, tune = goal_program_ids(), tuning_program_ids()
     assert len(goal) == 342 and len(tune) == 176 and not set(goal) & set(tune)
-    titles = {e.task for e in ExampleBank.packaged().examples}
+    titles = {e.task for e in ExampleBank.of_world().examples}
     folds = title_folds(titles)
     assert folds == title_folds(sorted(titles, reverse=True))
     assert sorted(set(folds.values())) == [0, 1, 2, 3, 4] and len(folds) == 26

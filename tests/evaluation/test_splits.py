@@ -7,7 +7,7 @@ import json
 import pytest
 
 from actionable.core.errors import InputError
-from actionable.evaluation.goals import load_goal_annotations
+from actionable.worlds.virtualhome.goals import load_goal_annotations
 from actionable.evaluation.splits import (default_split, heldout_queries, load_task_list,
                                           packaged_programs)
 from actionable.planning.examples import normalize_task

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from actionable.planning.clauses import clauses
+from actionable.grounding.clauses import clauses
 
 
 @pytest.mark.parametrize("task,objects,expect", [
@@ -52,14 +52,14 @@ def test_packaged_titles_are_one_clause():
     """The 26 benchmark titles have no conjunction: their plans do not change."""
     from actionable.planning.examples import ExampleBank
 
-    titles = ExampleBank.packaged().tasks()
+    titles = ExampleBank.of_world().tasks()
     assert len(titles) == 26
     assert all(len(clauses(t, set(t.lower().split()))) == 1 for t in titles)
 
 
 def test_goal_text_reads_every_clause():
     from actionable.worlds.virtualhome.scene import load_scene
-    from actionable.verify.goaltext import _from_phrases
+    from actionable.worlds.virtualhome.goaltext import _from_phrases
 
     scene = load_scene("default")
     tv = scene.nodes_of_class("television")[0]
@@ -80,7 +80,7 @@ def test_no_lm_planner_does_both_clauses(tmp_path):
     from actionable.planning.retrieval import ProgramRetriever
 
     emb = load_embedder("minilm", cache_dir=tmp_path)
-    planner = GroundedPlanner(None, emb, ProgramRetriever(ExampleBank.packaged(), emb, cache_dir=tmp_path),
+    planner = GroundedPlanner(None, emb, ProgramRetriever(ExampleBank.of_world(), emb, cache_dir=tmp_path),
                               GroundedConfig(use_lm=False))
     res = planner.plan("Switch on the TV and the computer", load_scene("default"))
     acts = [s.action for s in res.steps]
@@ -102,7 +102,7 @@ def no_lm(tmp_path_factory):
     emb = load_embedder("minilm", cache_dir=cache)
 
     def make(bank=None):
-        return GroundedPlanner(None, emb, ProgramRetriever(bank or ExampleBank.packaged(), emb, cache_dir=cache),
+        return GroundedPlanner(None, emb, ProgramRetriever(bank or ExampleBank.of_world(), emb, cache_dir=cache),
                                GroundedConfig(use_lm=False))
     return make
 
@@ -111,7 +111,7 @@ def test_clauses_on_one_object_are_a_sequence(no_lm):
     """New-user check: "Open the fridge and close the fridge" ended with the fridge open ("already
     holds, left as it is: close fridge" — judged on the start state). Clauses on one object are
     now done in order, and neither counts as held."""
-    from actionable.planning.domain import planning_domain
+    from actionable.core.registry import planning_domain
     from actionable.worlds.thor.bank import teach_bank
 
     res = no_lm(teach_bank()).plan("Open the fridge and close the fridge", planning_domain("thor", "FloorPlan1"))
@@ -135,7 +135,7 @@ def test_the_plans_goal_check_counts_an_object_the_plan_left_off():
     alone was "goal met: 1 of 1" for "Switch on the TV and the computer"."""
     from actionable.core.program import Argument, Program, Step
     from actionable.worlds.virtualhome.scene import load_scene
-    from actionable.verify.goaltext import derive_goal_spec
+    from actionable.worlds.virtualhome.goaltext import derive_goal_spec
 
     scene = load_scene("default")
     tv = scene.nodes_of_class("television")[0]

@@ -1,4 +1,4 @@
-"""The grounded planner is world-agnostic (actionable/planning/domain.py): it reaches a world only
+"""The grounded planner is world-agnostic (actionable/core/planning.py): it reaches a world only
 through its planning domain. Scripted-LM control flow in the THOR kitchen, VirtualHome through
 the domain equal to VirtualHome as before, bad input (unknown world / floor plan, an object the
 kitchen lacks), and the real embedded model end to end: ``actionable plan "Make coffee" --env
@@ -13,7 +13,7 @@ import pytest
 from actionable.core.config import GroundedConfig
 from actionable.core.errors import ConfigError, PlanningError, UnknownSceneError, UnknownWorldError
 from actionable.lm.scripted import ScriptedLM
-from actionable.planning.domain import planning_domain
+from actionable.core.registry import planning_domain
 from actionable.planning.grounded import GroundedPlanner
 from actionable.planning.retrieval import ProgramRetriever
 from actionable.worlds import list_worlds
@@ -83,7 +83,7 @@ def test_virtualhome_through_its_domain_is_virtualhome_as_before(emb):
     from actionable.worlds.virtualhome.scene import load_scene
     from actionable.planning.examples import ExampleBank
 
-    ret = ProgramRetriever(ExampleBank.packaged(), emb)
+    ret = ProgramRetriever(ExampleBank.of_world(), emb)
     planner = GroundedPlanner(None, emb, ret, GroundedConfig(use_lm=False))
     a = planner.plan("Watch TV", load_scene("default"))
     b = planner.plan("Watch TV", planning_domain("virtualhome", "default"))

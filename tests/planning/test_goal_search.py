@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from actionable.core.config import GroundedConfig
-from actionable.planning.domain import planning_domain
+from actionable.core.registry import planning_domain
 from actionable.planning.goalsearch import goal_progress, search_progress
 from actionable.planning.grounded import GroundedPlanner
 from actionable.planning.retrieval import ProgramRetriever
@@ -101,7 +101,7 @@ def test_virtualhome_has_no_goal_progress_and_plans_identically(emb):
 
     d = planning_domain("virtualhome", "default")
     assert goal_progress(d, "Watch TV") is None
-    ret = ProgramRetriever(ExampleBank.packaged(), emb)
+    ret = ProgramRetriever(ExampleBank.of_world(), emb)
     a = GroundedPlanner(None, emb, ret, GroundedConfig(use_lm=False, goal_search=True)).plan("Watch TV", d)
     b = GroundedPlanner(None, emb, ret, GroundedConfig(use_lm=False, goal_search=False)).plan("Watch TV", d)
     assert [s.resolved.to_script() for s in a.steps] == [s.resolved.to_script() for s in b.steps]

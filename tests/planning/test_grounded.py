@@ -13,7 +13,8 @@ from actionable.worlds.virtualhome.scene import list_program_ids, load_program, 
 from actionable.worlds.virtualhome.simulator import execute_program
 from actionable.core.errors import PlanningError
 from actionable.lm.scripted import ScriptedLM
-from actionable.planning.affordance import AffordanceOracle, ground_program
+from actionable.planning.affordance import ground_program
+from actionable.worlds.virtualhome.planning import AffordanceOracle, VirtualHomePlanning
 from actionable.planning.examples import ExampleBank
 from actionable.planning.grounded import GroundedPlanner, _next_step
 from actionable.planning.retrieval import ProgramRetriever
@@ -27,7 +28,7 @@ def parts(tmp_path_factory):
 
     cache = tmp_path_factory.mktemp("cache")
     emb = load_embedder("minilm", cache_dir=cache)
-    bank = ExampleBank.packaged()
+    bank = ExampleBank.of_world()
     return emb, ProgramRetriever(bank, emb, cache_dir=cache)
 
 
@@ -83,17 +84,17 @@ def test_repair_respects_budget():
 
 def test_ground_program_reports_failure_index():
     prog = Program.parse("walk to bathroom\nsleep")
-    g = ground_program(prog, load_scene("default"), repair=False)
+    g = ground_program(prog, VirtualHomePlanning(load_scene("default")), repair=False)
     assert not g.executable and g.failed_index == 1 and g.info["unmet_preconditions"]
 
 
 @pytest.mark.parametrize("pid", GOLD_PROGRAMS)
 def test_gold_programs_ground_with_and_without_repair(pid):
     prog = load_program(pid).unresolved()
-    assert ground_program(prog, load_scene(pid), repair=True).executable
+    assert ground_program(prog, VirtualHomePlanning(load_scene(pid)), repair=True).executable
     # repair never makes an executable plan fail
-    plain = ground_program(prog, load_scene(pid), repair=False)
-    assert plain.executable or ground_program(prog, load_scene(pid), repair=True).executable
+    plain = ground_program(prog, VirtualHomePlanning(load_scene(pid)), repair=False)
+    assert plain.executable or ground_program(prog, VirtualHomePlanning(load_scene(pid)), repair=True).executable
 
 
 # ----------------------------------------------------------------- planner control flow
@@ -257,7 +258,7 @@ def test_object_missing_from_scene_names_closest(parts):
 
 
 def test_typed_names_find_dataset_classes(parts):
-    from actionable.planning.objects import match_task_objects
+    from actionable.worlds.virtualhome.planning import match_objects as match_task_objects
 
     emb, _ = parts
     names = load_scene("default").class_names()

@@ -38,7 +38,7 @@ def test_executable_plan_in_real_scene(session):
     assert res.program.to_text() == ["walk to bathroom", "find toothbrush", "grab toothbrush"]
     assert res.example["task"] != "Brush teeth"  # the query task is excluded from selection
     assert res.executability["executable"] is True
-    rerun = resolve_and_execute(res.program, session.scene)
+    rerun = resolve_and_execute(res.program, session.scene.graph)
     assert rerun.executable and res.resolved_program is not None and res.resolved_program.steps[0].is_resolved
     json.dumps(res.to_dict(), allow_nan=False)
 
@@ -52,5 +52,5 @@ def test_non_executable_plan_reports_failing_step_and_precondition(session):
     assert res.program.to_text() == ["walk to bathroom", "drink water"]
     assert ex["executable"] is False and ex["failed_index"] == 1 and ex["failed_step"] == "drink water"
     assert ex["error"]
-    rerun = resolve_and_execute(res.program, session.scene)
+    rerun = resolve_and_execute(res.program, session.scene.graph)
     assert not rerun.executable and rerun.failed_index == 1

@@ -11,7 +11,7 @@ from actionable.worlds.virtualhome.scene import load_scene
 from actionable.core.errors import PlanningError
 from actionable.planning.examples import ExampleBank
 from actionable.planning.grounded import GroundedPlanner
-from actionable.planning.objects import match_task_objects
+from actionable.worlds.virtualhome.planning import match_objects as match_task_objects
 from actionable.planning.retrieval import ProgramRetriever
 
 
@@ -21,7 +21,7 @@ def parts(tmp_path_factory):
 
     cache = tmp_path_factory.mktemp("cache")
     emb = load_embedder("minilm", cache_dir=cache)
-    return emb, ProgramRetriever(ExampleBank.packaged(), emb, cache_dir=cache)
+    return emb, ProgramRetriever(ExampleBank.of_world(), emb, cache_dir=cache)
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ def test_words_of_working_tasks_are_not_missing(parts, names, task, matched):
 
 
 def test_thor_kitchen_reports_a_car_and_keeps_its_words(parts):
-    from actionable.planning.domain import planning_domain
+    from actionable.core.registry import planning_domain
 
     st = planning_domain("thor", "FloorPlan1").start(repair_budget=0)
     assert [w for w, _ in st.match_objects("Wash the car", parts[0]).missing] == ["car"]
@@ -133,7 +133,7 @@ def test_max_steps_holds_with_repairs_counted(parts, task, limit):
 
 
 def test_max_steps_holds_in_the_thor_kitchen_with_goal_search(parts):
-    from actionable.planning.domain import planning_domain
+    from actionable.core.registry import planning_domain
 
     for limit in (4, 8):
         res = _planner(parts, max_steps=limit).plan("Boil water", planning_domain("thor", "FloorPlan1"))

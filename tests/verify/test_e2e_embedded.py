@@ -3,7 +3,7 @@
 import pytest
 
 from actionable.worlds.virtualhome.scene import load_program, load_scene
-from actionable.verify.corrupt import corrupt_program
+from actionable.evaluation.verification.corrupt import corrupt_program
 from actionable.verify.critique import CritiqueKind
 from actionable.verify.grounded import SimulatorJudge
 from actionable.verify.judge import HybridJudge, LLMJudge, VerifyTask

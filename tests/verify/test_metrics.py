@@ -3,7 +3,7 @@
 import pytest
 
 from actionable.core.program import Program, Step
-from actionable.verify.corrupt import CorruptedPlan
+from actionable.verify.labels import CorruptedPlan
 from actionable.verify.critique import Critique, CritiqueKind
 from actionable.verify.metrics import (Counts, convergence_shares, plan_edits, prf, score_critiques,
                                        score_edits, valid_removed)

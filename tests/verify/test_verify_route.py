@@ -35,7 +35,7 @@ class _ToyWithAdapter:
 
 def test_a_newly_registered_world_with_an_adapter_is_routed_to_it(monkeypatch):
     from actionable.verify.worldsim import make_adapter
-    from actionable.worlds import registry
+    from actionable.core import registry
 
     monkeypatch.setitem(registry._REGISTRY, "toy", registry.WorldSpec("toy", _Toy))
     with pytest.raises(ConfigError, match="toy"):

@@ -72,14 +72,15 @@ def test_deterministic_under_seed(world):
 def test_oracle_episode_scores_sr_ps():
     from actionable.continual.episode import make_agent
     from actionable.worlds.driving.continual import DrivingHouse, sample_driving_instructions
-    from actionable.worlds.driving.episode import run_driving_episode
+    from actionable.continual.episode import run_episode
+    from actionable.worlds.driving.continual import CONTINUAL_WORLD
     from actionable.worlds.driving.world import DrivingWorld
 
     # high: with the minute-scale light cycles (sim.LEVELS) ten oracle steps at medium may see no activation
     house = DrivingHouse(DrivingWorld(), "high")
     ins = sample_driving_instructions(house, 3, 0)
     assert all(i.text.startswith(("If", "When", "Whenever")) for i in ins)
-    res = run_driving_episode(make_agent("oracle", None, ins), house, ins, 10, 0)
+    res = run_episode(make_agent("oracle", None, ins), house, ins, 10, 0, world=CONTINUAL_WORLD)
     m = res.metrics
     assert m["n_success"] + m["n_failure"] > 0 and m["sr"] is not None and m["ps"] >= 1
     assert any(f[0] == "agent" for f in house.observe().facts)

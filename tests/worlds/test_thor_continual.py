@@ -10,7 +10,7 @@ import pytest
 
 from actionable.continual.episode import make_agent, run_episode
 from actionable.continual.worlds import ContinualWorld, get_world
-from actionable.worlds.virtualhome.nonstationary import DynamicsConfig, Skill
+from actionable.core.continual import DynamicsConfig, Skill
 from actionable.core.errors import ConfigError, InputError, SceneError, SimulatorError, UnknownSceneError
 from actionable.worlds.thor.continual import (CONTINUAL_WORLD, TEMPLATES, interpret_kitchen,
                                               load_kitchen_instructions, parse_kitchen,
@@ -144,7 +144,7 @@ def test_sampling_is_seeded_with_distinct_subjects_and_sizes_checked(still):
 
 
 def test_instruction_files_text_and_saved_json(still, tmp_path):
-    from actionable.continual.instructions import save_instructions
+    from actionable.core.continual import save_instructions
 
     h = still
     txt = tmp_path / "k.txt"

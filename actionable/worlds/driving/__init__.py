@@ -1,19 +1,27 @@
 """The driving world (issue 15): Eclipse SUMO standing in for CARLA, behind the World interface.
 
-``make("driving")`` needs the optional extra ``pip install -e ".[driving]"`` (eclipse-sumo,
-libsumo, traci, sumolib 1.28.0); without it :class:`SumoMissingError` says so. Modules:
-:mod:`.network` (netgenerate town + names), :mod:`.sim` (SUMO run, traffic, incidents, truth),
-:mod:`.world` (skills, observation), :mod:`.continual` (the ExRAP adapter). See docs/driving.md.
+``make("driving")`` needs the optional extra ``pip install -e ".[dev,driving]" torch==2.13.0``
+(eclipse-sumo, libsumo, traci, sumolib 1.28.0); without it :class:`SumoMissingError` says so.
+Modules: :mod:`.network` (netgenerate town + names), :mod:`.sim` (SUMO run, traffic, incidents,
+truth), :mod:`.world` (skills, observation), :mod:`.continual` (the ExRAP house). See
+docs/driving.md. Registering imports none of them (SUMO is large and optional).
 """
 
-from actionable.worlds.driving.sumo import SumoMissingError, sumo_available
+from actionable.core.registry import register
+
+register(
+    "driving", "actionable.worlds.driving.world:DrivingWorld",
+    capabilities={"continual": "actionable.worlds.driving.continual:CONTINUAL_WORLD"},
+    default_scene="town", extra="driving",
+    description="Eclipse SUMO town (optional extra [driving]): ego vehicle skills, traffic lights, "
+                "pedestrians, incidents; SUMO standing in for CARLA")
 
 
-def DrivingWorld(*args, **kwargs):
-    """Build :class:`actionable.worlds.driving.world.DrivingWorld` (imported lazily)."""
-    from actionable.worlds.driving.world import DrivingWorld as _W
+def sumo_available() -> bool:
+    """Whether Eclipse SUMO (the ``driving`` extra) is installed (:func:`.sumo.sumo_available`)."""
+    from actionable.worlds.driving.sumo import sumo_available as _available
 
-    return _W(*args, **kwargs)
+    return _available()
 
 
-__all__ = ["DrivingWorld", "SumoMissingError", "sumo_available"]
+__all__ = ["sumo_available"]

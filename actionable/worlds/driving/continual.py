@@ -30,9 +30,9 @@ import re
 
 import numpy as np
 
-from actionable.continual.agent import Task
-from actionable.continual.instructions import Instruction, Predicate
-from actionable.worlds.virtualhome.nonstationary import Observation, Skill, StepResult
+from actionable.core.continual import Task
+from actionable.core.continual import Instruction, Predicate
+from actionable.core.continual import Observation, Skill, StepResult
 from actionable.core.errors import InputError, SimulatorError
 from actionable.core.world import Action
 from actionable.worlds.driving.network import RIGHT_LANE
@@ -363,9 +363,9 @@ def cloze_facts(ins: Instruction, house: DrivingHouse) -> tuple:
 
 def interpret_driving(instructions: list[Instruction], house: DrivingHouse) -> tuple[list[Task], list[dict]]:
     """Tasks the agents hold (rule reading; ExRAP Eq. 4's LM reading is not wired for driving yet)."""
-    from actionable.continual.interpreter import interpret_by_rule
+    from actionable.core.continual import rule_reading
 
-    return interpret_by_rule(instructions, lambda text: parse_driving(text, house),
+    return rule_reading(instructions, lambda text: parse_driving(text, house),
                              lambda parsed: cloze_facts(parsed, house))
 
 
@@ -376,7 +376,7 @@ def load_driving_instructions(path, house: DrivingHouse) -> list[Instruction]:
     Raises:
         InputError: missing/unreadable file, bad JSON, unreadable line (with its number).
     """
-    from actionable.continual.instructions import read_instructions_file
+    from actionable.core.continual import read_instructions_file
 
     return read_instructions_file(path, lambda text: parse_driving(text, house))
 
@@ -415,7 +415,7 @@ def _interpret(instructions, house, lm=None, embedder=None):
 
 
 def _load_world():
-    from actionable.continual.worlds import ContinualWorld
+    from actionable.core.continual import ContinualWorld
 
     return ContinualWorld(
         name="driving", scene="town", make_house=_make_house, sample=sample_driving_instructions,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 
+from actionable.core.dataset import Example
 from actionable.core.program import Argument, Step
 from actionable.worlds.thor import data
 from actionable.worlds.thor.repair import class_name, put_verb
@@ -58,19 +59,17 @@ def episode_program(ep: dict) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=2)
-def teach_bank(goal_demos: bool = False):
-    """The example bank: one program per TEACh episode (:func:`episode_program`); task = the
+def teach_bank(goal_demos: bool = False) -> tuple[Example, ...]:
+    """The example bank (:class:`~actionable.core.dataset.Example` records): one program per TEACh episode (:func:`episode_program`); task = the
     episode's description (``Prepare coffee in a clean mug``), description = its TEACh task
     (``Coffee``), source = ``teach:<game>``; episodes without an interaction are left out. With
     ``goal_demos``, also the demonstrations searched from the world's goal predicates in other
     ALFRED kitchens (:mod:`.demos`; task = the goal task, source = ``goals:<floor plan>``)."""
-    from actionable.planning.examples import Example, ExampleBank
-
     exs = [Example(ep["desc"].strip().rstrip("."), ep["task"], episode_program(ep), f"teach:{g}")
            for g, ep in sorted(data.teach_episodes().items())]
     if goal_demos:
         exs += [Example(d["task"], "", tuple(d["steps"]), f"goals:{d['scene']}") for d in data.goal_demos()]
-    return ExampleBank([e for e in exs if e.steps])
+    return tuple(e for e in exs if e.steps)
 
 
 def floor_plan(world: str) -> str:

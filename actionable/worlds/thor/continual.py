@@ -37,9 +37,9 @@ import re
 
 import numpy as np
 
-from actionable.continual.agent import Task
-from actionable.continual.instructions import Instruction, Predicate
-from actionable.worlds.virtualhome.nonstationary import Skill
+from actionable.core.continual import Task
+from actionable.core.continual import Instruction, Predicate
+from actionable.core.continual import Skill
 from actionable.core.errors import InputError
 from actionable.worlds.thor.kitchen import EXCLUSIVE_PAIRS, KITCHENS, KitchenHouse
 
@@ -247,9 +247,9 @@ def cloze_facts(ins: Instruction, house: KitchenHouse) -> tuple:
 
 def interpret_kitchen(instructions: list[Instruction], house: KitchenHouse) -> tuple[list[Task], list[dict]]:
     """Tasks the agents hold, read by rule (canonical query, execution, cloze facts), and a log."""
-    from actionable.continual.interpreter import interpret_by_rule
+    from actionable.core.continual import rule_reading
 
-    return interpret_by_rule(instructions, lambda text: parse_kitchen(text, house),
+    return rule_reading(instructions, lambda text: parse_kitchen(text, house),
                              lambda parsed: cloze_facts(parsed, house))
 
 
@@ -260,7 +260,7 @@ def load_kitchen_instructions(path, house: KitchenHouse) -> list[Instruction]:
     Raises:
         InputError: missing/unreadable file, bad JSON, unreadable line (with its number).
     """
-    from actionable.continual.instructions import read_instructions_file
+    from actionable.core.continual import read_instructions_file
 
     def from_records(recs, p):  # the text is the instruction; the rule reader restores its ground truth
         try:
@@ -278,7 +278,7 @@ def load_kitchen_instructions(path, house: KitchenHouse) -> list[Instruction]:
 # ----------------------------------------------------------------------------- the continual world
 def _dynamics(level: str):
     from actionable.core.config import make_config
-    from actionable.worlds.virtualhome.nonstationary import DynamicsConfig
+    from actionable.core.continual import DynamicsConfig
 
     return make_config(DynamicsConfig, level=level)  # ConfigError for an unknown level
 
@@ -303,7 +303,7 @@ def _make_house(scene: str, level: str) -> KitchenHouse:
 
 
 def _load_world():
-    from actionable.continual.worlds import ContinualWorld
+    from actionable.core.continual import ContinualWorld
 
     return ContinualWorld(
         name="thor", scene="FloorPlan1", make_house=_make_house, sample=sample_kitchen_instructions,

@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 
 DATA_DIR = Path(__file__).parent / "data"
-#: the goal demonstrations (:mod:`actionable.worlds.thor.demos`)
+#: the goal demonstrations (built by benchmarks/build_thor_goal_demos.py, :func:`actionable.planning.demos.search_demo`)
 GOAL_DEMO_FILE = DATA_DIR / "goal_demos.json"
 
 
@@ -70,8 +70,15 @@ def domain_text() -> str:
 @functools.lru_cache(maxsize=1)
 def goal_demos() -> tuple[dict, ...]:
     """The packaged goal demonstrations (``data/goal_demos.json``, written by
-    :func:`actionable.worlds.thor.demos.build`; empty when not built): ``({"scene", "task",
+    benchmarks/build_thor_goal_demos.py; empty when not built): ``({"scene", "task",
     "steps", "success", ...}, ...)``, successful searches only."""
     if not GOAL_DEMO_FILE.is_file():
         return ()
     return tuple(x for x in json.loads(GOAL_DEMO_FILE.read_text(encoding="utf-8"))["demos"] if x["success"])
+
+
+#: ALFRED kitchens the demonstrations come from (none is a floor plan of the planning measurement;
+#: none has a house plant: the ALFRED kitchens with one are exactly the ten TEACh kitchens measured,
+#: so "Water the plant" has no goal demonstration and relies on TEACh's)
+DEMO_FLOOR_PLANS = ("FloorPlan2", "FloorPlan6", "FloorPlan9", "FloorPlan11", "FloorPlan12", "FloorPlan13")
+GOAL_TASKS = ("Make coffee", "Boil water", "Water the plant")

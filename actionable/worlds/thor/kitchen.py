@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from actionable.worlds.virtualhome.nonstationary import AGENT, DynamicsConfig, Observation, Skill, StepResult
+from actionable.core.continual import AGENT, DynamicsConfig, Observation, Skill, StepResult
 from actionable.core.errors import SceneError, SimulatorError
 from actionable.core.world import Action
 from actionable.worlds.thor import actions as A

@@ -1,4 +1,4 @@
-"""The THOR kitchen's planning domain for the grounded planner (:mod:`actionable.planning.domain`).
+"""The THOR kitchen's planning domain for the grounded planner (:mod:`actionable.core.planning`).
 
 ``actionable plan "Make coffee" --env thor --scene FloorPlan1`` plans here. The planner scores
 class-level steps in the project's vocabulary (``grab mug``, ``put mug in coffee machine``,
@@ -42,7 +42,7 @@ import itertools
 
 from actionable.core.program import Argument, Step
 from actionable.core.errors import ResolutionError
-from actionable.planning.affordance import Attempt, Committing
+from actionable.core.planning import Attempt, Committing
 from actionable.worlds.thor import actions as A
 from actionable.worlds.thor import data
 from actionable.worlds.thor.repair import class_name, corrective_steps, put_verb, resolved
@@ -85,7 +85,7 @@ def clone(s: ThorState) -> ThorState:
 
 class ThorAffordance(Committing):
     """Exact affordance and rule repair over one THOR scene (the planner's
-    :class:`~actionable.planning.domain.Affordance`). Attempts never change :attr:`state`."""
+    :class:`~actionable.core.planning.Affordance`). Attempts never change :attr:`state`."""
 
     def __init__(self, scene, repair_budget: int = 3, max_bindings: int = 4):
         self.scene = scene
@@ -117,7 +117,7 @@ class ThorAffordance(Committing):
         return [a.name for a in parse_step(text).args]
 
     def match_objects(self, task: str, embedder):
-        from actionable.planning.objects import match_task_objects
+        from actionable.grounding.objects import match_task_objects
 
         return match_task_objects(task, self.class_names(), embedder, equivalence=ALIASES,
                                   vocabulary=thor_vocabulary())
@@ -279,7 +279,7 @@ def thor_vocabulary() -> frozenset[str]:
 
 
 class ThorPlanning:
-    """A THOR scene as a planning domain (:class:`~actionable.planning.domain.PlanningDomain`).
+    """A THOR scene as a planning domain (:class:`~actionable.core.planning.PlanningDomain`).
 
     Args:
         scene: ``FloorPlan<N>`` (an ALFRED layout, objects placed with ``seed``) or
@@ -293,7 +293,6 @@ class ThorPlanning:
     world = "thor"
     executes_in = "the THOR kitchen world (ALFRED's PDDL + TEACh)"
     #: no whole-scene admissible-action index: the paper's variants do not plan here
-    paper_graph = None
 
     def __init__(self, scene: str | None = DEFAULT_SCENE, seed: int = 0):
         if scene in (None, "default"):

@@ -13,7 +13,8 @@ import re
 from typing import Sequence
 
 from actionable.core.program import Argument, Step
-from actionable.verify.worldsim import WorldReplay, _norm
+from actionable.core.replay import WorldReplay
+from actionable.grounding.objects import compact_name as _norm
 
 __all__ = ["ThorAdapter", "TYPE_ALIASES"]
 
@@ -66,12 +67,22 @@ class ThorAdapter:
     use_devices = frozenset({"faucet", "stoveknob", "stoveburner", "microwave", "toaster", "coffeemachine"})
 
     def __init__(self, scene: str, task: str | None = None):
-        from actionable.worlds import make
+        from actionable.core.registry import make
 
         self.world = make("thor", scene=scene)
         self.scene = scene
         self.task = task
         self.world.reset(options={"scene": scene})  # raises UnknownSceneError early
+
+    @staticmethod
+    def scene_task(scene: str) -> tuple[str | None, str] | None:
+        """``(task, goal text)`` of the TEACh demonstration whose initial state ``scene`` is
+        (``teach:<game>``; :mod:`.teach_demos`), else ``None``: the task whose goals a plan for that
+        scene is checked against, and the goal when the user gives none."""
+        from actionable.worlds.thor.teach_demos import load_demos
+
+        d = next((d for d in load_demos() if f"teach:{d.id}" == scene), None)
+        return None if d is None else (d.task, d.goal)
 
     # --- language ---
     def format_step(self, step: Step) -> str:
@@ -87,8 +98,8 @@ class ThorAdapter:
         (Mug|alfred|2)``, the human listing's ``grab mug   [GRAB] <mug> (Mug|alfred|2)``, text
         ``grab mug``); AI2-THOR ids are kept and bound first at replay."""
         from actionable.core.errors import ProgramParseError
-        from actionable.verify.teach import parse_teach_action
-        from actionable.verify.teach_bench import MOTION, SEQ_ACTIONS, split_line
+        from actionable.core.teach_lines import SEQ_ACTIONS, parse_teach_action, split_line
+        from actionable.core.teach_lines import SEQ_MOTION as MOTION
 
         m = _SCRIPT_STEP.search(text)
         if m:
@@ -253,7 +264,7 @@ class ThorAdapter:
 
     def type_name(self, oid: str) -> str:
         """Class name (snake case) of a world object id."""
-        from actionable.verify.teach import snake
+        from actionable.core.teach_lines import snake
 
         o = self.world.state.objects.get(oid)
         return snake(o.type) if o is not None else oid

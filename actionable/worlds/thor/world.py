@@ -198,21 +198,12 @@ class ThorWorld(World):
             info["class_counts"] = dict(sorted(types.items()))
         return info
 
-    @classmethod
-    def planning_domain(cls, scene: str = DEFAULT_SCENE):
-        """The grounded planner's view of ``scene``
-        (:class:`~actionable.worlds.thor.planning.ThorPlanning`; raises UnknownSceneError)."""
-        from actionable.worlds.thor.planning import ThorPlanning
+    def scene_tasks(self) -> dict[str, tuple]:
+        """The TEACh demonstrations' task and description, by ``teach:<game>`` scene
+        (:mod:`.teach_demos`)."""
+        from actionable.worlds.thor.teach_demos import load_demos
 
-        return ThorPlanning(scene)
-
-    @classmethod
-    def verify_adapter(cls, scene: str, task: str | None = None):
-        """The world judge's view of ``scene`` (:class:`~actionable.worlds.thor.verify_adapter.ThorAdapter`
-        for :class:`~actionable.verify.worldsim.WorldJudge`; raises UnknownSceneError)."""
-        from actionable.worlds.thor.verify_adapter import ThorAdapter
-
-        return ThorAdapter(scene, task)
+        return {f"teach:{d.id}": (d.task, d.desc) for d in load_demos()}
 
     def _state_or_raise(self) -> ThorState:
         if self._s is None:

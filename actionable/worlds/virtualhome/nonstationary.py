@@ -32,16 +32,11 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Literal
-
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
 
+from actionable.core.continual import (AGENT, PERIODS, SKILL_KINDS, DynamicsConfig, Level, Observation,  # noqa: F401
+                                     Skill, StepResult)
 from actionable.core.errors import SceneError, SimulatorError
-
-Level = Literal["low", "medium", "high"]
-#: Steps between two house changes per non-stationarity level (ExRAP Sec. 5.1).
-PERIODS: dict[str, int] = {"low": 8, "medium": 6, "high": 4}
 
 #: Object classes whose ON/OFF state changes (allow-list, intersected with the scene).
 SWITCHABLE = ("television", "light", "tablelamp", "computer", "faucet", "toaster",
@@ -58,79 +53,10 @@ SURFACES = ("table", "desk", "kitchen_counter", "bathroom_counter", "nightstand"
             "couch", "sofa", "coffee_table", "tvstand", "bench", "kitchen_table")
 
 CHARACTER_ID = 65
-AGENT = "agent"
-
-
-class DynamicsConfig(BaseModel):
-    """Settings of the non-stationary house (all defaults documented in docs/continual.md)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    level: Level = "medium"
-    period: int | None = Field(None, ge=1, le=1000,
-                               description="steps between changes; default from level (8/6/4)")
-    changes_per_event: int = Field(3, ge=1, le=50)
-    focus_prob: float = Field(0.7, ge=0.0, le=1.0,
-                              description="probability a change hits an instruction-relevant object")
-
-    @property
-    def steps_between_changes(self) -> int:
-        return self.period if self.period is not None else PERIODS[self.level]
-
-
-@dataclass(frozen=True)
-class Skill:
-    """A high-level skill; one skill is one environment step.
-
-    Attributes:
-        kind: ``go`` | ``switch_on`` | ``switch_off`` | ``open`` | ``close`` |
-            ``grab`` | ``put_on`` | ``put_in`` | ``move_onto`` | ``wait``.
-        args: node ids (``go``: a room or an object; ``put_on``/``put_in``/
-            ``move_onto``: (object, destination)).
-        text: natural-language form shown to LMs (``switch off the dining_room television``).
-    """
-
-    kind: str
-    args: tuple[int, ...] = ()
-    text: str = ""
-
-    def to_dict(self) -> dict:
-        return {"kind": self.kind, "args": list(self.args), "text": self.text}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "Skill":
-        return cls(str(d["kind"]), tuple(int(a) for a in d.get("args", ())), str(d.get("text", "")))
 
 
 _ATOMIC = {"switch_on": "SWITCHON", "switch_off": "SWITCHOFF", "open": "OPEN", "close": "CLOSE",
            "grab": "GRAB"}
-SKILL_KINDS = ("go", "switch_on", "switch_off", "open", "close", "grab", "put_on", "put_in",
-               "move_onto", "wait")
-
-
-@dataclass
-class Observation:
-    """What the agent sees at step ``t``: triples ``(source, relation, target)``.
-
-    Relations: ``is`` (state: on/off/open/closed), ``on``/``inside`` (placement),
-    ``in_room``, and for the agent ``in_room`` and ``holds``.
-    """
-
-    t: int
-    room: str
-    facts: list[tuple[str, str, str]] = field(default_factory=list)
-
-
-@dataclass
-class StepResult:
-    """Outcome of :meth:`NonStationaryHouse.step`."""
-
-    observation: Observation
-    executed: bool
-    error: str | None
-    actions: list[str]
-    changed: list[str]
-
-
 class NonStationaryHouse:
     """The ExRAP environment over one VirtualHome scene (see module docstring).
 

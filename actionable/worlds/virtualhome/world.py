@@ -33,10 +33,6 @@ class VirtualHomeWorld(World):
     """
 
     id = "virtualhome"
-    #: plans in the project's step vocabulary are judged by the VirtualHome simulator judge
-    #: (:mod:`actionable.verify.grounded`, on the scene graph); see :func:`actionable.verify.worldsim.verify_route`
-    graph_judge = True
-
     def __init__(self, scene: str | None = None, max_steps: int | None = None):
         from actionable.worlds.virtualhome.resolver import Resolver
         from actionable.worlds.virtualhome.simulator import Simulator
@@ -125,7 +121,8 @@ class VirtualHomeWorld(World):
 
     def goals(self, task: Any) -> list[Goal]:
         """One goal: the state goals of any annotated program of ``task`` hold (class match)."""
-        from actionable.evaluation.goals import check_goals, goals_for_task, load_goal_annotations
+        from actionable.core.goals import check_goals
+        from actionable.worlds.virtualhome.goals import goals_for_task, load_goal_annotations
         from actionable.core.errors import WorldGoalError
 
         if not isinstance(task, str):
@@ -163,11 +160,3 @@ class VirtualHomeWorld(World):
         from actionable.worlds.virtualhome.scene import list_scenes
 
         return list(list_scenes())
-
-    @classmethod
-    def planning_domain(cls, scene: Any = "default"):
-        """The grounded planner's view of ``scene``
-        (:class:`~actionable.worlds.virtualhome.planning.VirtualHomePlanning`; raises SceneError)."""
-        from actionable.worlds.virtualhome.planning import VirtualHomePlanning
-
-        return VirtualHomePlanning(scene)

@@ -9,7 +9,8 @@ import pytest
 from actionable.core.config import GroundedConfig
 from actionable.core.program import Step
 from actionable.core.errors import ResolutionError, UnknownSceneError
-from actionable.planning.domain import PlanningDomain, planning_domain
+from actionable.core.planning import PlanningDomain
+from actionable.core.registry import planning_domain
 from actionable.planning.grounded import GroundedPlanner
 from actionable.planning.retrieval import ProgramRetriever
 from actionable.core.world import check_goals
@@ -109,8 +110,8 @@ def test_execute_replays_from_the_initial_state():
 def test_teach_bank_is_the_teach_demonstrations():
     bank = teach_bank(goal_demos=False)
     assert 70 <= len(bank) <= 79
-    assert all(e.source.startswith("teach:") for e in bank.examples)
-    coffee = [e for e in bank.examples if e.description == "Coffee"]
+    assert all(e.source.startswith("teach:") for e in bank)
+    coffee = [e for e in bank if e.description == "Coffee"]
     with_machine = [e for e in coffee if any("coffee machine" in s for s in e.steps)]
     assert len(coffee) >= 10 and len(with_machine) > len(coffee) // 2  # a few drivers stopped early
     ep = {"objects": [{"id": "Mug|1", "type": "Mug", "states": []}, {"id": "CM|1", "type": "CoffeeMachine", "states": []}],
@@ -131,20 +132,20 @@ def test_held_out_sources_are_exactly_the_scene_floor_plan():
 
 
 def test_goal_demonstrations_are_an_option_from_other_kitchens():
-    from actionable.worlds.thor.demos import DEMO_FLOOR_PLANS, GOAL_TASKS, goal_demos
+    from actionable.worlds.thor.data import DEMO_FLOOR_PLANS, GOAL_TASKS, goal_demos
 
     demos = goal_demos()
     assert demos and {d["task"] for d in demos} <= set(GOAL_TASKS)
     assert {d["scene"] for d in demos} <= set(DEMO_FLOOR_PLANS)
     assert all(d["success"] and d["steps"] and not any(s.startswith("walk") for s in d["steps"]) for d in demos)
     assert len(teach_bank(goal_demos=True)) == len(teach_bank()) + len(demos)  # default: TEACh alone
-    assert not any(e.source.startswith("goals:") for e in ThorPlanning(KITCHEN).example_bank().examples)
+    assert not any(e.source.startswith("goals:") for e in ThorPlanning(KITCHEN).example_bank())
 
 
 def test_search_finds_a_coffee_demonstration(emb):
-    from actionable.worlds.thor.demos import search_demo
+    from actionable.planning.demos import search_demo
 
-    d = search_demo("FloorPlan2", "Make coffee", emb)
+    d = search_demo(ThorPlanning("FloorPlan2"), "Make coffee", emb, teach_bank())
     assert d["success"] and d["goals_met"] == 2 and "put mug in coffee machine" in d["steps"]
     assert not any(s.startswith("walk to") for s in d["steps"])
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.worlds.virtualhome.nonstationary import (CHARACTER_ID, PERIODS, DynamicsConfig,
-                                          NonStationaryHouse, Skill)
+from actionable.worlds.virtualhome.nonstationary import CHARACTER_ID, NonStationaryHouse
+from actionable.core.continual import PERIODS, DynamicsConfig, Skill
 from actionable.core.errors import SceneError, SimulatorError
 
 

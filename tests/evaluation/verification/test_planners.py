@@ -7,9 +7,9 @@ import json
 import pytest
 
 from actionable.core.errors import InputError
-from actionable.evaluation.goals import load_goal_annotations
+from actionable.worlds.virtualhome.goals import load_goal_annotations
 from actionable.verify.judge import make_judge
-from actionable.verify.planner_bench import (PlannerRecord, clean_record, load_records, subsample, summarise,
+from actionable.evaluation.verification.planners import (PlannerRecord, clean_record, load_records, subsample, summarise,
                                              summary_markdown)
 
 

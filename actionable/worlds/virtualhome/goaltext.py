@@ -1,7 +1,7 @@
 """Goal conditions for a free-text goal (``actionable verify --goal "Turn on the TV"``).
 
 The simulator judge checks a plan against goal conditions
-(:mod:`actionable.evaluation.goals`). A packaged program (``--program``)
+(:mod:`actionable.core.goals`). A packaged program (``--program``)
 brings its annotated conditions; a free-text goal has none. This module
 derives them from the annotated goals of the *nearest packaged programs with
 the same title*, matched by class:
@@ -26,7 +26,7 @@ When no title matches, simple phrases are read instead: "turn/switch on X"
 -> ``ON(X)``, "turn off X" -> ``OFF(X)``, "open/close X", "plug in X", "put X
 in/on Y" -> ``INSIDE/ON(X, Y)``, X and Y being objects of the plan; in each clause of a
 conjunction too ("switch on the TV and the computer": ``ON`` of both;
-:func:`actionable.planning.clauses.clauses`).
+:func:`actionable.grounding.clauses.clauses`).
 
 The result says where the conditions came from; when none can be derived the
 judge says so and checks executability only. This extends arXiv 2509.02761,
@@ -37,36 +37,12 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+
+from actionable.core.goals import DerivedGoals, describe_spec
 
 _FILLER = frozenset({"the", "a", "an", "my", "some", "please", "your", "to", "up", "of", "and", "for"})
 _SYNONYM = {"television": "tv", "telly": "tv", "lights": "light", "tvs": "tv", "clothe": "clothes"}
 _CHARACTER = "character"
-
-
-@dataclass(frozen=True)
-class DerivedGoals:
-    """Goal conditions derived for a free-text goal.
-
-    Attributes:
-        spec: a :class:`~actionable.evaluation.goals.GoalSpec` over the plan's
-            nodes, or ``None`` when no condition could be derived.
-        source: where the conditions came from, in words (or why there are none).
-    """
-
-    spec: object | None
-    source: str
-
-    @property
-    def conditions(self) -> tuple[str, ...]:
-        if self.spec is None:
-            return ()
-        return describe_spec(self.spec)
-
-
-def describe_spec(spec) -> tuple[str, ...]:
-    """Descriptions of every condition of a GoalSpec (``ON(television.410)``, ...)."""
-    return tuple(g.describe() for g in (*spec.states, *spec.relations, *spec.actions))
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -80,7 +56,7 @@ def _words(text: str) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=1)
 def _annotations() -> dict:
-    from actionable.evaluation.goals import load_goal_annotations
+    from actionable.worlds.virtualhome.goals import load_goal_annotations
 
     return load_goal_annotations()
 
@@ -138,7 +114,7 @@ def derive_goal_spec(goal: str, plan, scene, scene_objects: bool = False) -> Der
         title matches, the annotations are unavailable, or no condition concerns
         an object of the plan.
     """
-    from actionable.evaluation.goals import ActionGoal, GoalSpec, RelationGoal, StateGoal
+    from actionable.core.goals import ActionGoal, GoalSpec, RelationGoal, StateGoal
 
     try:
         ann = _annotations()
@@ -211,13 +187,13 @@ def _undone_after_use(steps, node: int, state: str) -> bool:
     """The plan deliberately undoes ``state`` of ``node`` after using the object
     (switch the TV on, watch it, switch it off): a derived condition on that
     state would contradict the user's plan, so it is not derived."""
-    from actionable.verify.base import NAVIGATION
-    from actionable.verify.repairs import STATE_FIX
+    from actionable.core.actions import NAVIGATION
+    from actionable.core.actions import STATE_FIX
 
     fix = STATE_FIX.get(state)
     if fix is None:
         return False
-    from actionable.verify.base import INVERSE_ACTIONS
+    from actionable.core.actions import INVERSE_ACTIONS
 
     inv = INVERSE_ACTIONS.get(fix)
     used = False
@@ -252,9 +228,9 @@ def _plan_class(phrase: str, node_of: dict[str, int]) -> str | None:
 def _from_phrases(goal: str, node_of: dict[str, int]):
     """State/relation conditions read from phrases like "turn on the TV" or "put the
     mug in the sink", over objects of the plan; ``None`` when there is none."""
-    from actionable.evaluation.goals import GoalSpec, RelationGoal, StateGoal
+    from actionable.core.goals import GoalSpec, RelationGoal, StateGoal
 
-    from actionable.planning.clauses import clauses
+    from actionable.grounding.clauses import clauses
 
     # one text per conjoined object ("switch on the TV and the computer": both), and the whole
     objects = {w for w in re.findall(r"[a-z]+", goal.lower())

@@ -17,7 +17,7 @@ Goal modes of the judge:
 * ``annotated`` - the judge gets the program's annotated goal conditions, as
   ``actionable verify --program ID`` does;
 * ``text`` - the judge gets only the task name and derives its goal
-  conditions from it (:func:`actionable.verify.goaltext.derive_goal_spec`), as
+  conditions from it (:func:`actionable.worlds.virtualhome.goaltext.derive_goal_spec`), as
   ``actionable verify --goal "TASK"`` does.
 
 A stored plan of a failed episode ends at its first failing step (the
@@ -99,7 +99,7 @@ def score_steps(program_id: str, steps, annotations: dict, scene=None, gold=None
     (:func:`actionable.evaluation.sequencing.score_plan`, grounding without repair); ``scene`` and
     ``gold`` (the program's gold :class:`Program`) are loaded when not given."""
     from actionable.core.program import Program
-    from actionable.worlds.virtualhome.scene import load_program, load_scene
+    from actionable.evaluation.datasets import scene_domain as load_scene, program as load_program
     from actionable.evaluation.sequencing import score_plan
     from actionable.planning.affordance import ground_program
 
@@ -147,7 +147,7 @@ def clean_record(rec: PlannerRecord, judge, mode: str, annotations: dict, max_ro
         admissible-action phrase (``ProgramParseError``).
     """
     from actionable.core.program import Program, parse_text_step
-    from actionable.worlds.virtualhome.scene import load_program, load_scene
+    from actionable.evaluation.datasets import scene_domain as load_scene, program as load_program
     from actionable.verify.base import VerifyTask
     from actionable.verify.critique import CritiqueKind
     from actionable.verify.loop import VerificationLoop

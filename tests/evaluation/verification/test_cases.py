@@ -10,7 +10,7 @@ gold / preparation -> no critique at all.
 
 import pytest
 
-from actionable.verify.cases import CLASSES, load_cases
+from actionable.evaluation.verification.cases import CLASSES, load_cases
 from actionable.verify.critique import CritiqueKind
 from actionable.verify.grounded import SimulatorJudge
 

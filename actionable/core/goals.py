@@ -1,9 +1,13 @@
-"""Goal-condition checker for the 342 goal-annotated VirtualHome programs.
+"""Goal conditions over a scene-graph state, and their check: the one goal module of the core.
+
+Goal conditions name node states, relations (edges) and actions that must have been done, on a
+state given as a graph dict ``{"nodes": [{id, class_name, states}], "edges": [{from_id,
+relation_type, to_id}]}`` (VirtualHome's evolving graph, and the representation of the Embodied
+Agent Interface's goal annotations). Worlds with a dataset of annotated goals load them into
+:class:`GoalSpec` (VirtualHome: :mod:`actionable.worlds.virtualhome.goals`).
 
 Stable API (used by the evaluation runner, verify and continual):
 
-    load_goal_annotations(path=None) -> dict[str, GoalSpec]   # by program id, e.g. "384_1"
-    goals_for_task(task, annotations) -> list[GoalSpec]       # case-insensitive task name
     check_goals(spec, final_graph, executed_actions, match="id") -> GoalResult
     GoalResult.goal_condition_success (float in [0, 1]), .task_success (bool),
     GoalResult.to_dict() / GoalResult.unmet (list of human-readable unmet goals)
@@ -34,15 +38,12 @@ other computer of the house).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterable, Literal, Mapping
 
 from actionable.core.errors import EvaluationError, InputError
 
 MatchMode = Literal["id", "class"]
-ANNOTATION_FILE = "resources/virtualhome/task_state_LTL_formula_accurate.json"
 
 
 @dataclass(frozen=True)
@@ -175,57 +176,6 @@ class GoalResult:
                 "task_success": self.task_success, "unmet": list(self.unmet)}
 
 
-def _annotation_path(path: str | Path | None) -> Path:
-    if path is not None:
-        return Path(path)
-    try:
-        from importlib.resources import files
-
-        return Path(str(files("virtualhome_eval") / ANNOTATION_FILE))
-    except ModuleNotFoundError:
-        raise EvaluationError("virtualhome-eval is not installed; `pip install virtualhome-eval==0.1.1` "
-                              "or pass the annotation file path explicitly") from None
-
-
-def load_goal_annotations(path: str | Path | None = None) -> dict[str, GoalSpec]:
-    """Load the goal annotations, keyed by program id (342 entries for the packaged file).
-
-    Args:
-        path: a JSON file in the EAI layout ``{scene: {task: {program_id: {"vh_goal": ...}}}}``;
-            ``None`` = the file shipped with ``virtualhome_eval``.
-
-    Raises:
-        InputError: the file is missing, not JSON, or not in that layout.
-    """
-    p = _annotation_path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"goal annotation file {p} does not exist; pass an existing JSON file") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"goal annotation file {p} is not UTF-8 JSON ({exc}); fix or regenerate it") from None
-    if not isinstance(data, dict):
-        raise InputError(f"goal annotation file {p}: expected a JSON object of scenes")
-    out: dict[str, GoalSpec] = {}
-    for scene, tasks in data.items():
-        if not isinstance(tasks, dict):
-            raise InputError(f"goal annotation file {p}: scene {scene!r} must map task names to programs")
-        for task, progs in tasks.items():
-            if not isinstance(progs, dict):
-                raise InputError(f"goal annotation file {p}: task {task!r} must map program ids to goals")
-            for pid, rec in progs.items():
-                if not isinstance(rec, dict) or "vh_goal" not in rec:
-                    raise InputError(f"goal annotation file {p}: program {pid!r} lacks 'vh_goal'")
-                out[str(pid)] = GoalSpec.from_annotation(str(pid), str(task), rec["vh_goal"])
-    return out
-
-
-def goals_for_task(task: str, annotations: Mapping[str, GoalSpec]) -> list[GoalSpec]:
-    """All annotated programs of ``task`` (case-insensitive), sorted by program id."""
-    t = task.strip().lower()
-    return sorted((s for s in annotations.values() if s.task.lower() == t), key=lambda s: s.program_id)
-
-
 def _action_names(executed_actions: Iterable) -> set[str]:
     names = set()
     for a in executed_actions:
@@ -311,6 +261,31 @@ def check_goals(spec: GoalSpec, final_graph: Mapping, executed_actions: Iterable
             unmet.append(g.describe())
     return GoalResult(spec.program_id, s_met, len(spec.states), r_met, len(spec.relations),
                       a_met, len(spec.actions), tuple(unmet))
+
+
+@dataclass(frozen=True)
+class DerivedGoals:
+    """Goal conditions derived for a free-text goal.
+
+    Attributes:
+        spec: a :class:`~actionable.core.goals.GoalSpec` over the plan's
+            nodes, or ``None`` when no condition could be derived.
+        source: where the conditions came from, in words (or why there are none).
+    """
+
+    spec: object | None
+    source: str
+
+    @property
+    def conditions(self) -> tuple[str, ...]:
+        if self.spec is None:
+            return ()
+        return describe_spec(self.spec)
+
+
+def describe_spec(spec) -> tuple[str, ...]:
+    """Descriptions of every condition of a GoalSpec (``ON(television.410)``, ...)."""
+    return tuple(g.describe() for g in (*spec.states, *spec.relations, *spec.actions))
 
 
 def mean_goal_results(results: Iterable[GoalResult]) -> dict:

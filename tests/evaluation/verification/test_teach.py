@@ -2,8 +2,9 @@
 
 import pytest
 
-from actionable.verify.teach_bench import (align, is_driver_action, label_counts, load_demos, run_demo,
-                                           summarize, teach_text, thor_scene_of)
+from actionable.core.teach_lines import is_driver_action, teach_text
+from actionable.evaluation.verification.teach import load_demos, run_demo, summarize, thor_scene_of
+from actionable.worlds.thor.teach_demos import align, label_counts
 
 
 def test_label_counts_of_the_converted_data():
@@ -35,7 +36,7 @@ def test_lines_and_plans():
 
 
 def test_no_shared_path_at_run_time():
-    import actionable.verify.teach_bench as tb
+    import actionable.worlds.thor.teach_demos as tb
 
     assert "shared" not in str(tb.DATA_FILE)
 
@@ -61,7 +62,7 @@ def test_shortest_demos_keep_success(judge):
 
 def test_split_halves_are_disjoint_and_cover_every_episode():
     from actionable.core.errors import InputError
-    from actionable.verify.teach_bench import split_of
+    from actionable.evaluation.verification.teach import split_of
 
     demos = load_demos()
     halves = {d.id: split_of(d.id) for d in demos}
@@ -93,7 +94,7 @@ def test_boil_x_has_a_goal_and_the_detour_is_removed():
 
 
 def test_run_bench_keeps_one_half(tmp_path):
-    from actionable.verify.teach_bench import run_bench, split_of
+    from actionable.evaluation.verification.teach import run_bench, split_of
 
     recs = run_bench(["rule"], n=6, split="report")
     assert len(recs) == 3 and all(split_of(r["id"]) == "report" for r in recs)

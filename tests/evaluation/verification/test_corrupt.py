@@ -4,7 +4,8 @@ import pytest
 
 from actionable.worlds.virtualhome.scene import load_program, load_scene
 from actionable.core.errors import ConfigError
-from actionable.verify.corrupt import ERROR_KINDS, VALID, CorruptedPlan, corrupt_program
+from actionable.evaluation.verification.corrupt import corrupt_program
+from actionable.verify.labels import ERROR_KINDS, VALID, CorruptedPlan
 from actionable.verify.replay import goal_check, replay
 from actionable.verify.rules import INVERSE_ACTIONS
 

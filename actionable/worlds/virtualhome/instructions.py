@@ -24,92 +24,16 @@ unique in the house are used, so a name always denotes one node.
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse, Skill
+from actionable.core.continual import (Instruction, Predicate, Skill, holds_all, read_instructions_file,  # noqa: F401
+                                     save_instructions)
 from actionable.core.errors import InputError
+from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
 
-STATES = ("on", "off", "open", "closed")
-
-
-@dataclass(frozen=True)
-class Predicate:
-    """One fact: ``state`` (value in on/off/open/closed), ``on`` (value = surface
-    id) or ``in_room`` (value = room id)."""
-
-    kind: str
-    node: int
-    value: str | int
-
-    def holds(self, house: NonStationaryHouse) -> bool:
-        """Evaluate on the house's true state."""
-        if self.kind == "state":
-            return self.value in house.states_of(self.node)
-        if self.kind == "on":
-            return house.holder_of(self.node) is None and house.placement(self.node) == ("on", self.value)
-        if self.kind == "in_room":
-            return house.room_of(self.node) == self.value
-        raise InputError(f"unknown predicate kind {self.kind!r}; use state, on or in_room")
-
-    def to_list(self) -> list:
-        return [self.kind, self.node, self.value]
-
-
-def holds_all(preds, house: NonStationaryHouse) -> bool:
-    return all(p.holds(house) for p in preds)
-
-
-@dataclass
-class Instruction:
-    """A conditional instruction (ExRAP Sec. 3).
-
-    Attributes:
-        text: what the agent reads.
-        query: conjunction of :class:`Predicate` (the condition), true graph.
-        goal: conjunction that the execution makes true (completion check).
-        execution: skills that satisfy the instruction, in order.
-        query_text / execution_text: canonical clauses (interpreter targets).
-        template: template id, or ``"user"``.
-    """
-
-    text: str
-    query: tuple[Predicate, ...]
-    goal: tuple[Predicate, ...]
-    execution: tuple[Skill, ...]
-    query_text: str
-    execution_text: str
-    template: str = "user"
-    meta: dict = field(default_factory=dict)
-
-    @property
-    def nodes(self) -> set[int]:
-        out = {p.node for p in self.query + self.goal}
-        for s in self.execution:
-            out.update(s.args)
-        return out
-
-    def to_dict(self) -> dict:
-        return {"text": self.text, "query": [p.to_list() for p in self.query],
-                "goal": [p.to_list() for p in self.goal],
-                "execution": [s.to_dict() for s in self.execution],
-                "query_text": self.query_text, "execution_text": self.execution_text,
-                "template": self.template}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "Instruction":
-        try:
-            return cls(d["text"], tuple(Predicate(*p) for p in d["query"]),
-                       tuple(Predicate(*p) for p in d["goal"]),
-                       tuple(Skill.from_dict(s) for s in d["execution"]),
-                       d["query_text"], d["execution_text"], d.get("template", "user"))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"bad instruction record ({exc}); write instructions as text lines "
-                             "or as the JSON that 'actionable follow --save-instructions' writes") from None
 
 
 # ----------------------------------------------------------------------------- names
@@ -253,6 +177,92 @@ def parse_instruction(text: str, house: NonStationaryHouse) -> Instruction:
     return Instruction(text, query, goal, skills, m["q"], ex)
 
 
+# ----------------------------------------------------------------------------- ExRAP vocabulary
+def cloze_facts(preds, house: NonStationaryHouse) -> tuple:
+    """Predicates as ``(source, relation, value, alternatives)`` for cloze answers."""
+    out = []
+    for p in preds:
+        ent = house.entity(p.node)
+        if p.kind == "state":
+            alts = ("on", "off") if p.value in ("on", "off") else ("open", "closed")
+            out.append((ent, "is", p.value, alts))
+        elif p.kind == "on":
+            out.append((ent, "on", house.entity(p.value), tuple(house.entity(s) for s in house.surfaces)))
+        else:
+            out.append((ent, "in_room", house.rooms[p.value], tuple(sorted(house.rooms.values()))))
+    return tuple(out)
+
+
+def mentioned(text: str, house: NonStationaryHouse) -> list[int]:
+    """Nodes (objects and rooms) whose unique name occurs in ``text``, in order of
+    first mention; a longer name hides the shorter names inside it."""
+    low = " " + re.sub(r"[^a-z0-9\- ]+", " ", text.lower()) + " "
+    hits: list[tuple[int, int, int]] = []  # (start, -length, node)
+    for name, node in name_table(house).items():
+        for m in re.finditer(rf"(?<=[ ]){re.escape(name)}(?=[ ])", low):
+            hits.append((m.start(), -len(name), node))
+    hits.sort()
+    out, covered = [], -1
+    for start, neg_len, node in hits:
+        if start < covered:
+            continue  # inside a longer name already taken
+        covered = start - neg_len
+        if node not in out:
+            out.append(node)
+    return out
+
+
+def admissible_clauses(text: str, house: NonStationaryHouse) -> tuple[list[str], list[str]]:
+    """Canonical query conjuncts and executions over the objects ``text`` names.
+
+    Returns ``(queries, executions)`` in the phrasing ``parse_condition`` /
+    ``parse_execution`` read, e.g. ``television in the dining room is on``,
+    ``switch off television in the dining room``, ``put cup on desk in the bedroom``.
+    """
+    nodes = mentioned(text, house)
+    rooms = [n for n in nodes if n in house.rooms]
+    surfaces = [n for n in nodes if n in house.surfaces]
+    queries, execs = [], []
+    for x in nodes:
+        nx = name_of(house, x)
+        if x in house.switchables:
+            queries += [f"{nx} is on", f"{nx} is off"]
+            execs += [f"switch on {nx}", f"switch off {nx}"]
+        if x in house.openables:
+            queries += [f"{nx} is open", f"{nx} is closed"]
+            execs += [f"open {nx}", f"close {nx}"]
+        if x in house.movables:
+            for f in surfaces:
+                queries.append(f"{nx} is on {name_of(house, f)}")
+                execs.append(f"put {nx} on {name_of(house, f)}")
+            queries += [f"{nx} is in the {name_of(house, r)}" for r in rooms]
+    return list(dict.fromkeys(queries)), list(dict.fromkeys(execs))
+
+
+class VirtualHomeVocabulary:
+    """The house's instruction language for ExRAP's LM interpreter
+    (:class:`~actionable.core.continual.InstructionVocabulary`): canonical clauses over the objects
+    a sentence names, their parsers, the rule reader and cloze facts, on one house."""
+
+    def __init__(self, house: NonStationaryHouse):
+        self.house = house
+
+    def clauses(self, text: str) -> tuple[list[str], list[str]]:
+        return admissible_clauses(text, self.house)
+
+    def parse_condition(self, text: str) -> tuple:
+        return parse_condition(text, self.house)
+
+    def parse_execution(self, text: str) -> tuple:
+        return parse_execution(text, self.house)
+
+    def parse_instruction(self, text: str) -> Instruction:
+        return parse_instruction(text, self.house)
+
+    def cloze(self, preds) -> tuple:
+        return cloze_facts(preds, self.house)
+
+
 # ----------------------------------------------------------------------------- templates
 #: (id, surface form, condition form, execution form, slot kinds). Slots: S switchable,
 #: O openable, M movable, F surface, R room; a trailing digit tells two apart.
@@ -344,46 +354,3 @@ def load_instructions(path: str | Path, house: NonStationaryHouse) -> list[Instr
     return read_instructions_file(path, lambda text: parse_instruction(text, house))
 
 
-def read_instructions_file(path, parse_line, from_records=None) -> list:
-    """Read an instructions file of any world: the JSON list that ``--save-instructions`` writes,
-    or text with one ``If <condition>, <action>.`` per line (``#`` comments, blank lines skipped).
-
-    Args:
-        path: the file.
-        parse_line: ``text -> Instruction`` (the world's rule reader; raises InputError).
-        from_records: ``(records, path) -> list[Instruction]`` for the JSON form; default
-            :meth:`Instruction.from_dict` per record.
-
-    Raises:
-        InputError: missing/unreadable file, bad JSON, unreadable line (with its number), no
-        instructions.
-    """
-    p = Path(path)
-    try:
-        raw = p.read_text(encoding="utf-8-sig")  # a UTF-8 BOM (Windows editors) is not part of line 1
-    except FileNotFoundError:
-        raise InputError(f"instructions file {p} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read instructions file {p}: {exc}") from None
-    if raw.lstrip().startswith("["):
-        try:
-            recs = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{p}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
-        if from_records is not None:
-            return from_records(recs, p)
-        return [Instruction.from_dict(d) for d in recs]
-    out = []
-    for i, line in enumerate(raw.splitlines(), 1):
-        if line.strip() and not line.lstrip().startswith("#"):
-            try:
-                out.append(parse_line(line.strip()))
-            except InputError as exc:
-                raise InputError(f"{p} line {i}: {exc}") from None
-    if not out:
-        raise InputError(f"{p} holds no instructions; write one 'If <condition>, <action>.' per line")
-    return out
-
-
-def save_instructions(instructions: list[Instruction], path: str | Path) -> None:
-    Path(path).write_text(json.dumps([i.to_dict() for i in instructions], indent=1), encoding="utf-8")

@@ -3,7 +3,7 @@
 import pytest
 
 from actionable.core.errors import ConfigError
-from actionable.verify.bench import VerifyBenchConfig, episodes, markdown_table, summarize
+from actionable.evaluation.verification.bench import VerifyBenchConfig, episodes, markdown_table, summarize
 
 
 def test_config_validation():

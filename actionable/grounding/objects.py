@@ -4,9 +4,9 @@
 ``television``, "fridge" whatever the scene has (``freezer`` in
 TrimmedTestScene1). Sources, in order:
 
-1. **Names**: a class's own name and VirtualHome's name equivalences
-   (``class_name_equivalence.json``, e.g. ``television: [tv, walltv]``,
-   ``freezer: [fridge]``), plus :data:`EXTRA_ALIASES` (the dataset's spelling
+1. **Names**: a class's own name and the world's name equivalences (VirtualHome's
+   ``class_name_equivalence.json``, e.g. ``television: [tv, walltv]``,
+   ``freezer: [fridge]``, plus its extra aliases for the dataset's spelling
    ``coffe_maker``); matched as whole words (plural ``s`` allowed) in the task.
    A word the table lacks that ends a one-word class name (a closed compound: "shelf" of
    ``bookshelf`` and ``wallshelf``) names that class, and a word in no vocabulary also the
@@ -36,12 +36,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-#: Names users type that neither the dataset nor its equivalence table spell.
-EXTRA_ALIASES: dict[str, tuple[str, ...]] = {
-    "coffe_maker": ("coffee maker", "coffee machine", "coffeemaker"),
-    "television": ("tv", "telly"), "computer": ("pc", "laptop"), "couch": ("sofa",),
-    "freezer": ("fridge", "refrigerator"), "cellphone": ("mobile phone", "cell phone"),
-}
 #: Cosine (MiniLM) at or above which a task word is taken to name a class.
 MIN_COSINE = 0.65
 _STOP = set("""a an the to of in on into onto at for from with and or my your his her their our some any this that
@@ -103,19 +97,29 @@ def words(text: str) -> list[str]:
     return _norm(text).split()
 
 
-def _norm(s: str) -> str:
+def normalize_name(s: str) -> str:
+    """``"Cömputer_Desk!"`` -> ``"computer desk"``: lower case, accents and punctuation dropped, ``_`` as a space."""
     # accents go, not the letter ("cömputer" -> "computer", not "c mputer")
     s = "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
     return re.sub(r"[^a-z0-9 ]+", " ", s.replace("_", " ").lower()).strip()
 
 
+def compact_name(name: str) -> str:
+    """``coffee_machine`` / ``CoffeeMachine`` / ``Watch2`` -> ``coffeemachine`` / ``watch``."""
+    return re.sub(r"\d+$", "", re.sub(r"[\s_\-]", "", name.lower())) or name.lower()
+
+
+_norm = normalize_name
+
+
 def alias_table(scene_classes, equivalence: dict[str, tuple[str, ...]], extra=None) -> dict[str, str]:
-    """Typed name (normalised, spaces) -> scene class (``extra``: :data:`EXTRA_ALIASES` when None)."""
+    """Typed name (normalised, spaces) -> scene class (``extra``: more ``{class: names}``, e.g. a
+    world's spellings its own table lacks)."""
     present = set(scene_classes)
     out: dict[str, str] = {}
     for c in sorted(present):
         out.setdefault(_norm(c), c)
-    for c, alts in list(equivalence.items()) + list((EXTRA_ALIASES if extra is None else extra).items()):
+    for c, alts in list(equivalence.items()) + list((extra or {}).items()):
         targets = [c] if c in present else [a for a in alts if a in present]
         for t in targets:
             for name in (c, *alts):
@@ -123,38 +127,27 @@ def alias_table(scene_classes, equivalence: dict[str, tuple[str, ...]], extra=No
     return out
 
 
-def _vocabulary() -> set[str]:
-    from actionable.worlds.virtualhome.scene import load_name_equivalence, load_properties_data
-
-    eq = load_name_equivalence()
-    names = {_norm(c) for c in load_properties_data()}
-    names |= {_norm(a) for c, alts in eq.items() for a in (c, *alts)}
-    names |= {_norm(a) for c, alts in EXTRA_ALIASES.items() for a in (c, *alts)}
-    return names
-
-
-def match_task_objects(task: str, scene_classes, embedder=None, equivalence=None, vocabulary=None) -> ObjectMatch:
+def match_task_objects(task: str, scene_classes, embedder=None, equivalence=None, vocabulary=None,
+                       extra=None) -> ObjectMatch:
     """Map the objects a task names onto ``scene_classes`` (see the module doc).
 
     Args:
         task: the instruction.
         scene_classes: class names present in the scene.
         embedder: translation LM for words no name matches (``None``: names only).
-        equivalence: ``{class: (names typed for it, ...)}`` of the world; ``None``: VirtualHome's
-            table plus :data:`EXTRA_ALIASES` (another world's table is used alone).
-        vocabulary: the world's object names (normalised, spaces), for *missing*; ``None``:
-            VirtualHome's.
+        equivalence: ``{class: (names typed for it, ...)}`` of the world (``None``: none).
+        vocabulary: the world's object names (normalised, spaces), for *missing*; ``None``: the
+            scene's classes and the equivalence table's names.
+        extra: more ``{class: names}`` aliases (a world's spellings its table lacks).
+
+    The world supplies its tables through its planning domain (VirtualHome:
+    :meth:`actionable.worlds.virtualhome.planning.VirtualHomeAffordance.match_objects`).
 
     Returns:
         :class:`ObjectMatch`.
     """
-    from actionable.worlds.virtualhome.scene import load_name_equivalence
-
     classes = [c for c in scene_classes if c != "character"]
-    if equivalence is None:
-        table = alias_table(classes, load_name_equivalence())
-    else:
-        table = alias_table(classes, equivalence, extra={})
+    table = alias_table(classes, equivalence or {}, extra=extra)
     words = _norm(task).split()
     out = ObjectMatch()
     used = [False] * len(words)
@@ -171,7 +164,9 @@ def match_task_objects(task: str, scene_classes, embedder=None, equivalence=None
     rest = [w for w, u in zip(words, used) if not u and w not in _STOP and len(w) > 2 and not w.isdigit()]
     if not rest:
         return out
-    vocab = _vocabulary() if vocabulary is None else set(vocabulary)
+    if vocabulary is None:
+        vocabulary = {_norm(a) for c, alts in (equivalence or {}).items() for a in (c, *alts)} | {_norm(c) for c in classes}
+    vocab = set(vocabulary)
     # halves of a name written in two words ("trash can" for trashcan) do not name things alone
     compound = {w for a, b in zip(words, words[1:]) if (a + b) in table or (a + b) in vocab for w in (a, b)}
     sims = None
@@ -237,5 +232,5 @@ def _names_thing(word: str, classes) -> bool:
     return not forms & parts
 
 
-__all__ = ["ObjectMatch", "match_task_objects", "words", "alias_table", "EXTRA_ALIASES", "MIN_COSINE", "VERBS",
+__all__ = ["ObjectMatch", "match_task_objects", "words", "alias_table", "normalize_name", "compact_name", "MIN_COSINE", "VERBS",
            "GENERIC_WORDS"]

@@ -1,6 +1,6 @@
 """The hand-labelled verification corpus (``tests/corpora/verify_cases.txt``).
 
-Errors of shapes that our injector (:mod:`actionable.verify.corrupt`) never
+Errors of shapes that our injector (:mod:`actionable.evaluation.verification.corrupt`) never
 writes, labelled per action by hand from packaged programs: contradictions
 that must be removed (not compensated), missing GRABs, undo pairs in both
 orders, detours away and back, objects picked up early and never used, and
@@ -68,9 +68,9 @@ class VerifyCase:
         return "tune" if int(self.id[1:]) % 2 else "report"
 
     def labelled(self):
-        """As a :class:`~actionable.verify.corrupt.CorruptedPlan` for
+        """As a :class:`~actionable.evaluation.verification.corrupt.CorruptedPlan` for
         :func:`~actionable.verify.metrics.score_critiques`."""
-        from actionable.verify.corrupt import CorruptedPlan
+        from actionable.verify.labels import CorruptedPlan
 
         return CorruptedPlan(self.program_id, self.plan, self.plan, self.labels, self.missing, ())
 
@@ -81,7 +81,7 @@ class VerifyCase:
         spec = None
         if self.use_program_goals:
             if annotations is None:
-                from actionable.evaluation.goals import load_goal_annotations
+                from actionable.evaluation.datasets import goal_annotations as load_goal_annotations
 
                 annotations = load_goal_annotations()
             spec = annotations.get(self.program_id)
@@ -90,7 +90,7 @@ class VerifyCase:
 
 def default_path() -> Path:
     """``tests/corpora/verify_cases.txt`` of the source checkout."""
-    return Path(__file__).resolve().parents[2] / "tests" / "corpora" / "verify_cases.txt"
+    return Path(__file__).resolve().parents[3] / "tests" / "corpora" / "verify_cases.txt"
 
 
 def load_cases(path: str | Path | None = None, split: str | None = None) -> list[VerifyCase]:
@@ -105,7 +105,7 @@ def load_cases(path: str | Path | None = None, split: str | None = None) -> list
     p = Path(path) if path is not None else default_path()
     if not p.is_file():
         raise InputError(f"case corpus {p} does not exist")
-    from actionable.worlds.virtualhome.scene import load_program
+    from actionable.evaluation.datasets import program as load_program
 
     cases: list[VerifyCase] = []
     cur: dict | None = None

@@ -1,7 +1,7 @@
 """The verification benchmark: judges x planners (x models) on corrupted gold plans.
 
 Each episode takes one goal-annotated gold program, injects seeded labelled
-errors (:mod:`actionable.verify.corrupt`), runs the Judge/Planner loop
+errors (:mod:`actionable.evaluation.verification.corrupt`), runs the Judge/Planner loop
 (:mod:`actionable.verify.loop`) with one judge and one planner, and records
 per-action counts (round-1 critiques and the loop's net edits), convergence,
 and task-level outcomes (executability and goal-condition task success of the
@@ -78,7 +78,7 @@ class VerifyBenchConfig:
 
 def select_programs(n: int, seed: int, annotations: dict) -> list[str]:
     """``n`` goal-annotated program ids, a seeded sample in dataset order."""
-    from actionable.worlds.virtualhome.scene import list_program_ids
+    from actionable.evaluation.datasets import program_ids as list_program_ids
 
     ids = [p for p in list_program_ids() if p in annotations]
     pick = random.Random(seed).sample(ids, min(n, len(ids)))
@@ -123,7 +123,7 @@ class VerifyWorker:
 def _outcome(steps, scene, spec, sim) -> dict:
     """Executability and goal success; task success needs both (the plan runs to
     the end and every annotated goal holds)."""
-    from actionable.evaluation.goals import check_goals
+    from actionable.core.goals import check_goals
     from actionable.verify.replay import replay
 
     res = replay(steps, scene, sim=sim)
@@ -135,9 +135,9 @@ def _outcome(steps, scene, spec, sim) -> dict:
 def run_episode(payload: dict, state: dict, lm_cache: bool = False) -> dict:
     """One (program, judge, planner, model) episode; returns a JSON-able record."""
     from actionable.core.config import LMConfig
-    from actionable.worlds.virtualhome.scene import load_program, load_scene
-    from actionable.evaluation.goals import load_goal_annotations
-    from actionable.verify.corrupt import corrupt_program
+    from actionable.evaluation.datasets import scene_graph as load_scene, program as load_program
+    from actionable.evaluation.datasets import goal_annotations as load_goal_annotations
+    from actionable.evaluation.verification.corrupt import corrupt_program
     from actionable.verify.judge import VerifyTask, make_judge
     from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
     from actionable.verify.metrics import score_critiques, score_edits, valid_removed
@@ -251,7 +251,7 @@ def run_benchmark(config: VerifyBenchConfig, run_dir: str | Path, *, executor: s
     Returns the summary rows. Raises RunFileError when ``run_dir`` holds a
     different configuration.
     """
-    from actionable.evaluation.goals import load_goal_annotations
+    from actionable.evaluation.datasets import goal_annotations as load_goal_annotations
     from actionable.evaluation.runner import run_episodes
 
     ann = load_goal_annotations()

@@ -2,7 +2,7 @@
 
 "Switch on the TV and the computer" asks for two things; the grounded planner's
 *task step* (:mod:`actionable.planning.taskstep`) and the goal conditions read from
-a task's text (:mod:`actionable.verify.goaltext`) are found per clause, so a plan is not
+a task's text (:mod:`actionable.worlds.virtualhome.goaltext`) are found per clause, so a plan is not
 done after the first object. The split is by words, with the task's object words
 given by the caller (the names the object matcher found):
 
@@ -30,7 +30,7 @@ _ARTICLES = frozenset({"the", "a", "an", "my", "your", "his", "her", "our", "the
 
 
 def _norm_words(text: str, cut: str = " and ") -> list[str]:
-    from actionable.planning.objects import words
+    from actionable.grounding.objects import words
 
     return words(re.sub(r"[,;&+]", cut, text))  # a list's commas (and "&") cut like "and"
 

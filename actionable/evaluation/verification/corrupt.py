@@ -36,91 +36,10 @@ from typing import Any, Iterable, Sequence
 
 from actionable.core.program import Program, Step
 from actionable.core.errors import ConfigError, VerifyError
+from actionable.verify.labels import ERROR_KINDS, VALID, CorruptedPlan, InjectedError
 from actionable.verify.replay import StateView, goal_check, make_simulator, replay
 
-ERROR_KINDS: dict[str, str] = {
-    "irrelevant_grab_put": "redundant", "repeated_step": "redundant", "detour_walk": "redundant",
-    "toggle_pair": "contradictory", "open_close": "contradictory", "missing_step": "missing",
-}
-VALID = "valid"
 _NAV = frozenset({"WALK", "RUN", "FIND"})
-
-
-@dataclass(frozen=True)
-class InjectedError:
-    """One injected error.
-
-    Attributes:
-        kind: one of :data:`ERROR_KINDS`.
-        category: ``redundant`` | ``contradictory`` | ``missing``.
-        steps: the inserted steps (for ``missing_step``: the deleted step).
-        positions: indices of the inserted steps in the corrupted plan; for
-            ``missing_step`` the index where the deleted step belongs.
-    """
-
-    kind: str
-    category: str
-    steps: tuple[Step, ...]
-    positions: tuple[int, ...]
-
-    def to_dict(self) -> dict:
-        return {"kind": self.kind, "category": self.category,
-                "steps": [s.to_dict() for s in self.steps], "positions": list(self.positions)}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "InjectedError":
-        return cls(d["kind"], d["category"], tuple(Step.from_dict(s) for s in d["steps"]),
-                   tuple(d["positions"]))
-
-
-@dataclass(frozen=True)
-class CorruptedPlan:
-    """A gold program with labelled injected errors (per-action ground truth).
-
-    Attributes:
-        labels: one per corrupted step: ``valid``, ``redundant`` or ``contradictory``.
-        missing: ``(index, step)`` pairs: the deleted step belongs before
-            ``corrupted[index]``.
-    """
-
-    program_id: str
-    gold: Program
-    corrupted: Program
-    labels: tuple[str, ...]
-    missing: tuple[tuple[int, Step], ...]
-    errors: tuple[InjectedError, ...]
-    seed: int = 0
-
-    @property
-    def remove_positives(self) -> set[int]:
-        return {i for i, lab in enumerate(self.labels) if lab != VALID}
-
-    def restored(self) -> Program:
-        """Undo every injected error (drop inserted steps, re-insert deleted ones)."""
-        keep = [s for s, lab in zip(self.corrupted.steps, self.labels) if lab == VALID]
-        kept_idx = [i for i, lab in enumerate(self.labels) if lab == VALID]
-        out: list[Step] = []
-        for i, s in zip(kept_idx, keep):
-            out += [m for pos, m in self.missing if pos == i]
-            out.append(s)
-        out += [m for pos, m in self.missing if pos >= len(self.labels)]
-        return self.gold.replace_steps(out)
-
-    def to_dict(self) -> dict:
-        return {"program_id": self.program_id, "seed": self.seed, "gold": self.gold.to_dict(),
-                "corrupted": self.corrupted.to_dict(), "labels": list(self.labels),
-                "missing": [[i, s.to_dict()] for i, s in self.missing],
-                "errors": [e.to_dict() for e in self.errors]}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "CorruptedPlan":
-        try:
-            return cls(d["program_id"], Program.from_dict(d["gold"]), Program.from_dict(d["corrupted"]),
-                       tuple(d["labels"]), tuple((int(i), Step.from_dict(s)) for i, s in d["missing"]),
-                       tuple(InjectedError.from_dict(e) for e in d["errors"]), int(d.get("seed", 0)))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise VerifyError(f"bad corrupted-plan record ({exc!r}); regenerate it with "
-                              "actionable.verify.corrupt.corrupt_program") from None
 
 
 class _Injector:
@@ -318,7 +237,7 @@ def build_benchmark(program_ids: Iterable[str], *, seed: int = 0, n_errors: int 
                     require_goals: bool = True) -> list[CorruptedPlan]:
     """Corrupt each program (skipping those whose gold plan does not execute
     and, with ``require_goals``, those without goal annotations)."""
-    from actionable.worlds.virtualhome.scene import load_program, load_scene
+    from actionable.evaluation.datasets import scene_graph as load_scene, program as load_program
 
     out = []
     for pid in program_ids:

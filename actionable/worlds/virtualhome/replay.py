@@ -1,0 +1,92 @@
+"""VirtualHome's ``verify`` capability: plan replay in the evolving-graph simulator.
+
+:class:`VirtualHomeReplay` is a :class:`~actionable.core.replay.GraphReplay` (``judge_kind =
+"graph"``): the scene-graph judge (:class:`actionable.verify.grounded.SimulatorJudge`) runs a list
+of resolved steps from a scene's initial state with it, stops at the first failing step, and reads
+the state through the simulator's copy-on-write :class:`~.simulator.StateView`. Class-level plans
+(no node ids, e.g. from ``actionable verify plan.txt``) are bound to nodes step by step with the
+:class:`~.resolver.Resolver` against the current state (:meth:`VirtualHomeReplay.resolve_plan`).
+Goal conditions for a free-text goal come from :mod:`.goaltext`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from actionable.core.errors import UnknownNodeError
+from actionable.core.program import Program, Step
+from actionable.core.replay import GraphReplay, Observer, ReplayResult
+
+
+class VirtualHomeReplay(GraphReplay):
+    """Replay in VirtualHome's evolving graph (see the module doc)."""
+
+    def load_scene(self, scene: Any):
+        from actionable.worlds.virtualhome.scene import load_scene
+
+        return load_scene(scene)
+
+    def simulator(self):
+        """A fresh :class:`~actionable.worlds.virtualhome.simulator.Simulator`."""
+        from actionable.worlds.virtualhome.simulator import Simulator
+
+        return Simulator()
+
+    def replay(self, steps: Sequence[Step], scene: Any, *, sim=None, observe: Observer | None = None) -> ReplayResult:
+        """Execute ``steps`` (resolved) from the initial state of ``scene`` (a scene name, program
+        id or SceneGraph, as ``Simulator.reset`` takes); ``sim``: a Simulator to reuse (reset here);
+        ``observe(i, step, "before"|"after", sim)`` is called around each step (read
+        ``sim.observation``; do not step the simulator). Unknown node ids count as a failure of
+        that step (``error_type="unknown_node"``), never an exception."""
+        sim = sim or self.simulator()
+        sim.reset(options={"scene": scene})
+        executed: list[Step] = []
+        for i, s in enumerate(steps):
+            if observe:
+                observe(i, s, "before", sim)
+            try:
+                _, _, _, _, info = sim.step(s)
+            except UnknownNodeError as exc:
+                return ReplayResult(False, i, str(exc), "unknown_node", [], sim.observation, executed)
+            if not info.get("executed", False):
+                return ReplayResult(False, i, info.get("error"), info.get("error_type"),
+                                    list(info.get("unmet_preconditions") or []), sim.observation, executed)
+            executed.append(s)
+            if observe:
+                observe(i, s, "after", sim)
+        return ReplayResult(True, None, None, None, [], sim.observation, executed)
+
+    def resolve_plan(self, plan: Program, scene: Any, *, sim=None) -> Program:
+        """Bind a class-level plan to node ids against the evolving state
+        (:func:`~actionable.worlds.virtualhome.resolver.resolve_and_execute`: proximity, room,
+        state, and the first binding that executes). Steps after a failing step are bound against
+        the state at the failure, so the judge can still critique them. Steps that already carry
+        ids are kept.
+
+        Raises:
+            ResolutionError: a class named by the plan is absent from the scene.
+        """
+        if all(s.is_resolved for s in plan.steps):
+            return plan
+        from actionable.worlds.virtualhome.resolver import Resolver, resolve_and_execute
+
+        resolver = Resolver()
+        sim = sim or self.simulator()
+        res = resolve_and_execute(plan, scene, resolver=resolver, sim=sim)
+        done = list(res.program.steps)
+        memory = {a.name: a.id for s in done for a in s.args}
+        for i in range(len(done), len(plan)):
+            s = plan.steps[i]
+            r = s if s.is_resolved else resolver.resolve_step(s, sim.observation, memory, plan.steps[i + 1:])
+            memory.update({a.name: a.id for a in r.args})
+            done.append(r)
+        return plan.replace_steps(done)
+
+    def derive_goals(self, goal: str, plan: Program, scene: Any, scene_objects: bool = False):
+        """:func:`~actionable.worlds.virtualhome.goaltext.derive_goal_spec`."""
+        from actionable.worlds.virtualhome.goaltext import derive_goal_spec
+
+        return derive_goal_spec(goal, plan, scene, scene_objects=scene_objects)
+
+
+__all__ = ["VirtualHomeReplay"]
