@@ -19,7 +19,7 @@ import time
 def run(seeds: int = 10, verbose: bool = False) -> dict:
     from actionable.core.config import LMConfig
     from actionable.continual import interpreter as ip
-    from actionable.worlds.virtualhome.instructions import sample_instructions
+    from actionable.worlds.virtualhome.instructions import VirtualHomeVocabulary, sample_instructions
     from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
     from actionable.core.continual import DynamicsConfig
     from actionable.worlds.virtualhome.scene import load_scene
@@ -41,7 +41,7 @@ def run(seeds: int = 10, verbose: bool = False) -> dict:
                 ("lm + translation, PMI polarity (default)", emb, True)]
     for name, embedder, calibrated in variants:
         t0 = time.perf_counter()
-        tasks, log = ip.interpret(sentences, house, lm, embedder=embedder, calibrated=calibrated)
+        tasks, log = ip.interpret(sentences, VirtualHomeVocabulary(house), lm, embedder=embedder, calibrated=calibrated)
         by_text = {t.text: t for t in tasks}
         usable = q_ok = e_ok = both = 0
         for ins, rec in zip(sentences, log):

@@ -5,7 +5,7 @@
     python benchmarks/bench_verify_cases.py --check        # labels restore an executable plan
 
 Round-1 critiques are scored against the labels as in arXiv 2509.02761, Sec. 4
-(:func:`actionable.verify.metrics.score_critiques`); "clean" is the share of
+(:func:`actionable.evaluation.verification.metrics.score_critiques`); "clean" is the share of
 cases whose loop (apply planner, 5 rounds) ends at the labelled plan. The
 corpus lives in tests/corpora/verify_cases.txt (:mod:`actionable.evaluation.verification.cases`).
 """
@@ -45,7 +45,7 @@ def score(cases, judges, model: str, verbose: bool) -> None:
     from actionable.verify.critique import Critique, CritiqueKind, apply_critiques
     from actionable.verify.judge import make_judge
     from actionable.verify.loop import VerificationLoop
-    from actionable.verify.metrics import Counts, score_critiques
+    from actionable.evaluation.verification.metrics import Counts, score_critiques
 
     ann = load_goal_annotations()
     lm = None

@@ -34,7 +34,8 @@ def main(argv=None) -> int:
     ap.add_argument("--by-split", action="store_true",
                     help="also one row per half: tune (even source positions) / report (odd)")
     a = ap.parse_args(argv)
-    from actionable.evaluation.verification.teach import label_counts, markdown, run_bench, summarize
+    from actionable.evaluation.verification.teach import markdown, run_bench, summarize
+    from actionable.worlds.thor.teach_demos import label_counts
 
     if a.counts:
         print(json.dumps(label_counts(), indent=1))

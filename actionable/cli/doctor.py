@@ -29,9 +29,6 @@ CORE = {
     "sentence_transformers": ("sentence-transformers", "runs the translation LM"),
     "torch": ("torch", "tensor runtime of the translation LM"),
 }
-#: worlds -> the extra (or core package) they need
-WORLD_NEEDS = {"virtualhome": ("core", ("virtualhome_eval",)), "thor": ("core", ()),
-               "driving": ("driving", EXTRAS["driving"][0])}
 
 
 def _has(mod: str) -> bool:
@@ -118,11 +115,12 @@ def diagnose() -> dict:
 
     worlds = []
     for w in list_worlds():
-        need, mods = WORLD_NEEDS.get(w, ("core", ()))
-        missing = [m for m in mods if not _has(m)]
+        sp = spec(w)
+        missing = [m for m in sp.requires if not _has(m)]
         install = None
         if missing:
-            install = EXTRAS[need][1] if need in EXTRAS else f"pip install {CORE[missing[0]][0]}"
+            install = (EXTRAS[sp.extra][1] if sp.extra in EXTRAS
+                       else f"pip install {CORE.get(missing[0], (missing[0],))[0]}")
         worlds.append({"id": w, "ok": not missing, "description": spec(w).description, "install": install})
     out["worlds"] = worlds
     out["ok"] = all(m["ok"] and m.get("runtime_ok", True) for m in models) and all(c["ok"] for c in out["core"])

@@ -36,22 +36,18 @@ def _csv(text: str, what: str) -> list[str]:
 
 
 def _world(env: str, command: str):
-    """The continual world named by ``--env``; the error names the flag and says why a world of
-    :mod:`actionable.worlds` (e.g. thor) is not offered here."""
+    """The continual world named by ``--env``; the error names the flag, and for a registered world
+    without the ``continual`` capability says so."""
     from actionable.continual.worlds import get_world, list_worlds
     from actionable.core.errors import ConfigError
 
     if env in list_worlds():
         return get_world(env)
     supported = ", ".join(list_worlds())
-    try:
-        from actionable.worlds import list_worlds as all_worlds
+    from actionable.core.registry import list_worlds as all_worlds
 
-        registered = env in all_worlds()
-    except Exception:  # the world registry is optional here
-        registered = False
-    if registered:
-        raise ConfigError(f"--env: {command} supports {supported} ({env} has no continual setting yet)")
+    if env in all_worlds():
+        raise ConfigError(f"--env: {command} supports {supported} (world {env} has no 'continual' capability)")
     raise ConfigError(f"--env: unknown world {env!r}; {command} supports {supported}")
 
 

@@ -84,7 +84,7 @@ def verify_command(
                           "--goal out to use the file's task line")
     from actionable.verify.worldsim import verify_route
 
-    if verify_route(env) == "adapter":  # the world's adapter judges; "graph": VirtualHome's judge below
+    if verify_route(env) == "adapter":  # the world's adapter judges; "graph": the scene-graph judge below
         return _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env,
                              verbose)
     from actionable.verify.inworld import verify_on_graph
@@ -101,19 +101,21 @@ def verify_command(
         raise ConfigError("--goal is required (the file has no task line), e.g. --goal \"Turn on TV\"")
     spec = None
     if program is not None:
-        from actionable.worlds.virtualhome.goals import load_goal_annotations
+        from actionable.core.errors import MissingCapabilityError
+        from actionable.core.registry import capability
 
-        ann = load_goal_annotations()
-        from actionable.worlds.virtualhome.scene import list_program_ids
-
-        if program not in set(list_program_ids()):
+        try:
+            ds = capability(env, "dataset")
+        except MissingCapabilityError as exc:
+            raise ConfigError(f"--program: {exc}") from None
+        if program not in set(ds.program_ids()):
             raise ConfigError(f"--program {program!r} is not a packaged program id (see `actionable scenes`)")
-        spec = ann.get(program)
-        scene = program
+        spec = ds.goal_annotations().get(program)
+        scene = ds.scene(program)
     lm = loop_lm(judge, planner, model, cache=not no_cache)
     task = VerifyTask(goal=goal, scene=None if scene == "default" else scene, goal_spec=spec, program_id=program)
     result = verify_on_graph(plan, task, judge=judge, planner=planner, lm=lm, max_rounds=max_rounds,
-                             where=f"plan file {str(plan_file)!r}")
+                             where=f"plan file {str(plan_file)!r}", world=env)
     if as_json:
         typer.echo(json.dumps({"goal": goal, "judge": judge, "planner": planner,
                                "model": getattr(lm, "model_id", None), **result.to_dict()}))

@@ -18,16 +18,17 @@ capability      what it is                                                      
                 conditions in the world's predicates)
 ==============  ==============================================================  ==============================
 
-Built-in worlds register themselves in their package (``actionable/worlds/<id>/__init__.py``);
-:func:`load_plugins` imports them, then every entry point of the group ``actionable.worlds``
-(third-party worlds, as Gymnasium's ``load_plugin_envs``): an entry point names a callable that
-registers its world(s), or a :class:`WorldSpec`. Plugins are loaded once per registry, lazily, on
+Built-in worlds register through ``register(registry)`` in their package
+(``actionable/worlds/<id>/__init__.py``, collected by ``actionable.worlds.register_builtin``);
+:meth:`Registry.load_plugins` calls those, then every entry point of the group
+``actionable.worlds`` (third-party worlds, as Gymnasium's ``load_plugin_envs``): an entry point
+names a callable ``register(registry)``, or a :class:`WorldSpec`. Plugins are loaded once per registry, lazily, on
 the first lookup, so ``import actionable`` and ``actionable --help`` stay fast. Factories and
 capabilities are imported only when used (an optional world whose extra is not installed is still
 listed; using it raises the world's own "install ..." error).
 
 No hidden global state beyond the registry itself (:data:`REGISTRY`, one per process, like
-Gymnasium's); tests make their own :class:`Registry`.
+Gymnasium's); tests make their own :class:`Registry` (``plugins=False``: empty).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from actionable.core.errors import ConfigError, MissingCapabilityError, PluginEr
 CAPABILITIES: tuple[str, ...] = ("planning", "verify", "continual", "dataset", "goals", "scene_map")
 #: entry-point group of third-party worlds
 ENTRY_POINT_GROUP = "actionable.worlds"
-#: the package whose import registers the built-in worlds
+#: the package whose ``register_builtin(registry)`` registers the built-in worlds
 BUILTIN_PACKAGE = "actionable.worlds"
 
 
@@ -72,6 +73,7 @@ class WorldSpec:
         kwargs: default keyword arguments of the factory. default_scene: the scene a command uses
             when none is given. description: one line for ``actionable doctor`` and listings.
         extra: the optional install extra the world needs (``"driving"``), or ``None``.
+        requires: import names the world needs at run time (``actionable doctor`` checks them).
     """
 
     id: str
@@ -81,6 +83,7 @@ class WorldSpec:
     default_scene: str | None = None
     description: str = ""
     extra: str | None = None
+    requires: tuple[str, ...] = ()
 
     def load(self) -> Callable[..., Any]:
         """The world factory (imports its module)."""
@@ -116,7 +119,7 @@ class Registry:
     # ------------------------------------------------------------------ registration
     def register(self, id: str, factory: Callable[..., Any] | str, *, capabilities: Mapping[str, Any] | None = None,
                  kwargs: dict | None = None, default_scene: str | None = None, description: str = "",
-                 extra: str | None = None, replace: bool = False) -> WorldSpec:
+                 extra: str | None = None, requires: tuple[str, ...] = (), replace: bool = False) -> WorldSpec:
         """Register a world (see :class:`WorldSpec`).
 
         Raises:
@@ -131,7 +134,7 @@ class Registry:
         bad = sorted(set(caps) - set(CAPABILITIES))
         if bad:
             raise ConfigError(f"world {id!r}: unknown capability {bad[0]!r}; capabilities are {', '.join(CAPABILITIES)}")
-        spec = WorldSpec(id, factory, caps, dict(kwargs or {}), default_scene, description, extra)
+        spec = WorldSpec(id, factory, caps, dict(kwargs or {}), default_scene, description, extra, tuple(requires))
         self._specs[id] = spec
         return spec
 
@@ -143,7 +146,7 @@ class Registry:
         if self._loaded:
             return
         self._loaded = True
-        importlib.import_module(BUILTIN_PACKAGE)
+        importlib.import_module(BUILTIN_PACKAGE).register_builtin(self)
         from importlib.metadata import entry_points
 
         for ep in entry_points(group=ENTRY_POINT_GROUP):

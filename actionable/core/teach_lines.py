@@ -90,7 +90,7 @@ def is_driver_action(line: str) -> bool:
 def is_object_action(line: str) -> bool:
     """A driver action on objects (a plan step), i.e. not motion and not speech."""
     p = split_line(line)
-    return p is not None and p[0] == "Driver" and p[1] != "Say" and p[1] not in MOTION
+    return p is not None and p[0] == "Driver" and p[1] != "Say" and p[1] not in SEQ_MOTION
 
 
 def teach_text(line: str) -> str:

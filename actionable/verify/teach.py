@@ -153,8 +153,8 @@ def parse_teach(text: str, name: str = "episode") -> list[TeachEpisode]:
 
 
 def to_labelled(ep: TeachEpisode):
-    """A :class:`~actionable.evaluation.verification.corrupt.CorruptedPlan` view of a labelled
-    episode, for :func:`~actionable.verify.metrics.score_critiques`; ``None``
+    """A :class:`~actionable.verify.labels.CorruptedPlan` view of a labelled
+    episode, for :func:`~actionable.evaluation.verification.metrics.score_critiques`; ``None``
     when the episode has no labels."""
     if ep.labels is None:
         return None

@@ -1,10 +1,10 @@
 """The worlds: plugins behind the core's World interface and capability protocols.
 
-Importing this package registers the built-in worlds in the one registry
-(:mod:`actionable.core.registry`); each world package registers itself in its ``__init__``
-(its id, World factory, declared capabilities and default scene) without importing its modules.
-Third-party worlds register through the ``actionable.worlds`` entry-point group. See
-docs/worlds.md ("Add a world").
+:func:`register_builtin` registers the built-in worlds in a registry
+(:mod:`actionable.core.registry` calls it on first lookup): each world package has a
+``register(registry)`` function naming its id, World factory, declared capabilities and default
+scene, without importing its modules. Third-party worlds register the same way through the
+``actionable.worlds`` entry-point group. See docs/worlds.md ("Add a world").
 
 >>> from actionable.worlds import make
 >>> w = make("thor", scene="FloorPlan1"); obs, info = w.reset(seed=0)
@@ -12,10 +12,20 @@ docs/worlds.md ("Add a world").
 
 from actionable.core.registry import WorldSpec, capability, list_worlds, make, register, spec
 from actionable.core.world import Action, Goal, GoalResult, World, check_goals
-from actionable.worlds import driving, thor, virtualhome  # noqa: F401  (each registers its world)
+
+#: the built-in world packages, in registration order
+BUILTIN = ("actionable.worlds.virtualhome", "actionable.worlds.thor", "actionable.worlds.driving")
+
+
+def register_builtin(registry) -> None:
+    """Register every built-in world in ``registry``."""
+    import importlib
+
+    for name in BUILTIN:
+        importlib.import_module(name).register(registry)
 
 __all__ = ["Action", "Goal", "GoalResult", "World", "WorldSpec", "capability", "check_goals", "check_world",
-           "list_worlds", "make", "register", "spec"]
+           "list_worlds", "make", "register", "register_builtin", "spec"]
 
 
 def check_world(world, **kwargs):

@@ -14,6 +14,12 @@ Checks (each a function, run in this order):
 6. an unknown object raises ``UnknownNodeError`` (``UnknownObjectError`` in the worlds here) and
    nonsense text raises ``ProgramParseError`` (``WorldActionError``); a failed action does not
    raise and leaves ``state_key()`` unchanged.
+
+:func:`check_capabilities` checks every capability a registered world declares
+(:mod:`actionable.core.registry`) against its protocol in the core: ``planning`` (a domain on the
+default scene whose affordance lists candidates, and an attempt of the first that is ok or says
+why), ``verify`` (an adapter or a scene-graph replay that replays the empty plan as executable),
+``continual`` (a house that resets and observes), ``dataset`` (programs with scenes), ``goals``.
 """
 
 from __future__ import annotations
@@ -134,6 +140,71 @@ def check_world(world, *, seed: int = 0, options: dict | None = None, max_action
             raise WorldCheckError("a failed action must set executed=False, an error, and leave the state")
         rep.checks.append("failure-info")
     return rep
+
+
+def check_capabilities(world_id: str, scene: str | None = None) -> list[str]:
+    """Check each capability world ``world_id`` declares (see the module doc) on ``scene``
+    (default: the world's default scene); returns the names checked.
+
+    Raises:
+        WorldCheckError: a capability does not meet its protocol (the message names it).
+    """
+    from actionable.core.continual import ContinualWorld
+    from actionable.core.dataset import TaskDataset
+    from actionable.core.planning import PlanningDomain
+    from actionable.core.registry import spec as world_spec
+    from actionable.core.replay import GraphReplay, judge_kind
+
+    sp = world_spec(world_id)
+    scene = scene or sp.default_scene
+    done = []
+
+    def fail(cap: str, why: str):
+        raise WorldCheckError(f"world {world_id!r}, capability {cap!r}: {why}")
+
+    if sp.has("planning"):
+        dom = sp.capability("planning")(scene)
+        if not isinstance(dom, PlanningDomain):
+            fail("planning", f"{type(dom).__name__} does not implement PlanningDomain (world, name, start, ...)")
+        aff = dom.start(repair_budget=0)
+        cands = aff.candidates(aff.class_names())
+        if not cands:
+            fail("planning", f"no candidate steps in scene {scene!r}")
+        att = aff.attempt(cands[0], repair=False)
+        if not att.ok and not (att.info or att.satisfied):
+            fail("planning", "a failed attempt must carry the world's info (why) or satisfied=True")
+        done.append("planning")
+    if sp.has("verify"):
+        cap = sp.capability("verify")
+        if judge_kind(cap) == "graph":
+            rp = cap()
+            if not isinstance(rp, GraphReplay):
+                fail("verify", "a 'graph' verify capability must be a GraphReplay")
+            res = rp.replay([], rp.load_scene(None if scene == "default" else scene))
+        else:
+            res = cap(scene, None).replay([])
+        if not res.executable:
+            fail("verify", "the empty plan must replay as executable")
+        done.append("verify")
+    if sp.has("continual"):
+        cw = sp.capability("continual")
+        if not isinstance(cw, ContinualWorld):
+            fail("continual", f"expected a ContinualWorld, got {type(cw).__name__}")
+        if cw.interpret is None and cw.vocabulary is None:
+            fail("continual", "give a rule reader (interpret) or an instruction vocabulary")
+        done.append("continual")
+    if sp.has("dataset"):
+        ds = sp.capability("dataset")
+        if not isinstance(ds, TaskDataset):
+            fail("dataset", f"{type(ds).__name__} does not implement TaskDataset")
+        ids = ds.program_ids()
+        if not ids:
+            fail("dataset", "no programs")
+        ds.program(ids[0])
+        done.append("dataset")
+    if sp.has("goals"):
+        done.append("goals")
+    return done
 
 
 def _unknown_object_text(world, action) -> str:

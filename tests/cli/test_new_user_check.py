@@ -61,10 +61,10 @@ def test_follow_env_without_continual_setting_names_the_flag(cmd, capsys, monkey
 
     # every built-in world has a continual setting now (thor: the kitchen); a registered world
     # without one is named as such
-    monkeypatch.setitem(registry._REGISTRY, "toy", registry.WorldSpec("toy", lambda **kw: None))
+    monkeypatch.setitem(registry.REGISTRY._specs, "toy", registry.WorldSpec("toy", lambda **kw: None))
     assert main([*cmd, "--env", "toy"]) == 2
     err = _err(capsys)
-    assert err.startswith("error: --env:") and "toy has no continual setting yet" in err
+    assert err.startswith("error: --env:") and "world toy has no 'continual' capability" in err
     assert main([*cmd, "--env", "mars"]) == 2
     assert _err(capsys).startswith("error: --env: unknown world 'mars'")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.worlds.virtualhome.instructions import parse_instruction
+from actionable.worlds.virtualhome.instructions import VirtualHomeVocabulary, parse_instruction
 from actionable.continual.interpreter import interpret
 from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
 from actionable.core.continual import DynamicsConfig
@@ -24,7 +24,7 @@ def test_interpreter_uses_lm_then_rule_and_logs(house):
     lm = ScriptedLM([" television in the dining room is on\nexecution: switch off television in the dining room",
                      " the fridge is on\nexecution: switch off fridge"])
     lm.supports_score = False  # no polarity re-ranking here (tested below)
-    tasks, log = interpret([good, good], house, lm)
+    tasks, log = interpret([good, good], VirtualHomeVocabulary(house), lm)
     assert [r["source"] for r in log] == ["lm", "rule"]
     assert "fridge" in log[1]["error"] and log[1]["lm_output"].startswith(" the fridge")
     assert tasks[0].execution == good.execution == tasks[1].execution
@@ -41,7 +41,7 @@ def test_interpreter_polarity_rerank_fixes_flipped_execution(house):
             return [-3.0 for _ in conts]
         return [(-1.0 if " off" in c or c.endswith(" on") and "execution" not in prompt else -5.0) for c in conts]
     lm.score = score
-    tasks, log = interpret([good], house, lm)
+    tasks, log = interpret([good], VirtualHomeVocabulary(house), lm)
     assert log[0]["source"] == "lm"
     assert log[0]["lm_output"].endswith("switch on television in the dining room")  # raw output kept
     assert tasks[0].execution == good.execution  # switch_off after re-ranking
@@ -61,7 +61,7 @@ def test_interpreter_pmi_calibration_ignores_a_global_preference(house):
                  else {"on": -0.5, "off": -3.0})                          # content-free: strong "on" bias
         return [table["on" if "switch on" in c else "off"] for c in conts]
     lm.score = score
-    tasks, log = interpret([good], house, lm)
+    tasks, log = interpret([good], VirtualHomeVocabulary(house), lm)
     assert log[0]["checked"]["query"] == "television in the dining room is on"
     assert log[0]["checked"]["execution"] == "switch off television in the dining room"  # PMI -1.5+3 > -1+0.5
     assert tasks[0].execution == good.execution
@@ -70,7 +70,8 @@ def test_interpreter_pmi_calibration_ignores_a_global_preference(house):
 def test_translation_grounds_bare_and_near_names(house):
     """Eq. 4 output with a bare class name ('faucet': two in the house) and a
     near-name is mapped to the admissible clause over the objects the sentence names."""
-    from actionable.continual.interpreter import admissible_clauses, mentioned, translate
+    from actionable.continual.interpreter import translate
+    from actionable.worlds.virtualhome.instructions import admissible_clauses, mentioned
     from actionable.grounding.embedder import BagOfWordsEmbedder
 
     house.reset(0)
@@ -84,19 +85,20 @@ def test_translation_grounds_bare_and_near_names(house):
     assert got[0][0] == "faucet in the bathroom is on"
     lm = ScriptedLM([" faucet is on\nexecution: close door"])
     lm.score = lambda prompt, conts: [0.0 for _ in conts]
-    tasks, log = interpret([parse_instruction(text, house)], house, lm, embedder=BagOfWordsEmbedder())
+    tasks, log = interpret([parse_instruction(text, house)], VirtualHomeVocabulary(house), lm, embedder=BagOfWordsEmbedder())
     assert log[0]["source"] == "lm", log[0]
     assert log[0]["translated"]["query"] == "faucet in the bathroom is on"
     assert [z.kind for z in tasks[0].execution] == ["close"]
     # without the translation stage the bare name is unusable and the rule reader takes over
     lm2 = ScriptedLM([" faucet is on\nexecution: close door"])
     lm2.score = lm.score
-    _, log2 = interpret([parse_instruction(text, house)], house, lm2)
+    _, log2 = interpret([parse_instruction(text, house)], VirtualHomeVocabulary(house), lm2)
     assert log2[0]["source"] == "rule" and "does not name one object" in log2[0]["error"]
 
 
 def test_translation_with_no_named_object_falls_back(house):
-    from actionable.continual.interpreter import admissible_clauses, translate
+    from actionable.continual.interpreter import translate  # noqa: F401
+    from actionable.worlds.virtualhome.instructions import admissible_clauses
     house.reset(0)
     assert admissible_clauses("Please tidy up.", house) == ([], [])
     assert translate(["anything"], [], None) == []
@@ -117,6 +119,6 @@ def test_translation_below_min_similarity_is_rejected(house):
     text = "If the television in the dining room is on, switch it off."
     lm = ScriptedLM([" television is on\nexecution: switch off television"])
     lm.score = lambda prompt, conts: [0.0 for _ in conts]
-    _, log = interpret([parse_instruction(text, house)], house, lm, embedder=Orthogonal())
+    _, log = interpret([parse_instruction(text, house)], VirtualHomeVocabulary(house), lm, embedder=Orthogonal())
     assert MIN_SIMILARITY == 0.5
     assert log[0]["source"] == "rule" and "not close to any admissible clause" in log[0]["error"]

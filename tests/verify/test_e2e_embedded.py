@@ -8,7 +8,7 @@ from actionable.verify.critique import CritiqueKind
 from actionable.verify.grounded import SimulatorJudge
 from actionable.verify.judge import HybridJudge, LLMJudge, VerifyTask
 from actionable.verify.loop import LLMPlanner, VerificationLoop
-from actionable.verify.metrics import score_critiques
+from actionable.evaluation.verification.metrics import score_critiques
 from actionable.verify.replay import replay
 
 pytestmark = pytest.mark.slow

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from actionable.core.errors import InputError
-from actionable.verify.metrics import score_critiques
+from actionable.evaluation.verification.metrics import score_critiques
 from actionable.verify.rules import RuleJudge
 from actionable.verify.teach import load_teach, parse_teach, parse_teach_action, snake, to_labelled
 

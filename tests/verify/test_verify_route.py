@@ -37,12 +37,13 @@ def test_a_newly_registered_world_with_an_adapter_is_routed_to_it(monkeypatch):
     from actionable.verify.worldsim import make_adapter
     from actionable.core import registry
 
-    monkeypatch.setitem(registry._REGISTRY, "toy", registry.WorldSpec("toy", _Toy))
+    monkeypatch.setitem(registry.REGISTRY._specs, "toy", registry.WorldSpec("toy", _Toy))
     with pytest.raises(ConfigError, match="toy"):
         verify_route("toy")
     with pytest.raises(ConfigError, match=r"no plan-verification adapter for world 'toy'; choose one of thor"):
         make_adapter("toy", "s")
-    monkeypatch.setitem(registry._REGISTRY, "toy", registry.WorldSpec("toy", _ToyWithAdapter))
+    monkeypatch.setitem(registry.REGISTRY._specs, "toy", registry.WorldSpec(
+        "toy", _Toy, capabilities={"verify": _ToyWithAdapter.verify_adapter}))
     assert verify_route("toy") == "adapter"
     assert make_adapter("toy", "s", "Make coffee") == ("toy adapter", "s", "Make coffee")
 

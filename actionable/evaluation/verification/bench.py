@@ -140,7 +140,7 @@ def run_episode(payload: dict, state: dict, lm_cache: bool = False) -> dict:
     from actionable.evaluation.verification.corrupt import corrupt_program
     from actionable.verify.judge import VerifyTask, make_judge
     from actionable.verify.loop import ApplyCritiquesPlanner, LLMPlanner, VerificationLoop
-    from actionable.verify.metrics import score_critiques, score_edits, valid_removed
+    from actionable.evaluation.verification.metrics import score_critiques, score_edits, valid_removed
     from actionable.verify.replay import make_simulator
 
     if "ann" not in state:
@@ -193,7 +193,7 @@ def run_episode(payload: dict, state: dict, lm_cache: bool = False) -> dict:
 
 def summarize(records: dict) -> list[dict]:
     """One row per (judge, planner, model) from runner records."""
-    from actionable.verify.metrics import Counts, convergence_shares
+    from actionable.evaluation.verification.metrics import Counts, convergence_shares
 
     groups: dict[tuple, list[dict]] = {}
     for key, rec in records.items():

@@ -69,7 +69,7 @@ class VerifyCase:
 
     def labelled(self):
         """As a :class:`~actionable.evaluation.verification.corrupt.CorruptedPlan` for
-        :func:`~actionable.verify.metrics.score_critiques`."""
+        :func:`~actionable.evaluation.verification.metrics.score_critiques`."""
         from actionable.verify.labels import CorruptedPlan
 
         return CorruptedPlan(self.program_id, self.plan, self.plan, self.labels, self.missing, ())

@@ -248,7 +248,7 @@ def score_teach(path: str | Path, judges, model: str = "embedded", out: str | Pa
     from actionable.core.errors import ConfigError
     from actionable.verify.teach import load_teach, to_labelled
     from actionable.verify.judge import VerifyTask, make_judge
-    from actionable.verify.metrics import Counts, score_critiques
+    from actionable.evaluation.verification.metrics import Counts, score_critiques
 
     bad = [j for j in judges if j in ("sim", "hybrid")]
     if bad:

@@ -4,17 +4,18 @@
 (eclipse-sumo, libsumo, traci, sumolib 1.28.0); without it :class:`SumoMissingError` says so.
 Modules: :mod:`.network` (netgenerate town + names), :mod:`.sim` (SUMO run, traffic, incidents,
 truth), :mod:`.world` (skills, observation), :mod:`.continual` (the ExRAP house). See
-docs/driving.md. Registering imports none of them (SUMO is large and optional).
+docs/driving.md. Registering (:func:`register`) imports none of them (SUMO is large and optional).
 """
 
-from actionable.core.registry import register
 
-register(
-    "driving", "actionable.worlds.driving.world:DrivingWorld",
-    capabilities={"continual": "actionable.worlds.driving.continual:CONTINUAL_WORLD"},
-    default_scene="town", extra="driving",
-    description="Eclipse SUMO town (optional extra [driving]): ego vehicle skills, traffic lights, "
-                "pedestrians, incidents; SUMO standing in for CARLA")
+def register(registry) -> None:
+    """Register this world in ``registry`` (:class:`actionable.core.registry.Registry`)."""
+    registry.register(
+        "driving", "actionable.worlds.driving.world:DrivingWorld",
+        capabilities={"continual": "actionable.worlds.driving.continual:CONTINUAL_WORLD"},
+        default_scene="town", extra="driving", requires=("libsumo", "traci", "sumolib"),
+        description="Eclipse SUMO town (optional extra [driving]): ego vehicle skills, traffic lights, "
+                    "pedestrians, incidents; SUMO standing in for CARLA")
 
 
 def sumo_available() -> bool:

@@ -1,21 +1,23 @@
 """The THOR world (ALFRED's PDDL domain and TEACh's actions, symbolic): see :mod:`.world`.
 
-Registering imports none of the world's modules; ``ThorWorld`` is imported lazily, so the world's
+Registering (:func:`register`) imports none of the world's modules; ``ThorWorld`` is imported lazily, so the world's
 own modules (``scene``, ``actions``) can import their sibling ``data`` without the package
 importing them back (no import cycle).
 """
 
-from actionable.core.registry import register
 
-register(
-    "thor", "actionable.worlds.thor.world:ThorWorld",
-    capabilities={"planning": "actionable.worlds.thor.planning:ThorPlanning",
-                  "verify": "actionable.worlds.thor.verify_adapter:ThorAdapter",
-                  "continual": "actionable.worlds.thor.continual:CONTINUAL_WORLD",
-                  "dataset": "actionable.worlds.thor.tasks:DATASET"},
-    default_scene="FloorPlan1",
-    description="AI2-THOR kitchens, symbolic: ALFRED's PDDL domain + TEACh actions, 120 ALFRED "
-                "layouts and 79 TEACh initial states")
+def register(registry) -> None:
+    """Register this world in ``registry`` (:class:`actionable.core.registry.Registry`)."""
+    registry.register(
+        "thor", "actionable.worlds.thor.world:ThorWorld",
+        capabilities={"planning": "actionable.worlds.thor.planning:ThorPlanning",
+                      "verify": "actionable.worlds.thor.verify_adapter:ThorAdapter",
+                      "continual": "actionable.worlds.thor.continual:CONTINUAL_WORLD",
+                      "dataset": "actionable.worlds.thor.tasks:DATASET"},
+        default_scene="FloorPlan1",
+        description="AI2-THOR kitchens, symbolic: ALFRED's PDDL domain + TEACh actions, 120 ALFRED "
+                    "layouts and 79 TEACh initial states")
+
 
 __all__ = ["ThorWorld"]
 

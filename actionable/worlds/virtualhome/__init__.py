@@ -7,16 +7,17 @@ action space), :mod:`.world` (the :class:`~actionable.core.world.World`), and th
 :mod:`.planning` (affordance + rule repair, :mod:`.repair`), :mod:`.replay` (the graph replay of the
 simulator judge), :mod:`.continual` (the non-stationary house of :mod:`.nonstationary` and its
 instruction vocabulary, :mod:`.instructions`), :mod:`.tasks` (the goal-annotated programs,
-:mod:`.goals`). Registering imports none of them.
+:mod:`.goals`). Registering (:func:`register`) imports none of them.
 """
 
-from actionable.core.registry import register
 
-register(
-    "virtualhome", "actionable.worlds.virtualhome.world:VirtualHomeWorld",
-    capabilities={"planning": "actionable.worlds.virtualhome.planning:VirtualHomePlanning",
-                  "verify": "actionable.worlds.virtualhome.replay:VirtualHomeReplay",
-                  "continual": "actionable.worlds.virtualhome.continual:CONTINUAL_WORLD",
-                  "dataset": "actionable.worlds.virtualhome.tasks:DATASET"},
-    default_scene="default",
-    description="VirtualHome's symbolic evolving graph (TrimmedTestScene1 and the 518 program scenes)")
+def register(registry) -> None:
+    """Register this world in ``registry`` (:class:`actionable.core.registry.Registry`)."""
+    registry.register(
+        "virtualhome", "actionable.worlds.virtualhome.world:VirtualHomeWorld",
+        capabilities={"planning": "actionable.worlds.virtualhome.planning:VirtualHomePlanning",
+                      "verify": "actionable.worlds.virtualhome.replay:VirtualHomeReplay",
+                      "continual": "actionable.worlds.virtualhome.continual:CONTINUAL_WORLD",
+                      "dataset": "actionable.worlds.virtualhome.tasks:DATASET"},
+        default_scene="default", requires=("virtualhome_eval",),
+        description="VirtualHome's symbolic evolving graph (TrimmedTestScene1 and the 518 program scenes)")

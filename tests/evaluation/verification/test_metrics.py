@@ -5,7 +5,7 @@ import pytest
 from actionable.core.program import Program, Step
 from actionable.verify.labels import CorruptedPlan
 from actionable.verify.critique import Critique, CritiqueKind
-from actionable.verify.metrics import (Counts, convergence_shares, plan_edits, prf, score_critiques,
+from actionable.evaluation.verification.metrics import (Counts, convergence_shares, plan_edits, prf, score_critiques,
                                        score_edits, valid_removed)
 
 GOLD = Program.parse("[WALK] <tv> (3)\n[SWITCHON] <tv> (3)\n[WATCH] <tv> (3)")
