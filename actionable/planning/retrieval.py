@@ -93,8 +93,11 @@ class ProgramRetriever:
             Up to ``k`` :class:`Retrieved` (fewer if the bank has fewer allowed).
 
         Raises:
-            PlanningError: every program is excluded.
+            PlanningError: every program is excluded (an empty bank, :meth:`ExampleBank.empty`,
+            returns ``[]``: nothing to retrieve is not an error there).
         """
+        if not self.bank.examples:
+            return []
         allowed = self._allowed(exclude_sources, exclude_tasks)
         if not allowed:
             raise PlanningError("every program of the example bank is excluded; nothing to retrieve")
