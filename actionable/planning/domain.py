@@ -15,6 +15,10 @@ goals). The THOR domain offers it; VirtualHome's does not, and plans there are u
 planner uses it for goal-aware termination (:mod:`actionable.planning.goalsearch`); it is not part
 of the :class:`PlanningDomain` protocol, so ``isinstance`` checks hold for domains without it.
 
+Optional attribute: ``goal_is_task = True`` (with ``goal_progress``): the goal predicates are the whole
+task (a PDDL problem's goal), so the planner ends the plan as soon as they all hold and looks for no
+"task's own step" in the text (grounded module doc). THOR's goal predicates are the world's reading of a task and do not set it.
+
 Optional in an attempt: ``satisfied`` (the step failed only because what it would do already
 holds). VirtualHome's oracle sets it (the simulator's ``satisfied`` error); THOR's from the object's
 state (switch on / off, open / close, when every object the step could bind already is so). A world
