@@ -68,7 +68,7 @@ def read_plan_in_world(adapter, text: str, where: str = "plan", suffix: str = ""
 
     if text.lstrip().startswith("{"):
         try:
-            prog = loads_world_plan_json(text)
+            prog = loads_world_plan_json(text, getattr(adapter, "step_from_dict", None))
         except InputError as exc:
             raise InputError(f"{where}: {exc}") from None
         if prog is not None:
@@ -157,7 +157,8 @@ def verify_in_world(env: str, text: str, *, scene: str | None = None, goal: str 
     demo = next((d for d in load_demos() if f"teach:{d.id}" == sc), None)  # its task selects the goals
     adapter = make_adapter(env, sc, demo.task if demo is not None else None)
     plan, notes, own = read_plan_in_world(adapter, text, where, suffix)
-    goal = (goal or own or (demo.goal if demo is not None else None) or "").strip()
+    goal = (goal or own or (demo.goal if demo is not None else None) or getattr(adapter, "default_goal", None)
+            or "").strip()
     if not goal:
         raise ConfigError("a goal is required for this plan and scene (--goal, or goal= in Python), "
                           "e.g. \"Make coffee\"")

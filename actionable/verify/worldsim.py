@@ -123,7 +123,11 @@ class WorldAdapter(Protocol):
         e.g. speech or motion). Raises ``ProgramParseError``."""
 
     # optional: ``walk_needed(step, next_step) -> bool`` (a walk the next kept step needs: never
-    # removed) and ``implicit_navigation`` (text: why other walks change nothing in the replay)
+    # removed) and ``implicit_navigation`` (text: why other walks change nothing in the replay);
+    # ``undoes(later, earlier) -> bool`` (the world's own undo pairs, for action names outside the
+    # project's vocabulary: a PDDL domain's); ``default_goal`` (text: the goal when none is given,
+    # for a scene that defines its goal); ``step_from_dict(record) -> Step`` (a ``plan --json`` step
+    # record of the world's own step type)
 
 
 def world_undoes(later: Step, earlier: Step) -> bool:
@@ -330,11 +334,15 @@ class WorldJudge:
                 out.append(({i}, "repeats an earlier action", False))
         later: list[tuple[set[int], str | dict[int, str], bool]] = []  # whole pick-up/put-down moves
         uses = getattr(self.adapter, "use_devices", frozenset())
+        undoes = getattr(self.adapter, "undoes", None)  # optional: the world's own undo pairs
         for i, s in enumerate(steps):
             for j in range(i + 1, n):
                 t = steps[j]
                 if s.args and mentions(t, s.args[0]):
-                    if world_undoes(t, s) and s.action in INVERSE_ACTIONS:
+                    if undoes is not None and undoes(t, s):
+                        out.append(({i, j}, {i: f"{s.to_text()} is undone by step {j + 1}",
+                                             j: f"{t.to_text()} only undoes step {i + 1}"}, False))
+                    elif world_undoes(t, s) and s.action in INVERSE_ACTIONS:
                         if not (s.action in ("SWITCHON", "SWITCHOFF") and _norm(s.args[0].name) in uses):
                             out.append(({i, j}, {i: f"{s.to_text()} is undone by step {j + 1}",
                                                  j: f"{t.to_text()} only undoes step {i + 1}"}, False))
