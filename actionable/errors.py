@@ -145,6 +145,39 @@ class WorldGoalError(WorldError, InputError):
     """A world has no goal definition for the named task."""
 
 
+# --- PDDL world (actionable.worlds.pddl) -------------------------------------------------
+class PddlError(WorldError, InputError):
+    """A PDDL domain or problem file cannot be used by the ``pddl`` world.
+
+    Attributes:
+        path: the file at fault (``None`` when not one file). line / column: 1-based position in
+            ``path`` when known, else ``None``.
+    """
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None,
+                 column: int | None = None):
+        self.path, self.line, self.column = path, line, column
+        super().__init__(message)
+
+
+class PddlFileError(PddlError, SceneError):
+    """A PDDL file (or a shipped scene) does not exist or cannot be read; the message names the path."""
+
+
+class PddlSyntaxError(PddlError):
+    """A PDDL file is malformed; the message names the file, the line and the column."""
+
+
+class PddlMismatchError(PddlError):
+    """A problem does not belong to the domain: another domain name, or a predicate, type, object
+    or constant the domain does not declare."""
+
+
+class PddlUnsupportedError(PddlError):
+    """The domain or problem needs a PDDL feature the sequential simulator of unified-planning does
+    not execute (durative actions, processes, ...); the message names the requirement."""
+
+
 def unknown_names(what: str, bad, allowed=None) -> str:
     """Plain text for unknown names, never Python list notation:
     ``unknown_names("judge", ["nope"], ("rule", "sim"))`` -> ``unknown judge 'nope'; choose from rule, sim``

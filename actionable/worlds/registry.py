@@ -92,3 +92,6 @@ register("thor", "actionable.worlds.thor.world:ThorWorld",
 register("driving", "actionable.worlds.driving.world:DrivingWorld",
          description="Eclipse SUMO town (optional extra [driving]): ego vehicle skills, traffic lights, "
                      "pedestrians, incidents; SUMO standing in for CARLA")
+register("pddl", "actionable.worlds.pddl.world:PddlWorld",
+         description="any PDDL domain + problem run by unified-planning (shipped: Blocksworld, a small household; "
+                     "yours: --scene domain.pddl::problem.pddl)")
