@@ -86,6 +86,28 @@ def conjuncts(node) -> list:
     return [node]
 
 
+class PddlState:
+    """A state of a PDDL problem: unified-planning's state (``up``, immutable) and the values of the
+    fluents actions can change (``values``; :attr:`key` is their tuple in the problem's fixed order,
+    hashable and canonical). Built by :class:`PddlTask` only."""
+
+    __slots__ = ("up", "values", "_key", "__weakref__")
+
+    def __init__(self, up_state, values: dict, order):
+        self.up, self.values = up_state, values
+        self._key = tuple(values[fe] for fe in order)
+
+    @property
+    def key(self) -> tuple:
+        return self._key
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, PddlState) and other._key == self._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+
 class PddlTask:
     """One domain + problem, parsed, grounded and ready to run (module doc).
 
@@ -98,7 +120,7 @@ class PddlTask:
         objects: ``{object: type}``. schemas: ``{action: ((parameter, type), ...)}``, domain order.
         actions: every statically possible grounded action ``(name, args)``, in a fixed order.
         goals: the problem's goal conjuncts (UP expressions); goal_texts: their PDDL text.
-        initial: the initial state (a UP state; states are immutable, ``apply`` returns a new one).
+        initial: the initial :class:`PddlState` (states are immutable; ``apply`` returns a new one).
 
     Raises:
         PddlFileError / PddlSyntaxError / PddlMismatchError / PddlUnsupportedError (see :mod:`.checks`);
@@ -168,22 +190,31 @@ class PddlTask:
         self._dynamic = sorted((fe for fe in self.grounded.initial_values if fe.fluent().name in changed), key=str)
         self.goals = [c for g in self.lifted.goals for c in conjuncts(g)]
         self.goal_texts = [pddl_text(g) for g in self.goals]
-        self.initial = self.sim.get_initial_state()
+        up0 = self.sim.get_initial_state()
+        self.initial = PddlState(up0, {fe: up0.get_value(fe) for fe in self._dynamic}, self._dynamic)
+        # per grounded action: the changeable fluents its effects assign (read back after apply)
+        dyn = set(self._dynamic)
+        self._touches = {k: ([e.fluent for e in ga.effects if e.fluent in dyn]
+                             if not any(e.is_forall() or e.fluent not in dyn and e.fluent.fluent().name not in self.static
+                                        for e in ga.effects)
+                             else list(self._dynamic))  # a quantified effect: read every value back
+                         for k, ga in self._ground.items()}
+        self._unmet_cache: dict = {}
         self._lifted_sim = None
         self._up = up
 
     # --- states ---
-    def key(self, state) -> tuple:
+    def key(self, state: PddlState) -> tuple:
         """Hashable, canonical key of ``state``: the values of every fluent an action can change
         (static facts never do), in a fixed order."""
-        return tuple(state.get_value(fe) for fe in self._dynamic)
+        return state.key
 
     def atoms(self, state) -> list[str]:
         """The state as PDDL text: the true changeable atoms (``(on a b)``) and numeric values
         (``(= (level) 1)``), sorted; static facts left out."""
         out = []
         for fe in self._dynamic:
-            v = state.get_value(fe)
+            v = state.values[fe]
             if v.is_bool_constant():
                 if v.bool_constant_value():
                     out.append(pddl_text(fe))
@@ -193,7 +224,7 @@ class PddlTask:
 
     def holds(self, expr, state) -> bool:
         """Whether the expression (a goal conjunct, a condition) is true in ``state``."""
-        return bool(self.evaluator.evaluate(expr, state).bool_constant_value())
+        return bool(self.evaluator.evaluate(expr, state.up).bool_constant_value())
 
     def goal_status(self, state) -> list[bool]:
         """Per goal conjunct, whether it holds in ``state``."""
@@ -207,19 +238,29 @@ class PddlTask:
 
     def applicable(self, state, name: str, args: tuple[str, ...]) -> bool:
         ga = self.grounded_action(name, args)
-        return ga is not None and self.sim.is_applicable(state, ga, ())
+        return ga is not None and self.sim.is_applicable(state.up, ga, ())
 
-    def apply(self, state, name: str, args: tuple[str, ...]):
-        """The state after the action (it must be applicable)."""
-        return self.sim.apply_unsafe(state, self._ground[(name, tuple(args))], ())
+    def apply(self, state: PddlState, name: str, args: tuple[str, ...]) -> PddlState:
+        """The state after the action (it must be applicable): UP's ``apply``; the changed values are
+        read back from UP's new state for the fluents the action's effects assign."""
+        key = (name, tuple(args))
+        new = self.sim.apply_unsafe(state.up, self._ground[key], ())
+        values = dict(state.values)
+        for fe in self._touches[key]:
+            values[fe] = new.get_value(fe)
+        return PddlState(new, values, self._dynamic)
 
     def unmet(self, state, name: str, args: tuple[str, ...]) -> list:
         """The action's false preconditions in ``state`` (UP expressions; ``[]`` when applicable).
         For a statically impossible action: its static preconditions that never hold."""
         ga = self.grounded_action(name, args)
         if ga is not None:
-            conds, _ = self.sim.get_unsatisfied_conditions(state, ga, ())
-            return list(conds)
+            ck = (state.key, name, args)
+            if ck not in self._unmet_cache:
+                if len(self._unmet_cache) > 300_000:
+                    self._unmet_cache.clear()
+                self._unmet_cache[ck] = tuple(self.sim.get_unsatisfied_conditions(state.up, ga, ())[0])
+            return list(self._unmet_cache[ck])
         return self._static_unmet(name, args)
 
     def unmet_text(self, state, name: str, args: tuple[str, ...]) -> list[str]:
@@ -288,9 +329,11 @@ class PddlTask:
 
     def applicable_actions(self, state) -> list[tuple[str, tuple[str, ...]]]:
         """Every grounded action applicable in ``state``, in :attr:`actions` order."""
-        return [k for k in self.actions if self.sim.is_applicable(state, self._ground[k], ())]
+        return [k for k in self.actions if self.sim.is_applicable(state.up, self._ground[k], ())]
 
-    def _simple_effects(self, name: str, args) -> list[tuple[Any, Any]] | None:
+    def plain_effects(self, name: str, args) -> list[tuple[Any, Any]] | None:
+        """``[(atom, value)]`` of an action with only plain true/false effects, else None
+        (conditional, quantified or numeric effects, or a statically impossible action)."""
         ga = self.grounded_action(name, args)
         if ga is None:
             return None
@@ -305,13 +348,14 @@ class PddlTask:
         """What the action does already holds in ``state``: it has only plain true/false effects
         and each one's atom already has that value (``switch-on`` of a lit light). ``False`` for
         an action with conditional, quantified or numeric effects."""
-        eff = self._simple_effects(name, args)
-        return bool(eff) and all(state.get_value(f).bool_constant_value() == v for f, v in eff)
+        eff = self.plain_effects(name, args)
+        return bool(eff) and all(state.values.get(f, self.grounded.initial_value(f)).bool_constant_value() == v
+                                 for f, v in eff)
 
     def inverse(self, later: tuple[str, tuple], earlier: tuple[str, tuple]) -> bool:
         """``later`` exactly undoes ``earlier``: both have only plain true/false effects, on the same
         atoms, with opposite values (``put-down a`` after ``pick-up a``, ``go k h`` after ``go h k``)."""
-        a, b = self._simple_effects(*earlier), self._simple_effects(*later)
+        a, b = self.plain_effects(*earlier), self.plain_effects(*later)
         if not a or not b:
             return False
         da, db = dict(a), dict(b)
@@ -350,4 +394,20 @@ class PddlTask:
                 "files": [self.domain_path, self.problem_path]}
 
 
-__all__ = ["PddlTask", "pddl_text", "conjuncts"]
+def load_task(scene: str | None) -> PddlTask:
+    """The :class:`PddlTask` of a scene name (:mod:`.scenes`), parsed and grounded (0.1-0.7 s).
+    Raises the errors of :func:`.scenes.resolve` and of :class:`PddlTask`."""
+    from actionable.worlds.pddl.scenes import resolve
+
+    ref = resolve(scene)
+    return PddlTask(ref.domain, ref.problem, ref.name)
+
+
+def goal_task_text(task: PddlTask) -> str:
+    """``Reach the goal of <problem>: (on a b) (on b c)`` (cut to fit a task line)."""
+    head = f"Reach the goal of {task.problem_name}: "
+    body = " ".join(task.goal_texts)
+    return head + (body if len(head) + len(body) <= 400 else body[: 396 - len(head)] + " ...")
+
+
+__all__ = ["PddlTask", "PddlState", "pddl_text", "conjuncts", "load_task", "goal_task_text"]

@@ -11,10 +11,10 @@ planner as VirtualHome and THOR. What the world gives it:
   ``GroundedConfig.max_tried`` (80) best-scored candidates a step, so in a problem with more
   grounded actions some are never tried (:meth:`PddlPlanning.goal_check` notes it).
 * **Affordance**: a step is tried with UP's simulator from the plan's state (states are
-  immutable: nothing to copy). **Repair** (CAPE's corrective steps, from the unmet preconditions):
-  while the step is not applicable and the budget lasts, insert the applicable action after which
-  the fewest of its preconditions are false, if that is fewer than before (any condition: atoms,
-  negations, ``exists``). A step whose effects already hold fails as ``satisfied`` ("nothing to do").
+  immutable: nothing to copy). **Repair** (CAPE's corrective steps, from the unmet preconditions,
+  :mod:`.repair`): an achiever of the first false precondition (an action whose effects make it
+  true), itself established first when it is not applicable, within ``repair_budget`` inserted
+  steps. A step whose effects already hold fails as ``satisfied`` ("nothing to do").
 * **Objects the task names**: object names in the task text, and every object of the problem's
   goal (the task *is* the problem's goal; a task word naming no object is not reported missing).
 * **Goals**: ``goal_progress(task)`` gives the problem's goal conjuncts (met, total), so the
@@ -29,6 +29,7 @@ from __future__ import annotations
 from actionable.env.program import Argument
 from actionable.errors import ResolutionError
 from actionable.planning.affordance import Attempt, Committing
+from actionable.worlds.pddl.repair import Repairer
 from actionable.worlds.pddl.steps import PddlStep, split_action, split_phrase
 
 
@@ -49,7 +50,7 @@ class PddlAffordance(Committing):
         self.memory: dict[str, str] = {}
         self.seen: set = {self.fingerprint(self.state)}
         self._attempts: dict = {}     # (state key, step, repair) -> Attempt: the goal search asks again
-        self._applicable: dict = {}   # state key -> applicable grounded actions
+        self.repairer = Repairer(task)
 
     # --- scene queries ---
     def fingerprint(self, state) -> int:
@@ -107,13 +108,6 @@ class PddlAffordance(Committing):
     def _key(step: PddlStep) -> tuple[str, tuple[str, ...]]:
         return step.action, tuple(a.name for a in step.args)
 
-    def applicable(self, state) -> list[tuple[str, tuple[str, ...]]]:
-        """Applicable grounded actions in ``state`` (cached per state)."""
-        k = self.task.key(state)
-        if k not in self._applicable:
-            self._applicable[k] = self.task.applicable_actions(state)
-        return self._applicable[k]
-
     def run(self, step: PddlStep, state):
         """``(ok, new state or None, unmet preconditions as text)`` of a resolved step."""
         name, args = self._key(step)
@@ -142,49 +136,27 @@ class PddlAffordance(Committing):
     def _attempt(self, b: PddlStep, repair: bool) -> Attempt:
         t, s = self.task, self.state
         name, args = self._key(b)
-        ok, new, unmet = self.run(b, s)
-        if ok:
+        if t.applicable(s, name, args):
+            new = t.apply(s, name, args)
             fp = self.fingerprint(new)
             return Attempt(b, True, [b], [False], None, new, fp, [fp])
         if t.grounded_action(name, args) is not None and t.effects_hold(s, name, args):
-            return Attempt(b, False, [b], [False], {"unmet_preconditions": unmet}, satisfied=True)
+            return Attempt(b, False, [b], [False], {"unmet_preconditions": t.unmet_text(s, name, args)},
+                           satisfied=True)
         if repair and self.repair_budget > 0 and t.grounded_action(name, args) is not None:
-            chain: list[PddlStep] = []
-            states = []
-            visited = {self.fingerprint(s)}
-            n_unmet = len(t.unmet(s, name, args))
-            while len(chain) < self.repair_budget:
-                fix = self._achiever(s, name, args, n_unmet, visited)
-                if fix is None:
-                    break
-                key, s, n_unmet = fix
-                chain.append(PddlStep.of(key[0], *key[1]))
-                states.append(s)
-                visited.add(self.fingerprint(s))
-                if n_unmet == 0:
-                    new = t.apply(s, name, args)
-                    fp = self.fingerprint(new)
-                    return Attempt(b, True, chain + [b], [True] * len(chain) + [False], None, new, fp,
-                                   [self.fingerprint(x) for x in states] + [fp])
-        return Attempt(b, False, [b], [False], {"unmet_preconditions": unmet})
-
-    def _achiever(self, s, name: str, args: tuple, n_unmet: int, visited: set):
-        """The applicable action after which the fewest preconditions of ``(name, args)`` are false
-        (fewer than ``n_unmet``; ties: the first in the problem's order), as ``(key, state, count)``;
-        ``None`` when no action helps."""
-        best = None
-        for key in self.applicable(s):
-            if key == (name, args):
-                continue
-            s2 = self.task.apply(s, *key)
-            if self.fingerprint(s2) in visited:
-                continue
-            n = len(self.task.unmet(s2, name, args))
-            if n < n_unmet and (best is None or n < best[2]):
-                best = (key, s2, n)
-                if n == 0:
-                    break
-        return best
+            fix = self.repairer.establish((name, args), s, self.repair_budget)
+            if fix is not None:
+                chain, s2 = fix
+                states, x = [], s
+                for key in chain:
+                    x = t.apply(x, *key)
+                    states.append(x)
+                new = t.apply(s2, name, args)
+                fp = self.fingerprint(new)
+                return Attempt(b, True, [PddlStep.of(k[0], *k[1]) for k in chain] + [b],
+                               [True] * len(chain) + [False], None, new, fp,
+                               [self.fingerprint(y) for y in states] + [fp])
+        return Attempt(b, False, [b], [False], {"unmet_preconditions": t.unmet_text(s, name, args)})
 
     def execute(self, resolved_steps) -> tuple[dict, object]:
         """Replay from the initial state: ``(executability dict, final state)``."""
@@ -235,7 +207,7 @@ class PddlPlanning:
     paper_graph = None
 
     def __init__(self, scene: str | None = None):
-        from actionable.worlds.pddl.world import load_task
+        from actionable.worlds.pddl.model import load_task
 
         self.task = load_task(scene)
         self.name = self.task.name
@@ -252,7 +224,7 @@ class PddlPlanning:
 
     def task_text(self) -> str:
         """A task line for the problem (``Reach the goal of sussman: (on a b) (on b c)``)."""
-        from actionable.worlds.pddl.world import goal_task_text
+        from actionable.worlds.pddl.model import goal_task_text
 
         return goal_task_text(self.task)
 

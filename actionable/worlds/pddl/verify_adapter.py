@@ -6,8 +6,9 @@ comments; any output of ``actionable plan --env pddl``) from the problem's initi
 unified-planning's simulator, and proposes the minimal edits of the judge (arXiv 2509.02761's
 ``#REMOVE`` / ``#MISSING``, the cost model of :mod:`actionable.verify.grounded`):
 
-* a failing step's **missing preconditions**: an action applicable before it after which fewer of
-  its preconditions are false (the same rule as the planner's repair, :mod:`.planning`);
+* a failing step's **missing preconditions**: the corrective steps of the planner's repair
+  (:mod:`.repair`: an achiever of the first false precondition, itself established first), or one
+  applicable action after which fewer of its preconditions are false;
 * a failing step whose effects **already hold** (``switch-on`` of a lit light) is redundant;
 * **undo pairs**: a later step that exactly undoes an earlier one (their plain effects are opposite:
   ``pick-up a`` / ``put-down a``, ``go k h`` / ``go h k``), removed when the plan without both
@@ -21,9 +22,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from actionable.env.program import Argument
 from actionable.errors import ProgramParseError, UnknownObjectError, WorldActionError
 from actionable.verify.worldsim import WorldReplay
+from actionable.worlds.pddl.repair import Repairer
 from actionable.worlds.pddl.steps import PddlStep
 
 __all__ = ["PddlAdapter"]
@@ -47,6 +48,7 @@ class PddlAdapter:
         self.world.reset()
         self.task = self.world.task
         self.scene = self.task.name
+        self.repairer = Repairer(self.task)
 
     @property
     def default_goal(self) -> str:
@@ -128,26 +130,24 @@ class PddlAdapter:
 
     # --- judge hooks ---
     def fixes(self, steps: Sequence, k: int, rep: WorldReplay) -> list[tuple[int, list, str]]:
-        """Actions applicable before the failing ``steps[k]`` after which fewer of its preconditions
-        are false, best first (at most 3)."""
+        """Insertions before the failing ``steps[k]``: the corrective chain of :mod:`.repair` (an
+        achiever of its first false precondition, established first when needed; at most 3
+        steps), then single applicable actions after which fewer of its preconditions are false."""
         key = self._key(steps[k])
         if key is None or self.task.grounded_action(*key) is None:
             return []
-        states, _, _, _ = self._states(steps[:k])
-        s = states[-1]
+        s = self._states(steps[:k])[0][-1]
+        why = f"{self.format_step(steps[k])} needs {', '.join(rep.unmet) or 'its preconditions'}"
+        out: list[tuple[int, list, str]] = []
+        fix = self.repairer.establish(key, s, 3)
+        if fix is not None and fix[0]:
+            out.append((k, [PddlStep.of(a[0], *a[1]) for a in fix[0]], why))
         n = len(self.task.unmet(s, *key))
-        scored = []
-        for i, a in enumerate(self.task.applicable_actions(s)):
-            if a == key:
-                continue
-            m = len(self.task.unmet(self.task.apply(s, *a), *key))
-            if m < n:
-                scored.append((m, i, a))
-        out = []
-        for m, _, a in sorted(scored)[:3]:
-            st = PddlStep(a[0], tuple(Argument(x, x) for x in a[1]))
-            why = f"{self.format_step(steps[k])} needs {', '.join(rep.unmet) or 'its preconditions'}"
-            out.append((k, [st], why))
+        scored = sorted((len(self.task.unmet(self.task.apply(s, *a), *key)), i, a)
+                        for i, a in enumerate(self.repairer.applicable(s)) if a != key)
+        for m, _, a in scored:
+            if m < n and len(out) < 3 and not any(len(f[1]) == 1 and self._key(f[1][0]) == a for f in out):
+                out.append((k, [PddlStep.of(a[0], *a[1])], why))
         return out
 
     def already(self, step, rep: WorldReplay) -> str | None:

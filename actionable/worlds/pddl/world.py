@@ -20,17 +20,9 @@ from typing import Any
 from actionable.errors import (ConfigError, UnknownObjectError, WorldActionError, WorldNotResetError,
                                unknown_names)
 from actionable.worlds.base import Action, Goal, World, check_goals
+from actionable.worlds.pddl.model import goal_task_text, load_task
 from actionable.worlds.pddl.scenes import DEFAULT_SCENE, SEP, resolve, scene_of, shipped_scenes
 from actionable.worlds.pddl.steps import PddlStep, format_action, split_action, split_phrase
-
-
-def load_task(scene: str | None):
-    """The :class:`~actionable.worlds.pddl.model.PddlTask` of a scene name (parsed and grounded:
-    0.1-0.7 s). Raises the errors of :func:`.scenes.resolve` and :class:`.model.PddlTask`."""
-    from actionable.worlds.pddl.model import PddlTask
-
-    ref = resolve(scene)
-    return PddlTask(ref.domain, ref.problem, ref.name)
 
 
 class PddlWorld(World):
@@ -193,7 +185,7 @@ class PddlWorld(World):
 
     @property
     def state(self):
-        """The current state (a unified-planning state; immutable)."""
+        """The current state (a :class:`~actionable.worlds.pddl.model.PddlState`; immutable)."""
         return self._state_or_raise()
 
     def observe(self) -> dict:
@@ -268,11 +260,4 @@ class PddlWorld(World):
         return self._s
 
 
-def goal_task_text(task) -> str:
-    """``Reach the goal of <problem>: (on a b) (on b c)`` (cut to fit a task line)."""
-    head = f"Reach the goal of {task.problem_name}: "
-    body = " ".join(task.goal_texts)
-    return head + (body if len(head) + len(body) <= 400 else body[: 396 - len(head)] + " ...")
-
-
-__all__ = ["PddlWorld", "load_task", "goal_task_text"]
+__all__ = ["PddlWorld"]
