@@ -199,7 +199,7 @@ def test_python_verify_judges_a_kitchen_plan_in_its_own_world(planned):
         actionable.verify(res, judge="sim", program="27_2")
     with pytest.raises(ConfigError, match=r"world='mars': unknown world 'mars'; choose one of"):
         actionable.verify(lines, "Make coffee", judge="sim", world="mars")
-    with pytest.raises(ConfigError, match=r"world='driving': no plan-verification adapter; choose one of thor"):
+    with pytest.raises(ConfigError, match=r"world='driving': no plan-verification adapter; choose one of pddl, thor"):
         actionable.verify(lines, "Make coffee", judge="sim", world="driving")
 
 

@@ -388,8 +388,10 @@ class PddlTask:
 
     def describe(self) -> dict:
         """Counts for ``actionable scenes --env pddl <scene>``."""
-        return {"domain": self.domain_name, "problem": self.problem_name, "requirements": list(self.requirements),
-                "objects": len(self.objects), "types": sorted(set(self.objects.values())),
+        return {"source": f"PDDL domain {self.domain_name!r} and problem {self.problem_name!r}",
+                "domain": self.domain_name, "problem": self.problem_name, "requirements": list(self.requirements),
+                "objects": len(self.objects), "types": len(set(self.objects.values())),
+                "type_names": sorted(set(self.objects.values())),
                 "actions": list(self.schemas), "grounded_actions": len(self.actions), "goal": list(self.goal_texts),
                 "files": [self.domain_path, self.problem_path]}
 
