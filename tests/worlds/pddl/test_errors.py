@@ -81,22 +81,16 @@ def test_unknown_predicate_object_or_arity_in_the_problem(write, bw_domain, init
     assert ei.value.path == p and ei.value.line == line and f"p.pddl:{line}" in str(ei.value)
 
 
-def test_unknown_type_in_the_problem(write):
+@pytest.mark.parametrize("objects, init, what", [
+    ("k - room\n   m - drink", "(hand-empty)", "unknown type 'drink'"),  # a type the domain lacks
+    ("k - room m - item", "(hand-empty) (holding k)", "holding"),     # a room where an item goes
+])
+def test_unknown_type_or_wrong_argument_type_in_the_problem(write, objects, init, what):
     from actionable.worlds.pddl.scenes import DATA
 
-    p = write("h.pddl", "(define (problem h) (:domain household)\n (:objects k - room\n   m - drink)\n"
-                        " (:init (hand-empty)) (:goal (hand-empty)))\n")
-    with pytest.raises(PddlMismatchError, match="unknown type 'drink'") as ei:
-        world(str(DATA / "household" / "domain.pddl"), p)
-    assert ei.value.line == 3
-
-
-def test_wrong_argument_type_in_the_problem(write):
-    from actionable.worlds.pddl.scenes import DATA
-
-    p = write("h.pddl", "(define (problem h) (:domain household)\n (:objects k - room m - item)\n"
-                        " (:init (hand-empty) (holding k)) (:goal (hand-empty)))\n")
-    with pytest.raises(PddlMismatchError, match="holding") as ei:
+    p = write("h.pddl", f"(define (problem h) (:domain household)\n (:objects {objects})\n"
+                        f" (:init {init}) (:goal (hand-empty)))\n")
+    with pytest.raises(PddlMismatchError, match=what) as ei:
         world(str(DATA / "household" / "domain.pddl"), p)
     assert ei.value.line == 3
 

@@ -4,9 +4,6 @@ reads every output form of the planner, and the judge's hooks (fixes, already, u
 
 from __future__ import annotations
 
-import contextlib
-import io
-
 import pytest
 
 import actionable
@@ -17,6 +14,8 @@ from actionable.planning.retrieval import ProgramRetriever
 from actionable.verify.worldsim import make_adapter, verify_route
 from actionable.worlds.pddl.planning import PddlPlanning
 from actionable.worlds.pddl.steps import PddlStep
+
+from tests.cli.test_thor_plan_to_verify import write_plan_formats
 
 SUSSMAN_GOLD = ["(unstack c a)", "(put-down c)", "(pick-up b)", "(stack b c)", "(pick-up a)", "(stack a b)"]
 MILK_GOLD = ["(go hall-door kitchen-door)", "(switch-on kitchen-light)", "(go kitchen-door counter)",
@@ -78,7 +77,6 @@ def test_a_missing_chain_is_inserted_as_one_repair():
 @pytest.fixture(scope="module")
 def planned(tmp_path_factory):
     """A no-LM plan for household:p01 printed in every --format by the CLI's printer."""
-    from actionable.cli.plan import _output
     from actionable.grounding.embedder import load_embedder
 
     class _Session:
@@ -91,15 +89,7 @@ def planned(tmp_path_factory):
                           GroundedConfig(use_lm=False)).plan("Put the milk in the fridge", d)
     res.goal_check = d.goal_check(res)
     assert res.executable and res.goal_check["task_success"]
-    out = tmp_path_factory.mktemp("plans")
-    files = {}
-    for fmt in ("human", "script", "text", "json"):
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            _output(res, _Session(), fmt, d.executes_in, d.world_text)
-        files[fmt] = out / f"plan-{fmt}.{'json' if fmt == 'json' else 'txt'}"
-        files[fmt].write_text(buf.getvalue(), encoding="utf-8")
-    return res, files
+    return res, write_plan_formats(res, _Session(), d, tmp_path_factory.mktemp("plans"))
 
 
 @pytest.mark.parametrize("fmt", ["human", "script", "text", "json"])
