@@ -158,6 +158,17 @@ def check_problem_text(text: str, path: str, domain_name: str, domain_path: str)
     return name
 
 
+def undefined_numeric(problem, path: str, text: str) -> PddlMismatchError:
+    """The error for numeric fluents the problem gives no initial value (UP's simulator refuses them:
+    ``UNDEFINED_INITIAL_NUMERIC``; ALFRED's ``(total-cost)`` is one)."""
+    given = {fe.fluent().name for fe in problem.explicit_initial_values}
+    names = sorted(f.name for f in problem.fluents if not f.type.is_bool_type() and f.name not in given)
+    line = find_line(text, ":init")
+    first = names[0] if names else "f"
+    return PddlMismatchError(f"{path}{f':{line}' if line else ''}: numeric fluent(s) {', '.join(names) or '?'} have "
+                             f"no initial value; add e.g. '(= ({first}) 0)' to the problem's :init", path, line)
+
+
 _POS = re.compile(r"line:?\s*(\d+),\s*col:?\s*(\d+)", re.IGNORECASE)
 
 
@@ -203,4 +214,4 @@ def from_up_error(exc: Exception, path: str, text: str, stage: str, domain_text:
 
 
 __all__ = ["read_pddl", "check_domain_text", "check_problem_text", "from_up_error", "strip_comments",
-           "find_line", "requirements_for", "SUPPORTED", "UNSUPPORTED"]
+           "find_line", "requirements_for", "undefined_numeric", "SUPPORTED", "UNSUPPORTED"]

@@ -154,6 +154,8 @@ class PddlTask:
         if not UPSequentialSimulator.supports(kind):
             sup = UPSequentialSimulator.supported_kind()
             missing = sorted(set(kind.features) - set(sup.features))
+            if "UNDEFINED_INITIAL_NUMERIC" in missing:  # a problem defect, not a missing feature
+                raise checks.undefined_numeric(self.lifted, self.problem_path, ptext)
             raise PddlUnsupportedError(
                 f"{self.domain_path}: unified-planning's sequential simulator cannot run this problem: it needs "
                 f"{', '.join(missing) or 'features'} ({checks.requirements_for(missing)}); drop them from the domain",

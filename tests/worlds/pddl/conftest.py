@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("unified_planning")
-
-BW_DOMAIN_PATH = "actionable/worlds/pddl/data/blocksworld/domain.pddl"
-
 
 @pytest.fixture
 def write(tmp_path):

@@ -119,7 +119,7 @@ def test_an_undeclared_durative_action_is_named(write):
 
 def test_adl_numeric_fluents_and_action_costs_run(write):
     """Measured: UP 1.3.0's simulator runs :adl (forall, when, or, =), numeric fluents and
-    :action-costs (FIELD-NOTES had action costs refused, on ALFRED's domain)."""
+    :action-costs (when the problem initialises (total-cost); see the next test)."""
     d = write("d.pddl", """(define (domain rich)
   (:requirements :adl :numeric-fluents :action-costs)
   (:types thing) (:predicates (p ?x - thing) (q ?x - thing))
@@ -144,3 +144,17 @@ def test_not_utf8(write, bw_domain, tmp_path):
     p.write_bytes(PROBLEM.replace("two", "tw\xe9").encode("latin-1"))
     with pytest.raises(PddlFileError, match="not UTF-8"):
         world(bw_domain, str(p))
+
+
+def test_an_uninitialised_action_cost_is_named_with_the_fix(write):
+    """What refused ALFRED's domain with its costs (FIELD-NOTES): the problem never sets (total-cost)."""
+    d = write("d.pddl", "(define (domain c) (:requirements :strips :action-costs)\n (:predicates (p ?x))\n"
+                        " (:functions (total-cost) - number)\n"
+                        " (:action a :parameters (?x) :precondition (p ?x) :effect (and (not (p ?x)) (increase (total-cost) 1))))")
+    p = write("p.pddl", "(define (problem q) (:domain c) (:objects o)\n (:init (p o)) (:goal (not (p o))))")
+    with pytest.raises(PddlMismatchError, match=r"total-cost have no initial value; add e.g. '\(= \(total-cost\) 0\)'") as ei:
+        world(d, p)
+    assert ei.value.line == 2
+    w = world(d, write("p2.pddl", "(define (problem q) (:domain c) (:objects o)\n (:init (p o) (= (total-cost) 0))"
+                                  " (:goal (not (p o))))"))
+    assert w.step("(a o)")[2]  # the goal: reached
