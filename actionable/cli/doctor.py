@@ -28,6 +28,7 @@ CORE = {
     "llama_cpp": ("llama-cpp-python", "runs the embedded planning LM"),
     "sentence_transformers": ("sentence-transformers", "runs the translation LM"),
     "torch": ("torch", "tensor runtime of the translation LM"),
+    "unified_planning": ("unified-planning", "PDDL parsing and simulation of the pddl world"),
 }
 
 

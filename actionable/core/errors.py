@@ -154,6 +154,37 @@ class MissingCapabilityError(WorldError, ConfigError):
 class PluginError(WorldError, ConfigError):
     """A world plugin (an entry point of the ``actionable.worlds`` group, or a ``"module:attr"``
     reference of a registration) cannot be loaded."""
+# --- PDDL world (actionable.worlds.pddl) -------------------------------------------------
+class PddlError(WorldError, InputError):
+    """A PDDL domain or problem file cannot be used by the ``pddl`` world.
+
+    Attributes:
+        path: the file at fault (``None`` when not one file). line / column: 1-based position in
+            ``path`` when known, else ``None``.
+    """
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None,
+                 column: int | None = None):
+        self.path, self.line, self.column = path, line, column
+        super().__init__(message)
+
+
+class PddlFileError(PddlError, SceneError):
+    """A PDDL file (or a shipped scene) does not exist or cannot be read; the message names the path."""
+
+
+class PddlSyntaxError(PddlError):
+    """A PDDL file is malformed; the message names the file, the line and the column."""
+
+
+class PddlMismatchError(PddlError):
+    """A problem does not belong to the domain: another domain name, or a predicate, type, object
+    or constant the domain does not declare."""
+
+
+class PddlUnsupportedError(PddlError):
+    """The domain or problem needs a PDDL feature the sequential simulator of unified-planning does
+    not execute (durative actions, processes, ...); the message names the requirement."""
 
 
 def unknown_names(what: str, bad, allowed=None) -> str:

@@ -11,6 +11,11 @@ Optional capability of a domain: ``goal_progress(task) -> Callable[[state], tupl
 known goals); the planner uses it for goal-aware termination (:mod:`actionable.planning.goalsearch`).
 It is not part of :class:`PlanningDomain`, so ``isinstance`` checks hold for domains without it.
 
+Optional attribute: ``goal_is_task = True`` (with ``goal_progress``): the goal predicates are the whole
+task (a PDDL problem's goal), so the planner ends the plan as soon as they all hold and looks for no
+"task's own step" in the text (grounded module doc). THOR's goal predicates are the world's reading
+of a task and do not set it.
+
 Optional in an attempt: ``satisfied`` (the step failed only because what it would do already
 holds). A world that leaves it False gets no "nothing to do" and no "never undo the task's step".
 Optional in an affordance: ``instances(step)`` and ``cannot(step)`` (:mod:`actionable.planning.taskstep`),

@@ -86,7 +86,11 @@ class WorldAdapter(Protocol):
         e.g. speech or motion). Raises ``ProgramParseError``."""
 
     # optional: ``walk_needed(step, next_step) -> bool`` (a walk the next kept step needs: never
-    # removed) and ``implicit_navigation`` (text: why other walks change nothing in the replay)
+    # removed) and ``implicit_navigation`` (text: why other walks change nothing in the replay);
+    # ``undoes(later, earlier) -> bool`` (the world's own undo pairs, for action names outside the
+    # shared vocabulary: a PDDL domain's); ``default_goal`` (text: the goal when none is given,
+    # for a scene that defines its goal); ``step_from_dict(record) -> Step`` (a ``plan --json`` step
+    # record of the world's own step type)
 
 
 # ---------------------------------------------------------------------------- graph kind

@@ -92,18 +92,28 @@ class ExampleBank:
     Args:
         examples: the pairs (at least one).
 
+        allow_empty: accept a bank without examples (:meth:`empty`: a world that has no
+            demonstrations, such as a user's PDDL problem; the grounded planner then plans from the
+            scene alone, and retrieval returns nothing).
+
     Raises:
-        PlanningError: no examples.
+        PlanningError: no examples (unless ``allow_empty``).
     """
 
     examples: list[Example]
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    allow_empty: bool = field(default=False, compare=False)
 
     def __post_init__(self) -> None:
         self.examples = [e for e in self.examples if e.steps]
-        if not self.examples:
+        if not self.examples and not self.allow_empty:
             raise PlanningError("the example bank is empty (no example has steps); give at least "
                                 "one task-plan pair")
+
+    @classmethod
+    def empty(cls) -> "ExampleBank":
+        """A bank with no examples (``allow_empty``): for a world without demonstrations."""
+        return cls([], allow_empty=True)
 
     def __len__(self) -> int:
         return len(self.examples)

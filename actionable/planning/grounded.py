@@ -59,6 +59,12 @@ The plan ends at ``Done``, when no candidate is left, or at ``max_steps``,
 which counts every step (repair and goal-search steps included): a candidate whose repair chain, or a
 searched step, that would not fit in the steps left is not taken (``stop_reason`` ``max_steps``).
 
+A planning domain whose goal *is* the task (the optional attribute ``goal_is_task = True``, with
+``goal_progress``: a PDDL problem's goal) ends the plan as soon as every goal holds (``stop_reason``
+``goal_reached``; ``already_done`` with a "nothing to do" warning when it holds at the start), with or
+without ``goal_search``: there the goal, not the LM's ``Done``, says when the task is done, and the
+task's own step (read from the text, below) is not looked for.
+
 Goal-aware termination (``GroundedConfig.goal_search``), only where the planning domain offers the
 optional ``goal_progress`` capability (the task's goal predicates; THOR, not VirtualHome): a
 candidate that leaves fewer goals met is dropped, and a ``Done`` (or an empty candidate list) while
@@ -89,7 +95,7 @@ from actionable.planning.goalsearch import goal_progress, search_progress
 from actionable.grounding.objects import ObjectMatch, match_task_objects
 from actionable.planning.result import PlanResult, StepTrace
 from actionable.planning.retrieval import ProgramRetriever, Retrieved, query_text
-from actionable.planning.taskstep import drop_undoing, find_task_groups
+from actionable.planning.taskstep import TaskSteps, drop_undoing, find_task_groups
 
 DONE = "done"
 
@@ -266,7 +272,10 @@ class GroundedPlanner:
         task_cos = vec @ self.embedder.encode([query_text(task, description)])[0]
         named = set(match.classes)
         obj_share = [sum(a.name in named for a in s.args) / max(1, len(s.args)) for s in pool]
-        ts = find_task_groups(self.embedder, cfg, pool, phrases, vec, task, match, oracle)
+        if getattr(domain, "goal_is_task", False):  # the goal says when the task is done, not one step
+            ts = TaskSteps([], pool, phrases, oracle)
+        else:
+            ts = find_task_groups(self.embedder, cfg, pool, phrases, vec, task, match, oracle)
         task_steps, task_pool = ts.phrases, ts.pool
         res.task_steps = sorted(task_steps)
         cannot = getattr(oracle, "cannot", None)  # optional: why a step can never run here
@@ -294,7 +303,14 @@ class GroundedPlanner:
         position = 0
         # optional: the world knows the task's goal predicates (module doc of goalsearch)
         progress = goal_progress(domain, task) if cfg.goal_search else None
+        # optional: the domain's goal *is* the task (a PDDL problem's), so the plan ends once it holds
+        reached = goal_progress(domain, task) if getattr(domain, "goal_is_task", False) else None
         while position < (0 if already else cfg.max_steps):
+            if reached is not None and _all_met(reached(oracle.state)):
+                res.stop_reason = "goal_reached" if res.steps else "already_done"
+                if not res.steps:
+                    res.warnings.append(f"nothing to do: the goal already holds in scene {domain.name!r}")
+                break
             position += 1
             self._emit(event="step", step=position, max_steps=cfg.max_steps)
             step_prompt = res.prompt + f"Step {position}:"
@@ -561,6 +577,11 @@ class GroundedPlanner:
                                  "unmet_preconditions": [], "steps_executed": 0}
             return
         res.executability, res.final_state = oracle.execute(res.resolved_program.steps)
+
+
+def _all_met(progress: tuple[int, int]) -> bool:
+    met, total = progress
+    return total > 0 and met >= total
 
 
 def _next_step(steps: list[str], done: list[str]) -> str | None:

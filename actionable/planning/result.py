@@ -94,7 +94,8 @@ class PlanResult:
         task_steps: grounded only: the candidate phrases that say the task in one step (cosine to
             the task's words >= ``task_step_similarity``); ``Done`` is favoured once one is done.
         stop_reason: ``empty_samples``, ``below_cutoff``, ``max_steps`` or
-            ``end_of_plan``; ``stopped_at`` gives the details.
+            ``end_of_plan``; grounded: ``done``, ``no_candidate``, ``max_steps``, ``already_done``
+            or ``goal_reached`` (a domain whose goal is the task); ``stopped_at`` gives the details.
         executability: simulator verdict dict (``executable``, ``failed_index``
             (0-based), ``failed_step``, ``error_type``, ``error``,
             ``unmet_preconditions``, ``steps_executed``), or ``None`` if not run.

@@ -63,7 +63,7 @@ class ProgramRetriever:
     """
 
     def __init__(self, bank, embedder, cache_dir=None):
-        self.bank = bank if isinstance(bank, ExampleBank) else ExampleBank(list(bank))
+        self.bank = bank if isinstance(bank, ExampleBank) else ExampleBank(list(bank), allow_empty=not bank)
         self.embedder = embedder
         self.cache_dir = cache_dir
         self._mat: np.ndarray | None = None
@@ -93,8 +93,11 @@ class ProgramRetriever:
             Up to ``k`` :class:`Retrieved` (fewer if the bank has fewer allowed).
 
         Raises:
-            PlanningError: every program is excluded.
+            PlanningError: every program is excluded (an empty bank, :meth:`ExampleBank.empty`,
+            returns ``[]``: nothing to retrieve is not an error there).
         """
+        if not self.bank.examples:
+            return []
         allowed = self._allowed(exclude_sources, exclude_tasks)
         if not allowed:
             raise PlanningError("every program of the example bank is excluded; nothing to retrieve")

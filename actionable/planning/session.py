@@ -85,9 +85,9 @@ class PlanningSession:
         self._index = None
         t = time.perf_counter()
         if bank is None:
-            bank = ExampleBank(list(self.scene.example_bank()))
-        elif isinstance(bank, (list, tuple)):
-            bank = ExampleBank(list(bank))
+            bank = self.scene.example_bank()
+        if isinstance(bank, (list, tuple)):  # a world's examples; a world may have none
+            bank = ExampleBank(list(bank), allow_empty=not bank)
         elif not isinstance(bank, ExampleBank):
             bank = ExampleBank.from_jsonl(bank)
         self.bank = bank

@@ -10,11 +10,12 @@ flag of an attempt and ``instances()``), never to a world by name.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
 
-from actionable.core.program import Argument, Step
+from actionable.core.program import Argument
 from actionable.core.errors import ResolutionError
 from actionable.core.planning import Affordance
 from actionable.grounding.objects import words as _words
@@ -172,7 +173,8 @@ def drop_undoing(oracle: Affordance, task_pool: list, cands: list) -> list:
         for st in task_pool if target is not None and target.id is not None else ():
             if len(st.args) != 1 or st.args[0].name != target.name:
                 continue
-            mine = [Step(st.action, (Argument(target.name, target.id),))]
+            # the step's own type: a world may extend the step vocabulary (a PDDL action's name)
+            mine = [dataclasses.replace(st, args=(Argument(target.name, target.id),))]
             key = (st.action, target.id)
             if key not in before:
                 before[key] = _effect_holds(oracle, mine, oracle.state)

@@ -68,7 +68,7 @@ def read_plan_in_world(adapter, text: str, where: str = "plan", suffix: str = ""
 
     if text.lstrip().startswith("{"):
         try:
-            prog = loads_world_plan_json(text)
+            prog = loads_world_plan_json(text, getattr(adapter, "step_from_dict", None))
         except InputError as exc:
             raise InputError(f"{where}: {exc}") from None
         if prog is not None:
@@ -158,7 +158,7 @@ def verify_in_world(env: str, text: str, *, scene: str | None = None, goal: str 
     hint = getattr(capability(env, "verify"), "scene_task", lambda s: None)(sc)
     adapter = make_adapter(env, sc, hint[0] if hint else None)
     plan, notes, own = read_plan_in_world(adapter, text, where, suffix)
-    goal = (goal or own or (hint[1] if hint else None) or "").strip()
+    goal = (goal or own or (hint[1] if hint else None) or getattr(adapter, "default_goal", None) or "").strip()
     if not goal:
         raise ConfigError("a goal is required for this plan and scene (--goal, or goal= in Python), "
                           "e.g. \"Make coffee\"")

@@ -121,10 +121,12 @@ def loads_plan_json(text: str) -> Program | None:
         return None
 
 
-def loads_world_plan_json(text: str) -> Program | None:
+def loads_world_plan_json(text: str, step_from_dict=None) -> Program | None:
     """:func:`loads_plan_json` for a world whose object ids are strings (``actionable plan --env
     thor --json``: ``"Mug|alfred|2"``): the resolved program (else the program) with its ids kept
-    as they are; ``None`` when ``text`` is not ``plan --json`` output.
+    as they are; ``None`` when ``text`` is not ``plan --json`` output. ``step_from_dict``: the
+    world's reader of a step record, for a world whose steps are its own type (a PDDL action's
+    name is no VirtualHome action); it raises ``ProgramParseError`` on a bad record.
 
     Raises:
         InputError: the object holds no program, or a step record is malformed (names it).
@@ -142,6 +144,12 @@ def loads_world_plan_json(text: str) -> Program | None:
         raise InputError("the plan JSON holds no program (the planner produced no steps)")
     steps = []
     for n, rec in enumerate(d["steps"], 1):
+        if step_from_dict is not None:
+            try:
+                steps.append(step_from_dict(rec))
+            except ProgramParseError as exc:
+                raise InputError(f"step {n} of the plan JSON: bad step record {rec!r:.120} ({exc})") from None
+            continue
         try:
             names = [(str(a), None if i is None else str(i)) for a, i in rec["args"]]
             bare = parse_script_step(f"[{rec['action']}] " + " ".join(f"<{a}>" for a, _ in names))

@@ -265,11 +265,15 @@ class WorldJudge:
                 out.append(({i}, "repeats an earlier action", False))
         later: list[tuple[set[int], str | dict[int, str], bool]] = []  # whole pick-up/put-down moves
         uses = getattr(self.adapter, "use_devices", frozenset())
+        undoes = getattr(self.adapter, "undoes", None)  # optional: the world's own undo pairs
         for i, s in enumerate(steps):
             for j in range(i + 1, n):
                 t = steps[j]
                 if s.args and mentions(t, s.args[0]):
-                    if world_undoes(t, s) and s.action in INVERSE_ACTIONS:
+                    if undoes is not None and undoes(t, s):
+                        out.append(({i, j}, {i: f"{s.to_text()} is undone by step {j + 1}",
+                                             j: f"{t.to_text()} only undoes step {i + 1}"}, False))
+                    elif world_undoes(t, s) and s.action in INVERSE_ACTIONS:
                         if not (s.action in ("SWITCHON", "SWITCHOFF") and _norm(s.args[0].name) in uses):
                             out.append(({i, j}, {i: f"{s.to_text()} is undone by step {j + 1}",
                                                  j: f"{t.to_text()} only undoes step {i + 1}"}, False))

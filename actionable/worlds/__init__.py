@@ -14,7 +14,8 @@ from actionable.core.registry import WorldSpec, capability, list_worlds, make, r
 from actionable.core.world import Action, Goal, GoalResult, World, check_goals
 
 #: the built-in world packages, in registration order
-BUILTIN = ("actionable.worlds.virtualhome", "actionable.worlds.thor", "actionable.worlds.driving")
+BUILTIN = ("actionable.worlds.virtualhome", "actionable.worlds.thor", "actionable.worlds.driving",
+           "actionable.worlds.pddl")
 
 
 def register_builtin(registry) -> None:

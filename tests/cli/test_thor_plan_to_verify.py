@@ -32,7 +32,6 @@ class _Session:
 def planned(tmp_path_factory):
     """A no-LM grounded plan for "Make coffee" in FloorPlan1, printed in every --format by the
     CLI's own printer (`actionable.cli.plan._output`)."""
-    from actionable.cli.plan import _output
     from actionable.grounding.embedder import load_embedder
 
     emb = load_embedder("minilm", cache_dir=tmp_path_factory.mktemp("cache"))
@@ -41,15 +40,22 @@ def planned(tmp_path_factory):
     res = planner.plan("Make coffee", d, exclude_sources=d.held_out_sources())
     assert res.executable and res.steps
     res.goal_check = d.goal_check(res)
-    out = tmp_path_factory.mktemp("plans")
+    return res, write_plan_formats(res, _Session(), d, tmp_path_factory.mktemp("plans"))
+
+
+def write_plan_formats(res, session, domain, out) -> dict:
+    """``{format: file}``: ``res`` printed by the CLI's own printer (`actionable.cli.plan._output`)
+    in every ``--format``, one file each under ``out`` (also used by other worlds' tests)."""
+    from actionable.cli.plan import _output
+
     files = {}
     for fmt in FORMATS:
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
-            _output(res, _Session(), fmt, d.executes_in, d.world_text)
+            _output(res, session, fmt, domain.executes_in, domain.world_text)
         files[fmt] = out / f"plan-{fmt}.{'json' if fmt == 'json' else 'txt'}"
         files[fmt].write_text(buf.getvalue(), encoding="utf-8")
-    return res, files
+    return files
 
 
 def _world_lines(res):
@@ -199,7 +205,7 @@ def test_python_verify_judges_a_kitchen_plan_in_its_own_world(planned):
         actionable.verify(res, judge="sim", program="27_2")
     with pytest.raises(ConfigError, match=r"world='mars': unknown world 'mars'; choose one of"):
         actionable.verify(lines, "Make coffee", judge="sim", world="mars")
-    with pytest.raises(ConfigError, match=r"world='driving': no plan-verification adapter; choose one of thor"):
+    with pytest.raises(ConfigError, match=r"world='driving': no plan-verification adapter; choose one of pddl, thor"):
         actionable.verify(lines, "Make coffee", judge="sim", world="driving")
 
 

@@ -124,3 +124,13 @@ def test_clean_task_strips_whole_terminal_escape_sequences():
 
     assert clean_task("Make\x1b[31m coffee\x07\x01") == "Make coffee"
     assert clean_task("Watch\x1b]0;title\x07 TV") == "Watch TV"
+
+
+def test_empty_bank_is_refused_unless_allowed_and_retrieves_nothing():
+    from actionable.planning.retrieval import ProgramRetriever
+
+    with pytest.raises(PlanningError):
+        ExampleBank([])
+    bank = ExampleBank.empty()
+    assert len(bank) == 0 and bank.allow_empty
+    assert ProgramRetriever(bank, BagOfWordsEmbedder()).nearest("Stack the blocks", k=3) == []

@@ -17,7 +17,7 @@ def test_routes_come_from_the_registries():
 
 
 def test_a_world_without_a_judge_and_an_unknown_world_are_config_errors():
-    with pytest.raises(ConfigError, match=r"--env driving: no plan-verification adapter; choose one of thor, virtualhome"):
+    with pytest.raises(ConfigError, match=r"--env driving: no plan-verification adapter; choose one of pddl, thor, virtualhome"):
         verify_route("driving")
     with pytest.raises(ConfigError, match=r"unknown world 'mars'"):
         verify_route("mars")
@@ -40,7 +40,7 @@ def test_a_newly_registered_world_with_an_adapter_is_routed_to_it(monkeypatch):
     monkeypatch.setitem(registry.REGISTRY._specs, "toy", registry.WorldSpec("toy", _Toy))
     with pytest.raises(ConfigError, match="toy"):
         verify_route("toy")
-    with pytest.raises(ConfigError, match=r"no plan-verification adapter for world 'toy'; choose one of thor"):
+    with pytest.raises(ConfigError, match=r"no plan-verification adapter for world 'toy'; choose one of pddl, thor"):
         make_adapter("toy", "s")
     monkeypatch.setitem(registry.REGISTRY._specs, "toy", registry.WorldSpec(
         "toy", _Toy, capabilities={"verify": _ToyWithAdapter.verify_adapter}))
