@@ -32,7 +32,9 @@ ROOT = Path(__file__).resolve().parents[1]
 #: keys whose values are timings, paths or machine facts (dropped before comparing)
 VOLATILE = re.compile(r"(^|_)(s|sec|secs|seconds|time|elapsed|wall|ms|duration|started|finished|path|"
                       r"run_dir|cache|cache_dir|load_s|per_plan_s|plan_s|timestamp|host|pid|version|"
-                      r"lm_calls_s|threads)$|seconds|_s$|^t_|timing")
+                      r"lm_calls_s|threads|worker)$|seconds|_s$|^t_|timing")
+#: a markdown table row whose last cell is seconds (``| ... | 0.23 |``)
+_SECONDS_CELL = re.compile(r"\| \d+\.\d+ \|$")
 
 
 def _clean(x):
@@ -43,6 +45,7 @@ def _clean(x):
     if isinstance(x, float):
         return round(x, 6)
     if isinstance(x, str):
+        x = _SECONDS_CELL.sub("| <s> |", x)
         return re.sub(r"/tmp/[^\s'\"]+", "<tmp>", re.sub(r"\d+(\.\d+)? ?s\b", "<s>", x))
     return x
 
@@ -142,7 +145,7 @@ def main(argv=None) -> int:
     ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"))
     args = ap.parse_args(argv)
     if args.compare:
-        a, b = (json.load(open(p, encoding="utf-8")) for p in args.compare)
+        a, b = (_clean(json.load(open(p, encoding="utf-8"))) for p in args.compare)
         bad = 0
         for k in sorted(set(a) | set(b)):
             same = a.get(k) == b.get(k)

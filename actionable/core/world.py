@@ -161,10 +161,24 @@ class World(abc.ABC):
         names = set(self.scenes())
         return next((c for c in (name, *(p + name for p in self.scene_prefixes)) if c in names), None)
 
-    def scene_info(self, name: str, classes: bool = False) -> dict:
+    def scene_info(self, name: str, classes: bool = False, admissible: bool = False) -> dict:
         """Facts about scene ``name`` for ``actionable scenes --env <world> <scene>`` (counts,
-        source; with ``classes``, ``class_counts``). Default: none."""
+        source; with ``classes``, ``class_counts``; with ``admissible``, the size of the admissible
+        action space where the world counts it). Default: none."""
         return {}
+
+    def scene_listing(self, task: str | None = None) -> dict:
+        """The scene list of ``actionable scenes --env <world>``: ``{"scenes": [{"scene", "task",
+        "desc"}], "count"}``, the scenes whose task, description or name contain ``task`` (any case)
+        when given. A world may return more keys (VirtualHome: its default house and programs)."""
+        tasks = self.scene_tasks()
+        rows = []
+        for sc in self.scenes():
+            t, desc = tasks.get(sc, (None, None))
+            if task and task.lower() not in f"{t or ''} {desc or ''} {sc}".lower():
+                continue
+            rows.append({"scene": sc, "task": t, "desc": desc})
+        return {"scenes": rows, "count": len(rows)}
 
     def scene_tasks(self) -> dict[str, tuple]:
         """``{scene: (task, description)}`` for scenes that are a recorded demonstration's initial

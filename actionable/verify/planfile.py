@@ -222,11 +222,6 @@ def _parse_plan(path: Path, text: str, where: str):
     return plan, plan.task
 
 
-#: an AI2-THOR object id in a plan: ``(Cup|alfred|1)``, ``(Mug|-01.64|+00.66|+00.12)``, JSON ``"Mug|alfred|2"``
-_THOR_ID = re.compile(r"""[("]\s*[A-Z][A-Za-z]*\|[^()\s"]+\s*[)"]""")
-#: a line of the kitchen's action language: ``PickUp(Mug)``, ``GotoLocation(CoffeeMachine)``
-_THOR_LINE = re.compile(r"(?<![\w.])(?:GotoLocation|PickUp|Place|ToggleOn|ToggleOff|Pour|Slice|Clean)"
-                        r"\(\s*'?[A-Z]\w*'?\s*\)")
 #: the scene a plan names: ``plan``'s header ``(variant grounded, scene FloorPlan1)`` or its JSON
 #: (``"scene": "FloorPlan1"``, top level or in ``session``)
 _PLAN_SCENE = re.compile(r"\(variant [^,()]*, scene ([^()\s]+)\)|\"scene\":\s*\"([^\"]+)\"")
@@ -239,25 +234,34 @@ def plan_scene(text: str) -> str | None:
 
 
 def not_a_kitchen_plan(text: str, where: str, also: Exception | None = None) -> None:
-    """A plan for the THOR kitchen given to VirtualHome's judge (no ``--env``): one clear error.
+    """A plan written for another world given to the default world's judge (no ``--env``): one clear
+    error. Each world whose ``verify`` capability can ``recognize(text)`` its own plans is asked
+    (THOR's: AI2-THOR object ids ``Cup|alfred|1``, or its action language ``PickUp(Mug)``).
 
     Raises:
-        InputError: the plan holds AI2-THOR object ids (``Cup|alfred|1``) or lines of the kitchen's
-            action language (``PickUp(Mug)``); the message says to add ``--env thor``.
+        InputError: the plan is another world's; the message names the world's ``--env`` and scene.
     """
-    m = _THOR_ID.search(text) or _THOR_LINE.search(text)
-    if m is None:
-        return
-    named = plan_scene(text)
-    sm = named if named is not None and named.startswith(("FloorPlan", "teach:")) else None  # a kitchen's
-    scene = sm or "SCENE (FloorPlan<N> or a TEACh episode id; `actionable scenes --env thor`)"
-    what = "AI2-THOR object ids such as" if m.re is _THOR_ID else "the kitchen's action language, e.g."
-    shown = m.group(0).strip(" ()\"") if m.re is _THOR_ID else m.group(0)
-    py = f"world='thor', scene='{scene}'" if sm else "world='thor', scene=..."
-    more = f"; also, the file {str(also).replace(where + ' ', '', 1)}" if also is not None else ""
-    raise InputError(f"{where}: this looks like a kitchen plan ({what} {shown!r}): add "
-                     f"--env thor --scene {scene} (in Python: {py}); VirtualHome, the default world, "
-                     f"cannot run it{more}")
+    from actionable.core.defaults import WORLD
+    from actionable.core.registry import capability, list_worlds
+
+    for w in list_worlds("verify"):
+        if w == WORLD:
+            continue
+        try:
+            recognize = getattr(capability(w, "verify"), "recognize", None)
+        except ImportError:  # an optional world whose extra is not installed
+            continue
+        hit = recognize(text) if recognize is not None else None
+        if hit is None:
+            continue
+        named = plan_scene(text)
+        scene = named if named is not None and hit["scene_pattern"](named) else None
+        shown_scene = scene or hit["scene_hint"]
+        py = f"world='{w}', scene='{scene}'" if scene else f"world='{w}', scene=..."
+        more = f"; also, the file {str(also).replace(where + ' ', '', 1)}" if also is not None else ""
+        raise InputError(f"{where}: this looks like {hit['kind']} ({hit['what']} {hit['shown']!r}): add "
+                         f"--env {w} --scene {shown_scene} (in Python: {py}); {WORLD}, the default world, "
+                         f"cannot run it{more}")
 
 
 def read_text(path: Path) -> tuple[str, str]:

@@ -216,7 +216,7 @@ class PddlWorld(World):
         except UnknownSceneError:
             return None
 
-    def scene_info(self, name: str, classes: bool = False) -> dict:
+    def scene_info(self, name: str, classes: bool = False, admissible: bool = False) -> dict:
         """Domain, problem, requirements, objects, actions, grounded actions and goal of a scene
         (with ``classes``: objects per type)."""
         from collections import Counter

@@ -45,6 +45,12 @@ _BOIL = re.compile(r"^boil (?:the |a |some )?(\w+?)s?\.?$", re.I)
 _CLEAN_ALL = re.compile(r"clean all (?:the )?(\w+?)s?\.?$", re.I)
 
 
+#: an AI2-THOR object id in a plan: ``(Cup|alfred|1)``, ``(Mug|-01.64|+00.66|+00.12)``, JSON ``"Mug|alfred|2"``
+_THOR_ID = re.compile(r"""[("]\s*[A-Z][A-Za-z]*\|[^()\s"]+\s*[)"]""")
+#: a line of the kitchen's action language: ``PickUp(Mug)``, ``GotoLocation(CoffeeMachine)``
+_THOR_LINE = re.compile(r"(?<![\w.])(?:GotoLocation|PickUp|Place|ToggleOn|ToggleOff|Pour|Slice|Clean)"
+                        r"\(\s*'?[A-Z]\w*'?\s*\)")
+
 class ThorAdapter:
     """Plans of the project's steps in the THOR kitchen world (see the module doc).
 
@@ -73,6 +79,20 @@ class ThorAdapter:
         self.scene = scene
         self.task = task
         self.world.reset(options={"scene": scene})  # raises UnknownSceneError early
+
+    @staticmethod
+    def recognize(text: str) -> dict | None:
+        """Whether plan ``text`` is written for this world (so a user who forgot ``--env thor`` is
+        told): AI2-THOR object ids (``(Cup|alfred|1)``) or lines of the kitchen's action language
+        (``PickUp(Mug)``); ``None`` otherwise."""
+        m = _THOR_ID.search(text) or _THOR_LINE.search(text)
+        if m is None:
+            return None
+        ids = m.re is _THOR_ID
+        return {"kind": "a kitchen plan", "what": "AI2-THOR object ids such as" if ids else
+                "the kitchen's action language, e.g.", "shown": m.group(0).strip(' ()"') if ids else m.group(0),
+                "scene_hint": "SCENE (FloorPlan<N> or a TEACh episode id; `actionable scenes --env thor`)",
+                "scene_pattern": lambda name: name.startswith(("FloorPlan", "teach:"))}
 
     @staticmethod
     def scene_task(scene: str) -> tuple[str | None, str] | None:

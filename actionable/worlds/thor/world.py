@@ -185,7 +185,7 @@ class ThorWorld(World):
     def scenes(self) -> list[str]:
         return list(list_scenes())
 
-    def scene_info(self, name: str, classes: bool = False) -> dict:
+    def scene_info(self, name: str, classes: bool = False, admissible: bool = False) -> dict:
         """Source, object and type counts of a floor plan or TEACh initial state."""
         from collections import Counter
 

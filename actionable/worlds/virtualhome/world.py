@@ -160,3 +160,60 @@ class VirtualHomeWorld(World):
         from actionable.worlds.virtualhome.scene import list_scenes
 
         return list(list_scenes())
+
+    def scene_info(self, name: str, classes: bool = False, admissible: bool = False) -> dict:
+        """``name``'s node, edge and class counts, objects per room and (a program scene) its
+        task; ``class_counts`` with ``classes``; ``admissible_actions`` (and per action) with
+        ``admissible``.
+
+        Raises:
+            SceneError: an unknown scene (the message names close ids).
+        """
+        from collections import Counter
+
+        from actionable.worlds.virtualhome.scene import load_program, load_scene
+
+        scene = load_scene(name)
+        info = _scene_summary(scene)
+        if classes:
+            info["class_counts"] = {c: len(scene.nodes_of_class(c)) for c in scene.class_names()}
+        if admissible:
+            from actionable.worlds.virtualhome.admissible import admissible_actions
+
+            acts = admissible_actions(scene)
+            info["admissible_actions"] = len(acts)
+            info["admissible_by_action"] = dict(sorted(Counter(s.action for s in acts).items()))
+        if scene.name != "default":
+            prog = load_program(scene.name)
+            info.update(task=prog.task, description=prog.description, steps=len(prog))
+        return info
+
+    def scene_listing(self, task: str | None = None) -> dict:
+        """``{"default": summary of the merged house, "programs": [{"id", "task", "steps"}],
+        "program_count", "task_count"}``; ``task`` keeps the programs whose task contains it."""
+        from collections import Counter
+
+        from actionable.worlds.virtualhome.scene import list_program_ids, load_program, load_scene
+
+        rows = []
+        for pid in list_program_ids():
+            prog = load_program(pid)
+            if task and task.lower() not in prog.task.lower():
+                continue
+            rows.append({"id": pid, "task": prog.task, "steps": len(prog)})
+        return {"default": _scene_summary(load_scene(None)), "programs": rows, "program_count": len(rows),
+                "task_count": len(Counter(r["task"] for r in rows))}
+
+
+def _scene_summary(scene) -> dict:
+    rooms = {}
+    for r in scene.rooms:
+        rooms[scene.class_of(r)] = 0
+    for nid in scene.node_ids:
+        room = scene.room_of(nid)
+        if room is not None and room != nid:
+            rooms[scene.class_of(room)] = rooms.get(scene.class_of(room), 0) + 1
+    return {"name": scene.name, "nodes": len(scene), "edges": len(scene.edges),
+            "classes": len(scene.class_names()),
+            "added_objects": sum(1 for i in scene.node_ids if i >= 1000),
+            "objects_per_room": rooms}
