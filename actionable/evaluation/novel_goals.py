@@ -316,7 +316,8 @@ def _holds(c: dict, v) -> tuple[bool, str]:
         return all(r for r, _ in res), "; ".join(d for r, d in res if not r)
     subs, q = _members(c["subject"], v)
     if not subs:
-        return False, f"no {_sel_text(c['subject'])} in the state"
+        what = c["subject"].get("class", _sel_text(c["subject"]))
+        return False, f"no {what}{' in ' + c['subject']['room'] if c['subject'].get('room') else ''} in the state"
     missing = [s for s in subs if s is None or (s != AGENT and not v.has(s))]
     if missing:
         return False, f"no object {missing[0]!r} in the state"

@@ -123,7 +123,7 @@ def test_all_against_any_and_room():
     assert not check(ids, LIGHTS).success
     empty = _task([{"subject": {"class": "lamp", "quantifier": "all"}, "state": "OFF"}])
     res = check(empty, LIGHTS)
-    assert not res.success and "no all lamp" in res.results[0].detail
+    assert not res.success and "no lamp in the state" in res.results[0].detail
     absent = _task([{"subject": {"id": 99}, "state": "OFF"}])
     assert not check(absent, LIGHTS).success
 
