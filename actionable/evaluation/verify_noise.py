@@ -296,6 +296,33 @@ class PlanFacts:
     def correct(self, steps) -> bool:
         return self.outcome(steps).correct
 
+    def object_state(self, steps) -> frozenset:
+        """Final node states and edges not touching the character, after ``steps``."""
+        from actionable.env.program import Program
+        from actionable.env.simulator import execute_program
+
+        g = execute_program(Program(tuple(steps)), self.scene, self.sim).final_state.to_dict()
+        ch = self.scene.character_id
+        return frozenset([(n["id"], tuple(sorted(n.get("states", [])))) for n in g["nodes"]]
+                         + [(e["from_id"], e["relation_type"], e["to_id"]) for e in g["edges"]
+                            if ch not in (e["from_id"], e["to_id"])])
+
+    def own_redundancy(self, steps, max_block: int = 4) -> str | None:
+        """A block of at most ``max_block`` consecutive steps, not all navigation, whose
+        removal leaves the plan correct and its final object state unchanged (README
+        section 1: such a planner plan is not used as a reference); ``None`` when none."""
+        steps = list(steps)
+        want = self.object_state(steps)
+        for k in range(1, max_block + 1):
+            for i in range(len(steps) - k + 1):
+                block = steps[i:i + k]
+                if all(s.action in NAVIGATION for s in block):
+                    continue
+                rest = steps[:i] + steps[i + k:]
+                if self.correct(rest) and self.object_state(rest) == want:
+                    return f"steps {i}..{i + k - 1} ({', '.join(s.to_script() for s in block)})"
+        return None
+
 
 # --- rebuilding plans from a case's edits -----------------------------------------------
 def plan_with(case: NoiseCase, keep: Iterable[int]) -> list[str]:

@@ -278,7 +278,12 @@ def references(seed: int, plans: str | Path | None, n_gold: int) -> tuple[list[t
         log["planner"][key] = log["planner"].get(key, 0) + 1
         if r["correct"] and (r["program_id"], tuple(r["plan"])) not in seen:
             seen.add((r["program_id"], tuple(r["plan"])))
-            refs.append((r["source"], r["program_id"], _parse_lines(r["plan"])))
+            steps = _parse_lines(r["plan"])
+            if PlanFacts(r["program_id"]).own_redundancy(steps) is not None:
+                log["planner"][f"{r['source']}: correct, own redundancy"] = \
+                    log["planner"].get(f"{r['source']}: correct, own redundancy", 0) + 1
+                continue
+            refs.append((r["source"], r["program_id"], steps))
     return refs, log
 
 
