@@ -1,7 +1,8 @@
 """The new labelled plan-verification set (issue 26): cases, loader, simulator facts, label checks.
 
 Written apart from the judges: nothing here (nor in :mod:`verify_noise_kinds`,
-:mod:`verify_noise_sources`) imports :mod:`actionable.verify`. Labels follow the
+:mod:`verify_noise_sources`) imports a judge module; the one import from
+:mod:`actionable.verify` is the LCS alignment that labels the TEACh set (rule T1). Labels follow the
 procedure in ``benchmarks/data/verify_new/README.md`` (per action, arXiv 2509.02761,
 Sec. 4): a step of the case plan is ``valid`` or ``remove``; a step the plan lacks is a
 MISSING positive with the index of the plan step it belongs before. Facts come from
@@ -228,6 +229,32 @@ def write_cases(cases: Sequence[NoiseCase], path: str | Path) -> None:
                           encoding="utf-8")
 
 
+def summary_markdown(cases: Sequence[NoiseCase]) -> str:
+    """Counts of a set by noise kind, source and split (README tables); positives summed."""
+    def row(name, cs):
+        t = [c for c in cs if c.split == "tune"]
+        pos = sum(len(c.remove_positives) + len(c.missing) for c in cs)
+        return f"| {name} | {len(cs)} | {len(t)} | {len(cs) - len(t)} | {pos} |"
+
+    head = "| {} | cases | tune | report | positives (REMOVE + MISSING) |\n|---|---|---|---|---|"
+    out = [head.format("noise kind (a two-kind case counts under both)")]
+    for k in KINDS:
+        cs = [c for c in cases if k in c.kinds]
+        if cs:
+            out.append(row(k, cs))
+    out.append(row("cases with two kinds", [c for c in cases if len(c.kinds) > 1]))
+    out += ["", head.format("source")]
+    for s in SOURCES:
+        out.append(row(s, [c for c in cases if c.source == s]))
+    out.append(row("**all**", list(cases)))
+    rm = sum(len(c.remove_positives) for c in cases)
+    mi = sum(len(c.missing) for c in cases)
+    steps = sum(len(c.plan) for c in cases)
+    out += ["", f"{steps} plan steps, {rm} REMOVE positives, {mi} MISSING positives, "
+                f"{sum(c.is_clean for c in cases)} clean cases, {len({c.program_id for c in cases})} programs."]
+    return "\n".join(out) + "\n"
+
+
 # --- facts from the simulator -----------------------------------------------------------
 @dataclass(frozen=True)
 class Outcome:
@@ -339,22 +366,12 @@ def plan_with(case: NoiseCase, keep: Iterable[int]) -> list[str]:
 
 def t1_alignment(ref: Sequence[str], plan: Sequence[str]) -> list[tuple[int, int]]:
     """Rule T1: longest common subsequence of lines as ``[(i_ref, j_plan)]``; among equally
-    long alignments each ``ref[i]`` takes the earliest ``plan[j]`` that keeps it longest."""
-    n, m = len(ref), len(plan)
-    L = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        for j in range(m - 1, -1, -1):
-            L[i][j] = L[i + 1][j + 1] + 1 if ref[i] == plan[j] else max(L[i + 1][j], L[i][j + 1])
-    out, i, j = [], 0, 0
-    while i < n and j < m:
-        if ref[i] == plan[j] and L[i][j] == L[i + 1][j + 1] + 1:
-            out.append((i, j))
-            i, j = i + 1, j + 1
-        elif L[i][j + 1] >= L[i + 1][j]:
-            j += 1
-        else:
-            i += 1
-    return out
+    long alignments each ``ref[i]`` takes the earliest ``plan[j]`` that keeps it longest (the
+    alignment that labels the TEACh set, :func:`actionable.verify.teach_bench.align`: a data
+    helper, no judge)."""
+    from actionable.verify.teach_bench import align
+
+    return align(list(ref), list(plan))
 
 
 def _lines(xs) -> list:
@@ -444,4 +461,4 @@ def _ref_index_of_missing(case: NoiseCase, m: dict) -> int:
 
 __all__ = ["SOURCES", "KINDS", "ERROR_KINDS", "CLEAN_KINDS", "INSERT_KINDS", "DELETE_KINDS", "CHANGE_KINDS",
            "NoiseCase", "NoiseSetError", "Outcome", "PlanFacts", "check_case", "default_path", "load_cases",
-           "looks_unneeded", "plan_with", "split_of", "t1_alignment", "write_cases"]
+           "looks_unneeded", "plan_with", "split_of", "summary_markdown", "t1_alignment", "write_cases"]

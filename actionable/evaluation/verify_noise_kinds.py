@@ -21,6 +21,8 @@ from actionable.evaluation.verify_noise import PlanFacts, looks_unneeded
 REPEATABLE = frozenset({"LOOKAT", "TURNTO", "WATCH", "TOUCH", "READ", "PUSH", "PULL", "WIPE", "WASH", "RINSE",
                         "SCRUB", "TYPE", "POINTAT", "DRINK", "SQUEEZE", "GREET"})
 _WALKS = frozenset({"WALK", "RUN", "FIND"})
+#: seats a person sits on for a moment (tried first for "standing again")
+SEATS = frozenset({"chair", "couch", "sofa", "bench", "armchair", "stool", "love_seat", "bed", "piano_bench"})
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,7 @@ def posture(d: Draft, f: PlanFacts, rng: random.Random) -> Draft | None:
     seats = [n for n in f.scene.node_ids if "SITTABLE" in f.scene.properties_of(n) and n not in f.goal_ids
              and n not in set(f.scene.rooms)]
     rng.shuffle(seats)
+    seats.sort(key=lambda n: f.scene.class_of(n) not in SEATS)  # a chair or a couch before a mat or a toilet
     for n in seats[:2]:
         x = _node(f, n)
         opts.append(("stand_again", [_step("WALK", x), _step("SIT", x), _step("STANDUP")], _all_positions(d)))

@@ -16,7 +16,8 @@ LM noiser, and the case schedule (README ``benchmarks/data/verify_new``).
 
 Command (regenerates ``benchmarks/data/verify_new/cases.jsonl``)::
 
-    python -m actionable.evaluation.verify_noise_sources plans --out runs/verify_new/plans.jsonl --n 90
+    python -m actionable.evaluation.verify_noise_sources plans --out runs/verify_new/plans.jsonl --n 100 \
+        --sources grounded,translated,full,translated+repair,full+repair
     python -m actionable.evaluation.verify_noise_sources build --plans runs/verify_new/plans.jsonl --seed 0
 """
 
@@ -33,6 +34,8 @@ from actionable.evaluation.verify_noise import (CLEAN_KINDS, INSERT_KINDS, Noise
                                                 split_of, t1_alignment, write_cases)
 
 PLANNER_SOURCES = ("grounded", "translated", "full")
+#: the paper variants with the paper's ``--repair`` option (rule-based precondition repair when grounding)
+REPAIR_SOURCES = ("translated+repair", "full+repair")
 NOISE_PROMPT = (
     "Rewrite a robot's plan for a household task, inserting 1 to 3 plausible but redundant or "
     "unnecessary actions (repeat a step, visit or touch an object the task does not need, switch on or "
@@ -64,9 +67,10 @@ def planner_plans(program_ids: Sequence[str], sources: Sequence[str] = PLANNER_S
     Raises:
         ConfigError: an unknown source.
     """
-    bad = [s for s in sources if s not in PLANNER_SOURCES]
+    bad = [s for s in sources if s not in PLANNER_SOURCES + REPAIR_SOURCES]
     if bad:
-        raise ConfigError(f"unknown planner source(s) {bad}; choose from {', '.join(PLANNER_SOURCES)}")
+        raise ConfigError(f"unknown planner source(s) {bad}; choose from "
+                          f"{', '.join(PLANNER_SOURCES + REPAIR_SOURCES)}")
     from actionable.config import LMConfig, PlannerConfig, make_config
     from actionable.env.program import Program
     from actionable.env.scene import load_program, load_scene
@@ -97,11 +101,12 @@ def planner_plans(program_ids: Sequence[str], sources: Sequence[str] = PLANNER_S
                                                           exclude_sources={pid})
                     steps = list(res.resolved_program.steps) if res.resolved_program is not None else []
                 else:
-                    cfg = make_config(PlannerConfig, variant=src, cutoff=default_cutoff("embedded"))
+                    variant, repair = src.split("+")[0], src.endswith("+repair")
+                    cfg = make_config(PlannerConfig, variant=variant, cutoff=default_cutoff("embedded"))
                     own = session.with_scene(scene)
                     res = ZeroShotPlanner(session.lm, own.index, session.bank, cfg).plan(
                         prog.task, scene=None, description=prog.description or None, exclude_task=prog.task)
-                    g = ground_program(Program(tuple(res.steps_as_program())), scene, repair=False)
+                    g = ground_program(Program(tuple(res.steps_as_program())), scene, repair=repair)
                     steps = list(g.steps) if g.executable and not any(s.parse_error for s in res.steps) else None
                     why = "" if steps is not None else "not executable"
             except PlanningError as exc:
@@ -273,7 +278,8 @@ def references(seed: int, plans: str | Path | None, n_gold: int) -> tuple[list[t
     if plans is not None:
         recs = [json.loads(x) for x in Path(plans).read_text(encoding="utf-8").splitlines() if x.strip()]
     rank = {p: i for i, p in enumerate(program_order(seed))}
-    for r in sorted(recs, key=lambda r: (rank.get(r["program_id"], 1e9), PLANNER_SOURCES.index(r["source"]))):
+    order = PLANNER_SOURCES + REPAIR_SOURCES
+    for r in sorted(recs, key=lambda r: (rank.get(r["program_id"], 1e9), order.index(r["source"]))):
         key = f"{r['source']}: {r['why'].split(':')[0]}"
         log["planner"][key] = log["planner"].get(key, 0) + 1
         if r["correct"] and (r["program_id"], tuple(r["plan"])) not in seen:
@@ -284,6 +290,8 @@ def references(seed: int, plans: str | Path | None, n_gold: int) -> tuple[list[t
                     log["planner"].get(f"{r['source']}: correct, own redundancy", 0) + 1
                 continue
             refs.append((r["source"], r["program_id"], steps))
+    # the rare paper-variant references first, so that the planner quotas do not fill on grounded plans alone
+    refs.sort(key=lambda x: (x[0] == "grounded") if x[0] != "gold" else -1)
     return refs, log
 
 
@@ -293,8 +301,10 @@ def _case(draft, source: str, pid: str, ref, goal: str, facts: PlanFacts, kinds,
     m = materialize(draft)
     o = facts.outcome(_lines_of(m["plan"]))
     fx = {"plan_executes": o.executes, "plan_goals_met": len(o.met), "goals_total": o.total, **(extra_facts or {})}
-    cid = f"{source}-{pid}-{'+'.join(kinds)}"
-    return NoiseCase(cid, source, pid, pid, goal, tuple(m["plan"]), tuple(m["labels"]), tuple(m["reasons"]),
+    cid = f"{source.replace('+', '_')}-{pid}-{'+'.join(kinds)}"
+    if source.endswith("+repair"):
+        fx["planner_repair"] = True
+    return NoiseCase(cid, source.split("+")[0], pid, pid, goal, tuple(m["plan"]), tuple(m["labels"]), tuple(m["reasons"]),
                      tuple(m["edit_ids"]), tuple(m["missing"]), tuple(m["edits"]), tuple(kinds), split_of(pid),
                      tuple(s.to_script() for s in ref), fx, lm_rec)
 
@@ -423,16 +433,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     pp = sub.add_parser("plans", help="plan the first N programs (seeded order) with the planner sources")
     pp.add_argument("--out", required=True)
-    pp.add_argument("--n", type=int, default=90)
+    pp.add_argument("--n", type=int, default=100)
     pp.add_argument("--start", type=int, default=0, help="skip the first START programs (parallel runs)")
     pp.add_argument("--seed", type=int, default=0)
     pp.add_argument("--sources", default=",".join(PLANNER_SOURCES))
     pb = sub.add_parser("build", help="generate and label the cases")
-    pb.add_argument("--plans", required=True, help="JSONL written by the plans command")
+    pb.add_argument("--plans", default=None, help="JSONL written by the plans command (none: gold only)")
     pb.add_argument("--seed", type=int, default=0)
     pb.add_argument("--out", default=None, help="default: benchmarks/data/verify_new/cases.jsonl")
     pb.add_argument("--n-gold", type=int, default=120, help="gold references to walk")
     pb.add_argument("--no-lm", action="store_true", help="skip the LM noiser (tests)")
+    pb.add_argument("--log", default=None, help="write the build log (references, attempts, drops, LM rejects)")
     a = ap.parse_args(argv)
     if a.cmd == "plans":
         srcs = [s.strip() for s in a.sources.split(",") if s.strip()]
@@ -445,11 +456,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from actionable.config import LMConfig
         from actionable.lm.registry import load_lm
 
-        lm = load_lm("embedded", LMConfig(cache=False))
+        lm = load_lm("embedded", LMConfig(cache=True))  # cached: a rerun gives the same text, fast
     cases, log = build_cases(a.seed, a.plans, n_gold=a.n_gold, lm=lm)
     out = a.out or default_path()
     write_cases(cases, out)
-    Path(str(out) + ".log.json").write_text(json.dumps(log, indent=1, sort_keys=True), encoding="utf-8")
+    if a.log:
+        Path(a.log).write_text(json.dumps(log, indent=1, sort_keys=True), encoding="utf-8")
     print(f"{len(cases)} cases -> {out}")
     return 0
 
