@@ -316,4 +316,10 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from actionable.errors import ActionableError
+
+    try:
+        raise SystemExit(main())
+    except ActionableError as exc:  # bad flags or a bad case file: the message, no traceback
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(2)
