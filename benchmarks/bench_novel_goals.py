@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def _outcome(planner, task, domain):
-    from actionable.errors import ActionableError
+    from actionable.core.errors import ActionableError
     from actionable.evaluation.novel_goals import PlanOutcome
 
     try:
@@ -73,10 +73,10 @@ def main(argv=None) -> int:
     if args.split == "report" and not args.final_report:
         ap.error("--split report is kept for the lead's final run; add --final-report to run it")
 
-    from actionable.config import GroundedConfig, LMConfig
+    from actionable.core.config import GroundedConfig, LMConfig
     from actionable.evaluation.novel_goals import load_novel_goals, verdict
     from actionable.lm.registry import load_lm
-    from actionable.planning.domain import planning_domain
+    from actionable.core.registry import planning_domain
     from actionable.planning.session import PlanningSession
 
     tasks = load_novel_goals(split=args.split)

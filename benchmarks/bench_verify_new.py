@@ -7,7 +7,7 @@
 
 The set was written apart from the judges (README there); this script only calls the
 loop's public API (``actionable.verify.loop.make_loop``, deterministic ``apply`` planner) and
-scores with ``actionable.verify.metrics``. Columns (percent unless said):
+scores with ``actionable.evaluation.verification.metrics``. Columns (percent unless said):
 
 * P / R / F1: round-1 critiques per action (arXiv 2509.02761, Sec. 4): a REMOVE on a labelled
   step and a MISSING matching a missing step (same action, same node ids) are true positives.
@@ -58,9 +58,9 @@ def t2(plan: list[str], labels, crits):
 
 
 def labelled(case):
-    """The case as a ``CorruptedPlan`` (the label record ``actionable.verify.metrics`` scores)."""
-    from actionable.env.program import Program, parse_script_step
-    from actionable.verify.corrupt import CorruptedPlan
+    """The case as a ``CorruptedPlan`` (the label record ``actionable.evaluation.verification.metrics`` scores)."""
+    from actionable.core.program import Program, parse_script_step
+    from actionable.verify.labels import CorruptedPlan
 
     plan = Program(tuple(case.steps()), task=case.goal)
     ref = Program(tuple(parse_script_step(x) for x in case.reference), task=case.goal)
@@ -72,7 +72,7 @@ def run_case(case, loop, ann, facts_cache):
     from actionable.evaluation.verify_noise import PlanFacts
     from actionable.verify.base import VerifyTask
     from actionable.verify.critique import CritiqueKind
-    from actionable.verify.metrics import score_critiques, score_edits
+    from actionable.evaluation.verification.metrics import score_critiques, score_edits
 
     ex = labelled(case)
     task = VerifyTask(goal=case.goal, scene=case.scene, goal_spec=ann[case.program_id], program_id=case.program_id)
@@ -94,7 +94,7 @@ def run_case(case, loop, ann, facts_cache):
             found[case.reasons[i]][0] += int(i in rm)
     # MISSING: the metric's own matching (each proposal, in order, takes the first unmatched
     # missing step it matches), so the kinds' counts add up to tp_missing
-    from actionable.verify.metrics import _same_missing
+    from actionable.evaluation.verification.metrics import _same_missing
 
     left = [(m["reason"], st) for m, (_, st) in zip(case.missing, case.missing_steps())]
     for reason, _ in left:
@@ -121,7 +121,7 @@ def run_case(case, loop, ann, facts_cache):
 
 def summarize(rows) -> dict:
     """Pooled numbers of per-case rows (fractions in [0, 1]; counts summed over cases)."""
-    from actionable.verify.metrics import Counts, convergence_shares
+    from actionable.evaluation.verification.metrics import Counts, convergence_shares
 
     c, s, lp = Counts(), Counts(), Counts()
     for r in rows:
@@ -232,7 +232,7 @@ def run_judge(cases, judge: str, *, lm=None, max_rounds: int = 5, verbose: bool 
               facts=None) -> list[dict]:
     """One judge (with the deterministic ``apply`` planner) over ``cases``: one row per case
     (fields of :func:`run_case` plus ``judge``). ``lm``: the LM of the ``llm``/``hybrid`` judges."""
-    from actionable.evaluation.goals import load_goal_annotations
+    from actionable.worlds.virtualhome.goals import load_goal_annotations
     from actionable.verify.loop import make_loop
 
     ann = load_goal_annotations() if ann is None else ann
@@ -267,7 +267,7 @@ def main(argv=None) -> int:
     ap.add_argument("--render", default=None,
                     help="print the tables of JSONL files (comma-separated) written by --out (no judge runs)")
     a = ap.parse_args(argv)
-    from actionable.errors import ConfigError
+    from actionable.core.errors import ConfigError
 
     if a.split == "report" and not a.final_report:
         raise ConfigError("--split report is the held-out half, scored once at the end; it is refused while "
@@ -280,7 +280,7 @@ def main(argv=None) -> int:
             report([r for r in rows if r["judge"] == j], j, a.split, "")
         compare(rows)
         return 0
-    from actionable.evaluation.goals import load_goal_annotations
+    from actionable.worlds.virtualhome.goals import load_goal_annotations
     from actionable.evaluation.verify_noise import KINDS, load_cases
     from actionable.verify.loop import loop_lm
 
@@ -316,7 +316,7 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    from actionable.errors import ActionableError
+    from actionable.core.errors import ActionableError
 
     try:
         raise SystemExit(main())

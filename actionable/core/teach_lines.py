@@ -105,4 +105,25 @@ def teach_text(line: str) -> str:
     return f"{SEQ_ACTIONS[p[1]]}({', '.join(p[2])})"
 
 
-__all__ = ["MOTION", "SEQ_ACTIONS", "SEQ_MOTION", "TEACH_ACTIONS", "parse_teach_action", "snake", "split_line", "is_driver_action", "is_object_action", "teach_text"]
+def align(short: list[str], noised: list[str]) -> list[tuple[int, int]]:
+    """Longest common subsequence of two line lists as ``[(i_short, j_noised)]`` pairs, ties broken
+    by matching each ``short[i]`` to the earliest ``noised[j]`` that keeps the alignment longest.
+    O(len(short) * len(noised))."""
+    n, m = len(short), len(noised)
+    L = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            L[i][j] = L[i + 1][j + 1] + 1 if short[i] == noised[j] else max(L[i + 1][j], L[i][j + 1])
+    out, i, j = [], 0, 0
+    while i < n and j < m:
+        if short[i] == noised[j] and L[i][j] == L[i + 1][j + 1] + 1:
+            out.append((i, j))
+            i, j = i + 1, j + 1
+        elif L[i][j + 1] >= L[i + 1][j]:
+            j += 1
+        else:
+            i += 1
+    return out
+
+
+__all__ = ["MOTION", "SEQ_ACTIONS", "SEQ_MOTION", "TEACH_ACTIONS", "parse_teach_action", "snake", "split_line", "is_driver_action", "is_object_action", "teach_text", "align"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 
 #: VirtualHome's object states (``virtualhome_eval`` ``State``)
 VH_STATES = frozenset({"CLOSED", "OPEN", "ON", "OFF", "SITTING", "DIRTY", "CLEAN", "LYING",

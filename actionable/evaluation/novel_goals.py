@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 from actionable.evaluation.goal_states import (AGENT, THOR_RELATIONS, THOR_STATES, VH_RELATIONS, VH_STATES,
                                                view_of)
 

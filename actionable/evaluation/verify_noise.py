@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from actionable.errors import InputError
+from actionable.core.errors import InputError
 
 SOURCES = ("gold", "grounded", "translated", "full")
 #: edits that insert steps (their steps are REMOVE positives, R + them must stay correct)
@@ -101,12 +101,12 @@ class NoiseCase:
         return not self.remove_positives and not self.missing
 
     def steps(self):
-        """The plan as :class:`~actionable.env.program.Step` objects (with node ids)."""
+        """The plan as :class:`~actionable.core.program.Step` objects (with node ids)."""
         return _parse_lines(self.plan)
 
     def missing_steps(self) -> list[tuple[int, object]]:
         """``[(position, Step)]`` of the missing steps."""
-        from actionable.env.program import parse_script_step
+        from actionable.core.program import parse_script_step
 
         return [(int(m["position"]), parse_script_step(m["step"])) for m in self.missing]
 
@@ -172,8 +172,8 @@ def _validate(c: NoiseCase, where: str) -> None:
 
 
 def _parse_lines(lines: Iterable[str]):
-    from actionable.env.program import parse_script_step
-    from actionable.errors import ProgramParseError
+    from actionable.core.program import parse_script_step
+    from actionable.core.errors import ProgramParseError
 
     out = []
     for k, line in enumerate(lines):
@@ -276,43 +276,42 @@ class PlanFacts:
 
     Args:
         program_id: a goal-annotated packaged program (its initial graph and goals).
-        spec: its :class:`~actionable.evaluation.goals.GoalSpec` (loaded when ``None``).
+        spec: its :class:`~actionable.core.goals.GoalSpec` (loaded when ``None``).
 
     Raises:
         NoiseSetError: the program has no goal annotation.
     """
 
     def __init__(self, program_id: str, spec=None):
-        from actionable.env.scene import load_scene
-        from actionable.env.simulator import Simulator
+        from actionable.evaluation.datasets import goal_annotations, scene_graph
+        from actionable.verify.replay import graph_replay
 
         if spec is None:
-            from actionable.evaluation.goals import load_goal_annotations
-
-            spec = load_goal_annotations().get(program_id)
+            spec = goal_annotations().get(program_id)
         if spec is None:
             raise NoiseSetError(f"program {program_id!r} has no goal annotation; use one of the 342")
         self.program_id, self.spec = program_id, spec
-        self.scene = load_scene(program_id)
-        self.sim = Simulator()
+        self.replay = graph_replay()
+        self.scene = scene_graph(program_id)
+        self.sim = self.replay.simulator()
         self._memo: dict[tuple[str, ...], Outcome] = {}
         self.goal_ids = {g.node_id for g in spec.states} | {x for g in spec.relations for x in (g.from_id, g.to_id)}
         self.goal_actions = {a for g in spec.actions for a in g.alternatives}
 
     def outcome(self, steps) -> Outcome:
         """Run ``steps`` (Steps with ids) from the initial scene. Cost: one replay (~10 ms)."""
-        from actionable.env.program import Program
-        from actionable.env.simulator import execute_program
-        from actionable.evaluation.goals import check_goals
-        from actionable.errors import SimulatorError
+        from actionable.core.errors import SimulatorError
+        from actionable.core.goals import check_goals
 
         steps = list(steps)
         key = tuple(s.to_script() for s in steps)
         if key not in self._memo:
             try:
-                r = execute_program(Program(tuple(steps)), self.scene, self.sim)
+                r = self.replay.replay(steps, self.scene, sim=self.sim)
+                if r.error_type == "unknown_node":
+                    raise KeyError(r.error)
                 ran = steps if r.executable else steps[: r.failed_index]
-                g = check_goals(self.spec, r.final_state.to_dict(), ran, match="id")
+                g = check_goals(self.spec, r.final_graph, ran, match="id")
                 met = frozenset(x.describe() for x in (*self.spec.states, *self.spec.relations, *self.spec.actions)
                                 if x.describe() not in set(g.unmet))
                 self._memo[key] = Outcome(r.executable, r.failed_index, met, g.total)
@@ -325,10 +324,7 @@ class PlanFacts:
 
     def object_state(self, steps) -> frozenset:
         """Final node states and edges not touching the character, after ``steps``."""
-        from actionable.env.program import Program
-        from actionable.env.simulator import execute_program
-
-        g = execute_program(Program(tuple(steps)), self.scene, self.sim).final_state.to_dict()
+        g = self.replay.replay(list(steps), self.scene, sim=self.sim).final_graph
         ch = self.scene.character_id
         return frozenset([(n["id"], tuple(sorted(n.get("states", [])))) for n in g["nodes"]]
                          + [(e["from_id"], e["relation_type"], e["to_id"]) for e in g["edges"]
@@ -367,9 +363,9 @@ def plan_with(case: NoiseCase, keep: Iterable[int]) -> list[str]:
 def t1_alignment(ref: Sequence[str], plan: Sequence[str]) -> list[tuple[int, int]]:
     """Rule T1: longest common subsequence of lines as ``[(i_ref, j_plan)]``; among equally
     long alignments each ``ref[i]`` takes the earliest ``plan[j]`` that keeps it longest (the
-    alignment that labels the TEACh set, :func:`actionable.verify.teach_bench.align`: a data
+    alignment that labels the TEACh set, :func:`actionable.evaluation.verification.teach.align`: a data
     helper, no judge)."""
-    from actionable.verify.teach_bench import align
+    from actionable.core.teach_lines import align
 
     return align(list(ref), list(plan))
 

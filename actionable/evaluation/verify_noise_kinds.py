@@ -65,7 +65,7 @@ class Draft:
 
 
 def _step(action: str, *nodes: tuple[str, int]):
-    from actionable.env.program import Step
+    from actionable.core.program import Step
 
     return Step.of(action, *nodes)
 
@@ -276,7 +276,7 @@ def wrong_instance(d: Draft, f: PlanFacts, rng: random.Random) -> Draft | None:
     rng.shuffle(objs)
     objs.sort(key=lambda o: o not in f.goal_ids)
     e = d.next_edit
-    from actionable.env.program import Argument, Step
+    from actionable.core.program import Argument, Step
 
     for o in objs[:4]:
         other = rng.choice([n for n in sc.nodes_of_class(sc.class_of(o)) if n != o])

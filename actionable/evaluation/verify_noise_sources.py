@@ -29,7 +29,7 @@ import re
 from pathlib import Path
 from typing import Sequence
 
-from actionable.errors import ConfigError
+from actionable.core.errors import ConfigError
 from actionable.evaluation.verify_noise import (CLEAN_KINDS, INSERT_KINDS, NoiseCase, PlanFacts, check_case,
                                                 split_of, t1_alignment, write_cases)
 
@@ -71,10 +71,10 @@ def planner_plans(program_ids: Sequence[str], sources: Sequence[str] = PLANNER_S
     if bad:
         raise ConfigError(f"unknown planner source(s) {bad}; choose from "
                           f"{', '.join(PLANNER_SOURCES + REPAIR_SOURCES)}")
-    from actionable.config import LMConfig, PlannerConfig, make_config
-    from actionable.env.program import Program
-    from actionable.env.scene import load_program, load_scene
-    from actionable.errors import PlanningError
+    from actionable.core.config import LMConfig, PlannerConfig, make_config
+    from actionable.core.program import Program
+    from actionable.evaluation.datasets import program as load_program, scene_graph as load_scene
+    from actionable.core.errors import PlanningError
     from actionable.planning.affordance import ground_program
     from actionable.planning.session import PlanningSession
     from actionable.planning.zero_shot import ZeroShotPlanner, default_cutoff
@@ -138,8 +138,8 @@ def parse_lm_lines(text: str, facts: PlanFacts, ref) -> tuple[list, list[dict]]:
     ``rejected``: ``{"line", "why"}`` for every non-empty line that is not a VirtualHome step
     whose objects are classes of the scene. Ids are kept when the node has that class, else
     bound to the node R uses for the class, else the scene's lowest-id node of the class."""
-    from actionable.env.program import Argument, Step, parse_step
-    from actionable.errors import ProgramParseError
+    from actionable.core.program import Argument, Step, parse_step
+    from actionable.core.errors import ProgramParseError
 
     sc = facts.scene
     by_class: dict[str, int] = {}
@@ -262,7 +262,7 @@ def references(seed: int, plans: str | Path | None, n_gold: int) -> tuple[list[t
     """``[(source, program id, steps of R)]``: the first ``n_gold`` programs of the seeded order
     whose gold program is correct, then the correct planner plans of the plans file (each
     (program, plan) once), and counts of what was not used and why."""
-    from actionable.env.scene import load_program
+    from actionable.evaluation.datasets import program as load_program
     from actionable.evaluation.verify_noise import _parse_lines
 
     log: dict = {"gold": {}, "planner": {}}
@@ -322,7 +322,7 @@ def build_cases(seed: int, plans: str | Path | None, n_gold: int = 120, lm=None,
 
     Returns ``(cases, log)``; ``log`` counts references, attempts and every dropped edit or
     case with the rule it broke."""
-    from actionable.env.scene import load_program
+    from actionable.evaluation.datasets import program as load_program
     from actionable.evaluation.verify_noise_kinds import KIND_FUNCS, Draft, prep_steps
 
     targets = targets or TARGETS
@@ -416,8 +416,8 @@ def _trim(rec: dict | None) -> dict | None:
 
 def program_order(seed: int) -> list[str]:
     """The 342 goal-annotated program ids in the seeded order the build walks."""
-    from actionable.env.scene import list_program_ids
-    from actionable.evaluation.goals import load_goal_annotations
+    from actionable.evaluation.datasets import program_ids as list_program_ids
+    from actionable.evaluation.datasets import goal_annotations as load_goal_annotations
 
     ann = load_goal_annotations()
     ids = [p for p in list_program_ids() if p in ann]
@@ -453,7 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     lm = None
     if not a.no_lm:
-        from actionable.config import LMConfig
+        from actionable.core.config import LMConfig
         from actionable.lm.registry import load_lm
 
         lm = load_lm("embedded", LMConfig(cache=True))  # cached: a rerun gives the same text, fast

@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 from bench_verify_new import compare, main, run_case, run_judge, summarize, t2  # noqa: E402
 
-from actionable.errors import ConfigError  # noqa: E402
-from actionable.evaluation.goals import load_goal_annotations  # noqa: E402
+from actionable.core.errors import ConfigError  # noqa: E402
+from actionable.worlds.virtualhome.goals import load_goal_annotations  # noqa: E402
 from actionable.evaluation.verify_noise import load_cases  # noqa: E402
 from actionable.verify.base import JudgeResult  # noqa: E402
 from actionable.verify.critique import Critique, CritiqueKind  # noqa: E402
@@ -84,7 +84,7 @@ def test_sim_judge_rows_are_consistent_with_the_labels(capsys):
 
 
 def test_t2_credits_an_identical_adjacent_copy_only():
-    from actionable.env.program import parse_script_step
+    from actionable.core.program import parse_script_step
 
     plan = ["[WALK] <bedroom> (67)", "[SIT] <bed> (70)", "[SIT] <bed> (70)", "[WALK] <bedroom> (67)"]
     labels = ["valid", "valid", "remove", "valid"]

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from actionable.errors import ActionableError, InputError
+from actionable.core.errors import ActionableError, InputError
 from actionable.evaluation.novel_goals import (NovelGoalsError, PlanOutcome, check, load_novel_goals, parse_task,
                                                scene_problems, score, split_of, verdict)
 
@@ -19,7 +19,7 @@ BY_ID = {t.id: t for t in TASKS}
 def _initial(task):
     """(env, initial state) of the task's scene in the real simulator / THOR world."""
     if task.world == "virtualhome":
-        from actionable.env.simulator import Simulator
+        from actionable.worlds.virtualhome.simulator import Simulator
 
         sim = Simulator()
         obs, _ = sim.reset(options={"scene": task.scene})

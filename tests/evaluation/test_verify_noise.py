@@ -29,7 +29,7 @@ def committed() -> list[NoiseCase]:
 
 @lru_cache(maxsize=None)
 def annotations():
-    from actionable.evaluation.goals import load_goal_annotations
+    from actionable.worlds.virtualhome.goals import load_goal_annotations
 
     return load_goal_annotations()
 
@@ -37,10 +37,10 @@ def annotations():
 def correct(pid: str, lines) -> bool:
     """Independent re-derivation: executes from the program's scene and every annotated goal
     holds on the exact node ids."""
-    from actionable.env.program import Program, parse_script_step
-    from actionable.env.scene import load_scene
-    from actionable.env.simulator import execute_program
-    from actionable.evaluation.goals import check_goals
+    from actionable.core.program import Program, parse_script_step
+    from actionable.worlds.virtualhome.scene import load_scene
+    from actionable.worlds.virtualhome.simulator import execute_program
+    from actionable.core.goals import check_goals
 
     prog = Program(tuple(parse_script_step(x) for x in lines))
     r = execute_program(prog, load_scene(pid))
@@ -74,7 +74,7 @@ def test_committed_set_size_kinds_and_split():
 
 
 def test_every_case_parses_and_its_scene_and_nodes_exist():
-    from actionable.env.scene import load_scene
+    from actionable.worlds.virtualhome.scene import load_scene
 
     scenes = {}
     for c in committed():
@@ -114,7 +114,7 @@ def test_labels_follow_the_procedure_on_a_sample():
 
 
 def test_a_kind_edit_is_labelled_as_written():
-    from actionable.env.scene import load_program
+    from actionable.worlds.virtualhome.scene import load_program
     import random
 
     f = PlanFacts("1057_1")
@@ -130,7 +130,7 @@ def test_a_kind_edit_is_labelled_as_written():
 
 
 def test_lm_noiser_parses_strictly_with_a_scripted_lm():
-    from actionable.env.scene import load_program
+    from actionable.worlds.virtualhome.scene import load_program
     from actionable.lm.scripted import ScriptedLM
     from actionable.evaluation.verify_noise_sources import lm_noise
 
@@ -179,9 +179,9 @@ def test_loader_errors_name_the_line(tmp_path):
 
 @pytest.mark.slow
 def test_lm_noiser_with_the_embedded_model():
-    from actionable.config import LMConfig
-    from actionable.env.program import ACTION_ARITY
-    from actionable.env.scene import load_program
+    from actionable.core.config import LMConfig
+    from actionable.core.program import ACTION_ARITY
+    from actionable.worlds.virtualhome.scene import load_program
     from actionable.lm.registry import load_lm
     from actionable.evaluation.verify_noise_sources import lm_noise
 

@@ -36,32 +36,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from actionable.core.program import Program
-from actionable.core.teach_lines import SEQ_ACTIONS, is_driver_action, is_object_action, split_line, teach_text  # noqa: F401
+from actionable.core.teach_lines import SEQ_ACTIONS, align, is_driver_action, is_object_action, split_line, teach_text  # noqa: F401
 from actionable.core.teach_lines import SEQ_MOTION as MOTION  # noqa: F401
 from actionable.core.errors import InputError
 
 DATA_FILE = Path(__file__).with_name("data") / "teach_seq.json"
-def align(short: list[str], noised: list[str]) -> list[tuple[int, int]]:
-    """Longest common subsequence of two line lists as ``[(i_short, j_noised)]`` pairs, ties broken
-    by matching each ``short[i]`` to the earliest ``noised[j]`` that keeps the alignment longest.
-    O(len(short) * len(noised))."""
-    n, m = len(short), len(noised)
-    L = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        for j in range(m - 1, -1, -1):
-            L[i][j] = L[i + 1][j + 1] + 1 if short[i] == noised[j] else max(L[i + 1][j], L[i][j + 1])
-    out, i, j = [], 0, 0
-    while i < n and j < m:
-        if short[i] == noised[j] and L[i][j] == L[i + 1][j + 1] + 1:
-            out.append((i, j))
-            i, j = i + 1, j + 1
-        elif L[i][j + 1] >= L[i + 1][j]:
-            j += 1
-        else:
-            i += 1
-    return out
-
-
 @dataclass(frozen=True)
 class TeachDemo:
     """One converted TEACh episode.
