@@ -103,7 +103,7 @@ def test_closed_stdout_exits_0_quietly(args):
 
 def test_scenes_thor_unknown_scene_and_details(capsys):
     assert main(["scenes", "--env", "thor", "FloorPlan999"]) == 2
-    assert _err(capsys).startswith("error: SCENE: unknown thor scene 'FloorPlan999'")
+    assert _err(capsys).lower().startswith("error: scene: unknown thor scene 'floorplan999'")
     assert main(["scenes", "nope"]) == 2
     assert _err(capsys).startswith("error: SCENE: ")
     assert main(["scenes", "--env", "thor", "FloorPlan1", "--classes"]) == 0
