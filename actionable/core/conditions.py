@@ -1,0 +1,180 @@
+"""Goal conditions read from an instruction, bound to instances, and their one check.
+
+A world's ``goals`` capability (:class:`GoalInterpreter`) turns instruction text plus a scene into a
+:class:`GoalReading`: conjunctive :class:`Clause` s, each a disjunction of :class:`Condition` s over
+the world's own predicates, bound to the world's object ids. ``plan``, ``verify``, ``eval`` and the
+API check the same reading with :func:`check_reading` on a :class:`ConditionView` of a state, so
+they reach one answer (EAI, Li et al. 2024, Sec. 3: goal interpretation as node states, relations
+and the agent's posture; LLM+P, Liu et al. 2023: plan to the read goal, check the same goal).
+
+Shapes:
+
+* ``Condition(kind, subject, value, target=None, negate=False)``: ``kind`` is ``"state"``
+  (``subject`` has state ``value``: VirtualHome ``ON``/``OFF``/``OPEN``/``CLEAN``/``SITTING``...,
+  THOR ``isToggled``/``isOpen``/``isCooked``...) or ``"relation"`` (edge ``subject --value-->
+  target``: ``INSIDE``/``ON``/``HOLDS``; THOR ``IN``/``HOLDS``). ``subject``/``target`` are world
+  ids (VirtualHome ints, THOR id strings) or :data:`CHARACTER` for the agent.
+* ``Clause(options, text, source)``: met when any option holds ("put a mug in the sink": any mug;
+  "the bedroom light": one option). ``source`` says where the clause came from (``"rule"``: the
+  grammar; ``"annotation"``: the annotated goals of a similar packaged program; ``"lm"``).
+* ``GoalReading(task, clauses, status, why, closest, notes)``: ``status`` is ``"goal"`` (clauses
+  to reach), ``"refuse"`` (the scene cannot reach it, or the text is not a task: ``why`` says which),
+  ``"unclear"`` (no end state could be read: "I can't tell what end state this asks for";
+  ``closest`` is the nearest reading, if any) or ``"none"`` (the interpreter has nothing to say:
+  the caller falls back to imitation planning and says the goal was not checked).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Protocol, runtime_checkable
+
+#: the agent as a condition's subject (its posture, what it holds, the room it is in)
+CHARACTER = "character"
+
+#: statuses of a :class:`GoalReading`
+STATUSES = ("goal", "refuse", "unclear", "none")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One goal condition on instances (see the module doc for the fields)."""
+
+    kind: str
+    subject: Any
+    value: str
+    target: Any = None
+    negate: bool = False
+
+    def to_dict(self) -> dict:
+        d = {"kind": self.kind, "subject": self.subject, "value": self.value}
+        if self.target is not None:
+            d["target"] = self.target
+        if self.negate:
+            d["negate"] = True
+        return d
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A disjunction of :class:`Condition` s; ``text`` is readable ("light 169 is OFF")."""
+
+    options: tuple[Condition, ...]
+    text: str
+    source: str = "rule"
+
+    def to_dict(self) -> dict:
+        return {"text": self.text, "source": self.source, "options": [o.to_dict() for o in self.options]}
+
+
+@dataclass
+class GoalReading:
+    """The goal conditions an instruction asks for (see the module doc).
+
+    Attributes:
+        task: the instruction. clauses: conjunctive clauses (empty unless ``status == "goal"``).
+        status: one of :data:`STATUSES`. why: the refusal or "cannot tell" reason.
+        closest: for ``unclear``, the nearest reading or program title. notes: how each part was
+            read (for ``--json`` and the human output).
+    """
+
+    task: str
+    clauses: tuple[Clause, ...] = ()
+    status: str = "goal"
+    why: str = ""
+    closest: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def is_goal(self) -> bool:
+        return self.status == "goal" and bool(self.clauses)
+
+    def conditions(self) -> list[Condition]:
+        """Every option of every clause, in order."""
+        return [o for c in self.clauses for o in c.options]
+
+    def to_dict(self) -> dict:
+        return {"task": self.task, "status": self.status, "why": self.why, "closest": self.closest,
+                "clauses": [c.to_dict() for c in self.clauses], "notes": list(self.notes)}
+
+
+@runtime_checkable
+class ConditionView(Protocol):
+    """A read-only state a condition is checked on (a world supplies it)."""
+
+    def holds(self, condition: Condition) -> bool:
+        """Whether ``condition`` holds in this state (``negate`` applied)."""
+
+
+@dataclass(frozen=True)
+class ConditionCheck:
+    """Which clauses of a reading hold in a state.
+
+    Attributes:
+        met: clauses that hold. total: clauses. flags: one bool per clause.
+        unmet: the ``text`` of each clause that does not hold.
+    """
+
+    met: int
+    total: int
+    flags: tuple[bool, ...]
+    unmet: tuple[str, ...]
+
+    @property
+    def done(self) -> bool:
+        return self.total > 0 and self.met == self.total
+
+    def to_dict(self) -> dict:
+        return {"met": self.met, "total": self.total, "done": self.done, "unmet": list(self.unmet)}
+
+
+def clause_holds(clause: Clause, view: ConditionView) -> bool:
+    """Any option of ``clause`` holds in ``view``."""
+    return any(view.holds(o) for o in clause.options)
+
+
+def check_clauses(clauses: Iterable[Clause], view: ConditionView) -> ConditionCheck:
+    """Check ``clauses`` on ``view``: the one goal check of ``plan``, ``verify`` and ``eval``."""
+    clauses = tuple(clauses)
+    flags = tuple(clause_holds(c, view) for c in clauses)
+    return ConditionCheck(sum(flags), len(clauses), flags,
+                          tuple(c.text for c, f in zip(clauses, flags) if not f))
+
+
+def check_reading(reading: GoalReading, view: ConditionView) -> ConditionCheck:
+    """:func:`check_clauses` on ``reading.clauses``."""
+    return check_clauses(reading.clauses, view)
+
+
+class GoalInterpreter(Protocol):
+    """A world's ``goals`` capability, for one scene: ``capability(world, "goals")(scene)``.
+
+    Methods:
+        read(task) -> GoalReading: the instruction as goal conditions over the scene.
+        view(state=None) -> ConditionView: a state of the world's planning affordance (``None``:
+            the scene's initial state).
+        achievers(condition, view) -> list[Step]: resolved steps, best first, that make
+            ``condition`` hold when their preconditions are repaired (the goal-directed planner
+            tries them through the planning affordance, :mod:`actionable.planning.goaldirected`).
+    """
+
+    def read(self, task: str) -> GoalReading: ...
+
+    def view(self, state: Any = None) -> ConditionView: ...
+
+    def achievers(self, condition: Condition, view: ConditionView) -> list: ...
+
+
+def goal_interpreter(world: str, scene: Any):
+    """World ``world``'s goal interpreter for ``scene``, or ``None`` when the world has no ``goals``
+    capability (the caller plans by imitation and says the goal was not checked)."""
+    from actionable.core.registry import spec
+
+    s = spec(world)
+    if not s.has("goals"):
+        return None
+    return s.capability("goals")(scene)
+
+
+__all__ = ["CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter",
+           "GoalReading", "STATUSES", "check_clauses", "check_reading", "clause_holds", "goal_interpreter"]

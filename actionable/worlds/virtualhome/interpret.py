@@ -1,0 +1,458 @@
+"""VirtualHome's ``goals`` capability: instructions read as goal conditions over the scene graph.
+
+:class:`VirtualHomeGoals` (``capability("virtualhome", "goals")(scene)``) implements
+:class:`~actionable.core.conditions.GoalInterpreter`:
+
+* :meth:`~VirtualHomeGoals.read`: the world-neutral grammar of
+  :mod:`actionable.grounding.goal_reader` over :class:`SceneLexicon`, mapped onto VirtualHome's
+  predicates: node states (``ON``/``OFF``, ``OPEN``/``CLOSED``, ``PLUGGED_IN``/``PLUGGED_OUT``,
+  ``CLEAN``), relations (``INSIDE``, ``ON``, ``HOLDS`` = ``HOLDS_RH`` or ``HOLDS_LH``, ``FACING``,
+  ``CLOSE``) and the character's posture (``SITTING``, ``LYING``). Containment against surface
+  follows the target's properties (``CONTAINERS`` / ``SURFACES``). An instruction whose end state is
+  a product or an activity ("make coffee") takes the annotated goals (EAI, Li et al. 2024) of the
+  packaged program whose title is nearest (cosine >= :data:`INTENT_SIMILARITY` with the translation
+  LM), bound by class to this scene's instances; below that it is ``unclear`` with the closest title.
+* :meth:`~VirtualHomeGoals.view`: a :class:`~actionable.core.conditions.ConditionView` of a
+  simulator state.
+* :meth:`~VirtualHomeGoals.achievers`: the step that makes a condition hold (``SWITCHOFF`` for
+  ``OFF``, ``PUTIN`` for ``INSIDE``, ...); the planning affordance's rule repair adds its
+  preconditions (walk, grab, open the container).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
+from actionable.core.program import Argument, Step
+from actionable.grounding import goal_reader as G
+
+#: cosine (translation LM) of the task to a packaged title for its annotated goals to be the reading
+INTENT_SIMILARITY = 0.80
+#: the property an object needs for a state effect (VirtualHome's object properties)
+_NEEDS = {"ON": "HAS_SWITCH", "OFF": "HAS_SWITCH", "OPEN": "CAN_OPEN", "CLOSED": "CAN_OPEN",
+          "PLUGGED_IN": "HAS_PLUG", "PLUGGED_OUT": "HAS_PLUG"}
+_STATE_OF = {"on": "ON", "off": "OFF", "open": "OPEN", "closed": "CLOSED", "plugged_in": "PLUGGED_IN",
+             "plugged_out": "PLUGGED_OUT", "clean": "CLEAN"}
+_ADJ = {"dirty": ("DIRTY", False), "clean": ("CLEAN", False), "open": ("OPEN", False),
+        "closed": ("CLOSED", False)}
+_EXTRA_VERBS = (("light", "on"), ("put on", "on"))
+#: state -> the step that makes it (one object)
+_ACHIEVE = {"ON": ("SWITCHON",), "OFF": ("SWITCHOFF",), "OPEN": ("OPEN",), "CLOSED": ("CLOSE",),
+            "PLUGGED_IN": ("PLUGIN",), "PLUGGED_OUT": ("PLUGOUT",), "CLEAN": ("WASH", "WIPE", "RINSE", "SCRUB")}
+_SEATS = ("couch", "sofa", "chair", "bed", "bench")
+
+
+def human(cls: str) -> str:
+    return cls.replace("_", " ")
+
+
+class SceneLexicon:
+    """:class:`actionable.grounding.goal_reader.Lexicon` over a VirtualHome scene graph."""
+
+    def __init__(self, graph, embedder=None):
+        self.g = graph
+        self.embedder = embedder
+        self._classes = graph.class_names()
+        self._rooms = {graph.class_of(r).replace("_", ""): r for r in graph.rooms}
+
+    def classes(self, ws):
+        from actionable.worlds.virtualhome.planning import match_objects
+
+        text = " ".join(ws)
+        if text.replace(" ", "") in self._rooms:
+            return []
+        m = match_objects(text, self._classes, None)
+        out = [c for _, c, how, _ in m.matched if how != "translation"]
+        if not out and ws and ws[-1].endswith("s"):  # plural: "lights", "dishes"
+            for stem in (ws[-1][:-1], ws[-1][:-2]):
+                m = match_objects(" ".join(ws[:-1] + [stem]), self._classes, None)
+                out = [c for _, c, how, _ in m.matched if how != "translation"]
+                if out:
+                    break
+        return out
+
+    def known(self, ws):
+        from actionable.worlds.virtualhome.planning import vocabulary
+
+        voc = vocabulary()
+        return any(w in voc or w.rstrip("s") in voc for w in ws) or "_".join(ws) in voc
+
+    def instances(self, cls):
+        return self.g.nodes_of_class(cls)
+
+    def room(self, ws):
+        key = "".join(w for w in ws if w not in ("the", "my", "a", "room") or w == "room" and len(ws) == 1)
+        r = self._rooms.get(key) or self._rooms.get(key + "room")
+        if r is None and key in ("lounge", "livingroom", "living"):
+            r = self._rooms.get("livingroom")
+        return r
+
+    def in_room(self, obj, room):
+        return self.g.room_of(obj) == room
+
+    def related(self, obj, prep, other):
+        rel = {"in": ("INSIDE",), "on": ("ON",), "near": ("CLOSE", "ON", "INSIDE")}.get(prep, ())
+        return any(other in self.g.targets(obj, r) for r in rel)
+
+    def adjective(self, word):
+        return _ADJ.get(word)
+
+    def has_state(self, obj, state):
+        return state in self.g.states_of(obj)
+
+    def plural(self, word):
+        return word.endswith("s") and not word.endswith("ss") and not self.classes([word]) or word in (
+            "dishes", "clothes", "glasses")
+
+
+class ConditionViewVH:
+    """:class:`~actionable.core.conditions.ConditionView` of a simulator state (a ``StateView`` or a
+    ``SceneGraph``)."""
+
+    def __init__(self, view):
+        self.v = view
+        self.char = view.character_id
+
+    def _id(self, x):
+        return self.char if x == CHARACTER else x
+
+    def holds(self, c: Condition) -> bool:
+        s = self._id(c.subject)
+        if c.kind == "state":
+            ok = c.value in self.v.states_of(s)
+        elif c.value == "HOLDS":
+            t = self._id(c.target)
+            ok = t in self.v.targets(s, "HOLDS_RH") or t in self.v.targets(s, "HOLDS_LH")
+        elif c.value == "INSIDE" and self.v.class_of(c.target) in _room_classes(self.v):
+            ok = self.v.room_of(s) == c.target
+        else:
+            ok = self._id(c.target) in self.v.targets(s, c.value)
+        return ok != c.negate
+
+
+def _room_classes(view) -> frozenset:
+    return frozenset({"bathroom", "bedroom", "kitchen", "livingroom", "dining_room", "home_office"})
+
+
+class VirtualHomeGoals:
+    """The ``goals`` capability for one VirtualHome scene (a name or a ``SceneGraph``).
+
+    Args:
+        scene: scene name (``"default"``, a packaged program id) or graph.
+        embedder: the translation LM (``grounding.embedder``) for intent readings; ``None``: intent
+            tasks are ``unclear``.
+
+    Raises:
+        SceneError: unknown scene name.
+    """
+
+    world = "virtualhome"
+
+    def __init__(self, scene: Any = "default", embedder=None):
+        from actionable.worlds.virtualhome.scene import load_scene
+
+        self.graph = load_scene(scene) if scene is None or isinstance(scene, str) else scene
+        self.name = getattr(self.graph, "name", "")
+        self.embedder = embedder
+        self.lex = SceneLexicon(self.graph, embedder)
+
+    # --- naming
+    def name_of(self, x) -> str:
+        if x == CHARACTER:
+            return "the character"
+        cls = self.graph.class_of(x)
+        room = self.graph.room_of(x)
+        where = f" in the {human(self.graph.class_of(room))}" if room is not None and room != x else ""
+        return f"{human(cls)} {x}{where}"
+
+    def describe(self, c: Condition) -> str:
+        s = self.name_of(c.subject)
+        neg = "not " if c.negate else ""
+        if c.kind == "state":
+            if c.subject == CHARACTER:
+                return f"the character is {neg}{c.value.lower()}"
+            return f"{s} is {neg}{c.value}"
+        rel = {"INSIDE": "in", "ON": "on", "HOLDS": "holding", "FACING": "facing", "CLOSE": "close to"}.get(
+            c.value, c.value.lower())
+        tgt = self.name_of(c.target)
+        if c.value == "HOLDS":
+            return f"the character is {neg}holding {tgt}"
+        return f"{s} is {neg}{rel} {tgt}"
+
+    def view(self, state=None):
+        return ConditionViewVH(self.graph if state is None else _as_view(state, self.graph))
+
+    # --- reading
+    def read(self, task: str) -> GoalReading:
+        from actionable.grounding.clauses import clauses as split_clauses
+
+        if G.not_a_task(task):
+            return GoalReading(task, status="refuse", why="the text is not a household task (it addresses a chat "
+                                                           "model, not an agent in the house); give a task such "
+                                                           "as 'turn off the lights'")
+        object_words = [w for w in G.words(task) if self.lex.classes([w]) or self.lex.known([w])]
+        parts = split_clauses(task, object_words)
+        out: list[Clause] = []
+        named: list = []
+        notes: list[str] = []
+        for part in parts:
+            r = G.read_clause(part, self.lex, named, _EXTRA_VERBS)
+            if isinstance(r, str):  # missing object
+                what = r.split(":", 1)[1]
+                return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; "
+                                                              f"run 'actionable scenes --classes' to list its objects")
+            if r is None:
+                return self._intent(task, notes)
+            got = self._conditions(r)
+            if isinstance(got, str):
+                return GoalReading(task, status="refuse", why=got)
+            if got is None:
+                return self._intent(task, notes)
+            out.extend(got)
+            if r.subject is not None:
+                named.extend(r.subject.ids)
+            notes.append(f"'{part}': {r.effect}" + (f" {r.subject.describe(self.name_of)}" if r.subject else "")
+                         + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
+        if not out:
+            return self._intent(task, notes)
+        return GoalReading(task, tuple(out), notes=notes)
+
+    def _clause(self, opts, source="rule") -> Clause:
+        opts = tuple(dict.fromkeys(opts))
+        text = self.describe(opts[0]) if len(opts) == 1 else " or ".join(self.describe(o) for o in opts[:3]) + (
+            f" (or {len(opts) - 3} more)" if len(opts) > 3 else "")
+        return Clause(opts, text, source)
+
+    def _per_subject(self, sel, make) -> list[Clause]:
+        """One clause per instance (``all``), else one clause with an option per instance."""
+        if sel.quantifier == "all":
+            return [self._clause(make(i)) for i in sel.ids]
+        return [self._clause([o for i in sel.ids for o in make(i)])]
+
+    def _conditions(self, r: G.ClauseReading):
+        eff, sel, tgt = r.effect, r.subject, r.target
+        g = self.graph
+        if eff in _STATE_OF and sel is not None:
+            state = _STATE_OF[eff]
+            need = _NEEDS.get(state)
+            if need:
+                ok = [i for i in sel.ids if need in g.properties_of(i)]
+                if not ok:
+                    return (f"no {human(sel.cls)} in scene {self.name!r} can be {state.lower().replace('_', ' ')} "
+                            f"(it lacks {need})")
+                sel.ids = ok
+            if eff == "plugged_in" and tgt is not None:
+                pass
+            return self._per_subject(sel, lambda i: [Condition("state", i, state)])
+        if eff in ("place", "put_away", "heat", "chill", "toast") and sel is not None:
+            if tgt is None and r.room is not None:
+                return None
+            if tgt is None:
+                if eff in ("heat", "toast", "chill"):
+                    tgt = self._appliance(eff)
+                    if tgt is None:
+                        return f"scene {self.name!r} has nothing to {eff} with"
+                else:
+                    return None
+            rel = self._placement(r.prep, tgt.ids)
+            extra = []
+            if eff in ("heat", "toast"):
+                sw = [t for t in tgt.ids if "HAS_SWITCH" in g.properties_of(t)]
+                extra = [self._clause([Condition("state", t, "ON") for t in sw])] if sw else []
+
+            def make(i):
+                return [Condition("relation", i, rel, t) for t in tgt.ids if t != i]
+            return self._per_subject(sel, make) + extra
+        if eff == "put_back" and sel is not None:
+            if tgt is not None:
+                rel = self._placement(r.prep, tgt.ids)
+                return self._per_subject(sel, lambda i: [Condition("relation", i, rel, t) for t in tgt.ids])
+
+            def home(i):
+                return [Condition("relation", i, rel, t) for rel in ("ON", "INSIDE") for t in g.targets(i, rel)
+                        if g.class_of(t) not in _room_classes(g)]
+            return self._per_subject(sel, home) if all(home(i) for i in sel.ids) else None
+        if eff == "take_out" and sel is not None:
+            if tgt is None:
+                return self._per_subject(sel, lambda i: [Condition("relation", CHARACTER, "HOLDS", i)])
+            return self._per_subject(sel, lambda i: [Condition("relation", i, "INSIDE", t, negate=True)
+                                                     for t in tgt.ids])
+        if eff == "hold" and sel is not None:
+            if "GRABBABLE" not in set().union(*(g.properties_of(i) for i in sel.ids)):
+                return f"a {human(sel.cls)} cannot be picked up (it lacks GRABBABLE)"
+            if tgt is not None or r.room is not None:
+                return self._conditions(G.ClauseReading(r.text, "place", sel, tgt, r.prep, r.room))
+            return self._per_subject(sel, lambda i: [Condition("relation", CHARACTER, "HOLDS", i)])
+        if eff in ("sit", "lie"):
+            posture = "SITTING" if eff == "sit" else "LYING"
+            cl = [self._clause([Condition("state", CHARACTER, posture)])]
+            if tgt is not None:
+                cl.append(self._clause([Condition("relation", CHARACTER, "ON", t) for t in tgt.ids]))
+            return cl
+        if eff == "stand":
+            return [self._clause([Condition("state", CHARACTER, "SITTING", negate=True)]),
+                    self._clause([Condition("state", CHARACTER, "LYING", negate=True)])]
+        if eff == "go" and r.room is not None:
+            return [self._clause([Condition("relation", CHARACTER, "INSIDE", r.room)])]
+        if eff == "go" and tgt is not None:
+            return [self._clause([Condition("relation", CHARACTER, "CLOSE", t) for t in tgt.ids])]
+        return None
+
+    def _appliance(self, eff):
+        want = {"heat": ("microwave", "stove", "oven"), "toast": ("toaster",), "chill": ("freezer", "fridge")}[eff]
+        for c in want:
+            ids = self.graph.nodes_of_class(c)
+            if ids:
+                return G.Selector(c, "any", ids, c)
+        return None
+
+    def _placement(self, prep, targets) -> str:
+        """``INSIDE`` or ``ON`` for "in"/"on" a target, following its properties."""
+        props = set().union(*(self.graph.properties_of(t) for t in targets)) if targets else set()
+        if prep == "on":
+            return "ON" if "SURFACES" in props or "CONTAINERS" not in props else "INSIDE"
+        return "INSIDE" if "CONTAINERS" in props or "SURFACES" not in props else "ON"
+
+    # --- intent: the annotated goals of the nearest packaged title
+    def _intent(self, task: str, notes) -> GoalReading:
+        if self.embedder is None:
+            return GoalReading(task, status="unclear", why="I can't tell what end state this asks for (no goal "
+                                                           "conditions could be read from the words, and no "
+                                                           "translation LM was given to compare it with known tasks)")
+        titles, specs = _annotated_titles()
+        import numpy as np
+
+        q = self.embedder.encode([task])[0]
+        m = _title_matrix(self.embedder)
+        sims = m @ q / (np.linalg.norm(m, axis=1) * np.linalg.norm(q) + 1e-9)
+        k = int(np.argmax(sims))
+        best, sim = titles[k], float(sims[k])
+        if sim < INTENT_SIMILARITY:
+            return GoalReading(task, status="unclear", closest=best,
+                               why=f"I can't tell what end state this asks for; the closest known task is "
+                                   f"'{best}' (similarity {sim:.2f} < {INTENT_SIMILARITY})")
+        clauses = self._from_annotation(specs[best], best)
+        if not clauses:
+            return GoalReading(task, status="unclear", closest=best,
+                               why=f"the nearest known task '{best}' has goal conditions on objects this scene lacks")
+        return GoalReading(task, tuple(clauses), notes=notes + [
+            f"end state of '{best}' (annotated goals of its packaged programs; similarity {sim:.2f})"])
+
+    def _from_annotation(self, spec_list, title) -> list[Clause]:
+        """The annotated goals of the title's programs, by class, bound to this scene: a clause per
+        goal with an option per instance; goals on classes this scene lacks are dropped (the first
+        program whose goals all bind wins)."""
+        from actionable.worlds.virtualhome.scene import load_scene
+
+        g = self.graph
+        for pid, spec in spec_list:
+            own = load_scene(pid)
+            out: list[Clause] = []
+            ok = True
+            for s in spec.states:
+                cls = own.class_of(s.node_id) or s.class_name
+                if cls == "character":
+                    out.append(Clause((Condition("state", CHARACTER, s.state),), f"the character is {s.state.lower()}",
+                                      "annotation"))
+                    continue
+                ids = g.nodes_of_class(cls)
+                if not ids:
+                    ok = False
+                    break
+                out.append(self._clause([Condition("state", i, s.state) for i in ids], "annotation"))
+            for rg in spec.relations if ok else ():
+                a, b = own.class_of(rg.from_id), own.class_of(rg.to_id)
+                fa = [CHARACTER] if a == "character" else g.nodes_of_class(a or "")
+                fb = [CHARACTER] if b == "character" else g.nodes_of_class(b or "")
+                if not fa or not fb:
+                    ok = False
+                    break
+                rel = "HOLDS" if rg.relation in ("HOLDS_RH", "HOLDS_LH") else rg.relation
+                out.append(self._clause([Condition("relation", x, rel, y) for x in fa for y in fb if x != y],
+                                        "annotation"))
+            if ok and out:
+                return [Clause(c.options, c.text, f"annotation of '{title}' ({pid})") for c in out]
+        return []
+
+    # --- achievers for the goal-directed planner
+    def achievers(self, c: Condition, view) -> list[Step]:
+        g = self.graph
+
+        def arg(x):
+            return Argument(g.class_of(x), x)
+        if c.kind == "state":
+            if c.subject == CHARACTER:
+                if c.negate:
+                    return [Step("STANDUP")]
+                act = "SIT" if c.value == "SITTING" else "LIE"
+                seats = [i for n in _SEATS for i in g.nodes_of_class(n)
+                         if ("SITTABLE" if act == "SIT" else "LIEABLE") in g.properties_of(i)]
+                return [Step(act, (arg(i),)) for i in seats[:3]]
+            if c.negate:
+                inv = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "DIRTY": "CLEAN",
+                       "PLUGGED_IN": "PLUGGED_OUT", "PLUGGED_OUT": "PLUGGED_IN"}.get(c.value)
+                return [Step(a, (arg(c.subject),)) for a in _ACHIEVE.get(inv, ())]
+            return [Step(a, (arg(c.subject),)) for a in _ACHIEVE.get(c.value, ())]
+        s, t = c.subject, c.target
+        if c.negate:
+            if c.value in ("INSIDE", "ON") and s != CHARACTER:
+                return [Step("GRAB", (arg(s),))]
+            return []
+        if s == CHARACTER:
+            if c.value == "INSIDE":
+                return [Step("WALK", (arg(t),))]
+            if c.value == "HOLDS":
+                return [Step("GRAB", (arg(t),))]
+            if c.value == "ON":
+                return [Step("SIT", (arg(t),)), Step("LIE", (arg(t),))]
+            if c.value == "FACING":
+                return [Step("TURNTO", (arg(t),)), Step("LOOKAT", (arg(t),))]
+            if c.value == "CLOSE":
+                return [Step("WALK", (arg(t),))]
+            return []
+        if c.value == "INSIDE":
+            if g.class_of(t) in _room_classes(g):
+                return []
+            return [Step("PUTIN", (arg(s), arg(t)))]
+        if c.value == "ON":
+            return [Step("PUTBACK", (arg(s), arg(t)))]
+        return []
+
+
+def _as_view(state, graph):
+    """A ``StateView`` of a simulator state, or the state itself when it is already a view or graph."""
+    if hasattr(state, "states_of"):
+        return state
+    from actionable.worlds.virtualhome.simulator import StateView
+
+    return StateView(state, graph.character_id)
+
+
+@functools.lru_cache(maxsize=1)
+def _annotated_titles():
+    """Packaged titles with annotated goals: ``(titles, {title: [(program id, GoalSpec)]})``."""
+    from actionable.worlds.virtualhome.goals import load_goal_annotations
+
+    by: dict[str, list] = {}
+    for pid, spec in sorted(load_goal_annotations().items()):
+        if spec.total:
+            by.setdefault(spec.task, []).append((pid, spec))
+    titles = sorted(by)
+    return titles, by
+
+
+_MATRIX: dict = {}
+
+
+def _title_matrix(embedder):
+    key = getattr(embedder, "model_id", id(embedder))
+    if key not in _MATRIX:
+        import numpy as np
+
+        _MATRIX[key] = np.asarray(embedder.encode(_annotated_titles()[0]), dtype=float)
+    return _MATRIX[key]
+
+
+__all__ = ["ConditionViewVH", "INTENT_SIMILARITY", "SceneLexicon", "VirtualHomeGoals"]
