@@ -14,7 +14,7 @@ WORLD = "virtualhome"
 PLAN_SCENE = "default"
 MODEL = "embedded"
 TRANSLATION_MODEL = "minilm"
-VARIANT = "grounded"
+VARIANT = "goal"
 
 # --- verify -----------------------------------------------------------------------------
 JUDGE = "hybrid"
@@ -57,3 +57,7 @@ def plan_cutoff(model: str, cutoff: float | None = None, paper_default: float = 
         return cutoff
     kind = (model or "").strip().split(":", 1)[0]
     return CALIBRATED_CUTOFFS.get(kind, paper_default)
+
+#: exit code of ``plan`` when the plan executes but no goal could be checked (a world without a
+#: ``goals`` capability, or ``--variant grounded`` / a paper variant without a goal reading)
+EXIT_GOAL_NOT_CHECKED = 3

@@ -94,6 +94,15 @@ class PlanningError(ActionableError):
 
 
 # --- verification -------------------------------------------------------------------
+class GoalReadingError(PlanningError, InputError):
+    """The instruction's goal cannot be planned for: the scene cannot reach it, the text is not a
+    household task (``status == "refuse"``), or no end state could be read (``"unclear"``, with the
+    closest reading in ``closest``). Exit code 2, one ``error:`` line."""
+
+    status: str = "refuse"
+    closest: str | None = None
+
+
 class VerifyError(ActionableError):
     """Errors of the judge/planner verification loop."""
 

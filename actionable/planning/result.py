@@ -131,6 +131,8 @@ class PlanResult:
     final_state: object = field(default=None, repr=False, compare=False)
     world: str = ""
     scene: str = ""
+    reading: dict | None = None
+    done: bool | None = None
 
     @property
     def repairs(self) -> int:
@@ -141,6 +143,21 @@ class PlanResult:
         """The parsed/translated steps, in order (unparseable lines skipped)."""
         return [s.step for s in self.steps if s.step is not None]
 
+    def verdict(self) -> str:
+        """The first verdict line: ``"Done"``, ``"Nothing to do"``, ``"Not done: <unmet>"`` or
+        ``"Executes; goal not checked"`` / ``"Does not execute; goal not checked"``."""
+        gc = self.goal_check or {}
+        if self.done is None or not gc.get("checked"):
+            return ("Executes; goal not checked" if self.executable else "Does not execute; goal not checked")
+        if self.done:
+            return "Nothing to do" if self.stop_reason == "already_done" else "Done"
+        why = list(gc.get("unmet") or [])
+        if not (self.executability or {}).get("executable", True):
+            why.insert(0, "the plan does not execute")
+        if self.stop_reason == "max_steps":
+            why.insert(0, "stopped at --max-steps")
+        return "Not done: " + ("; ".join(why[:6]) or "the goal does not hold")
+
     @property
     def executable(self) -> bool | None:
         return None if self.executability is None else bool(self.executability["executable"])
@@ -149,6 +166,7 @@ class PlanResult:
         prog = self.program
         return {
             "task": self.task, "variant": self.variant, "world": self.world, "scene": self.scene,
+            "done": self.done, "verdict": self.verdict(), "reading": self.reading,
             "program": prog.to_dict() if prog is not None else None,
             "program_text": prog.to_text() if prog is not None else [],
             "program_script": prog.to_script() if prog is not None else "",

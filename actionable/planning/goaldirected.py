@@ -1,0 +1,172 @@
+"""Goal-directed planning: reach the interpreted goal conditions through the world's exact affordance.
+
+Given a :class:`~actionable.core.conditions.GoalReading` (a world's ``goals`` capability), the
+planner searches over the world's planning affordance (:class:`~actionable.core.planning.Affordance`,
+exact 0/1 with rule repair), never over free text:
+
+1. from the current state, every *achiever* of every option of every unmet clause
+   (``interpreter.achievers``: ``SWITCHOFF`` for ``OFF``, ``PUTIN`` for ``INSIDE``, ...) is tried
+   with repair (the affordance inserts the walk, grab and open steps its preconditions need);
+2. the attempt whose end state meets the most clauses wins (ties: fewer steps, then clause order);
+   only attempts that meet strictly more clauses than the current state count, so a step that
+   undoes a met condition without a net gain is never taken, and no detour that changes nothing the
+   goal needs is taken: every committed step is an achiever or a precondition of one;
+3. repeat until every clause holds, no attempt makes progress (``goal_unreachable``: the remaining
+   clauses and the unmet preconditions that blocked their achievers are reported), or
+   ``max_steps`` is reached.
+
+With ``lookahead`` (the efficiency benchmark's "larger budget"), every order of the first
+``lookahead`` unmet clauses is tried and the shortest complete plan kept.
+
+Plans are executable by construction: every committed step executed in the affordance.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from actionable.core.conditions import GoalReading, check_clauses
+from actionable.core.errors import ResolutionError
+
+
+@dataclass(frozen=True)
+class GoalSearchConfig:
+    """Limits of the goal-directed search.
+
+    Attributes:
+        max_steps: most steps in a plan (repairs included).
+        repair_budget: most corrective steps before one achiever.
+        max_options: most options of a clause tried per round (instances, nearest first).
+        lookahead: clauses whose orders are searched exhaustively (0: greedy only).
+    """
+
+    max_steps: int = 40
+    repair_budget: int = 10
+    max_options: int = 12
+    lookahead: int = 0
+
+
+@dataclass
+class GoalPlan:
+    """The search's outcome.
+
+    Attributes:
+        steps: resolved steps in order. repaired: one flag per step (inserted by repair).
+        serves: per step, the clause text its achiever was chosen for.
+        state: the affordance state at the end. reached: every clause holds.
+        remaining: texts of the clauses that do not hold. blockers: for each remaining clause,
+            why its achievers failed (unmet preconditions, or "no achiever").
+        attempts: achievers tried. seconds: search time.
+    """
+
+    steps: list = field(default_factory=list)
+    repaired: list = field(default_factory=list)
+    serves: list = field(default_factory=list)
+    state: Any = None
+    reached: bool = False
+    remaining: list = field(default_factory=list)
+    blockers: dict = field(default_factory=dict)
+    attempts: int = 0
+    seconds: float = 0.0
+    stop_reason: str = ""
+
+
+def _why(att) -> str:
+    info = att.info or {}
+    unmet = info.get("unmet_preconditions") or []
+    msg = info.get("error") or info.get("error_type") or "it does not execute"
+    return f"{att.step.to_text()}: {msg}" + (f" (unmet: {'; '.join(map(str, unmet[:3]))})" if unmet else "")
+
+
+def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan:
+    out = GoalPlan()
+    view = interp.view(aff.state)
+    cur = check_clauses(clauses, view)
+    t0 = time.perf_counter()
+    while not cur.done and len(out.steps) < cfg.max_steps:
+        best = None
+        blockers: dict[str, str] = {}
+        idx = [i for i, f in enumerate(cur.flags) if not f]
+        if order is not None:
+            idx = sorted(idx, key=lambda i: order.index(i) if i in order else len(order) + i)
+            idx = idx[:1] if idx and idx[0] in order else idx
+        for ci in idx:
+            clause = clauses[ci]
+            for opt in clause.options[: cfg.max_options]:
+                achs = interp.achievers(opt, view)
+                if not achs:
+                    blockers.setdefault(clause.text, "no step of this world makes it hold")
+                for st in achs:
+                    out.attempts += 1
+                    try:
+                        att = aff.attempt(st, repair=True)
+                    except ResolutionError as exc:
+                        blockers.setdefault(clause.text, str(exc))
+                        continue
+                    if not att.ok:
+                        blockers.setdefault(clause.text, _why(att))
+                        continue
+                    chk = check_clauses(clauses, interp.view(att.state))
+                    if chk.met <= cur.met or len(out.steps) + len(att.steps) > cfg.max_steps:
+                        blockers.setdefault(clause.text, f"{st.to_text()} executes but does not make it hold")
+                        continue
+                    key = (chk.met, -len(att.steps))
+                    if best is None or key > best[0]:
+                        best = (key, att, chk, clause.text)
+            if best is not None and order is not None:
+                break
+        if best is None:
+            out.blockers = {c.text: blockers.get(c.text, "no achiever executes")
+                            for c, f in zip(clauses, cur.flags) if not f}
+            out.stop_reason = "goal_unreachable"
+            break
+        _, att, chk, text = best
+        aff.commit(att)
+        out.steps.extend(att.steps)
+        out.repaired.extend(att.repaired)
+        out.serves.extend([text] * len(att.steps))
+        view = interp.view(aff.state)
+        cur = chk
+    out.state = aff.state
+    out.reached = cur.done
+    out.remaining = list(cur.unmet)
+    if out.reached:
+        out.stop_reason = "goal_reached"
+    elif not out.stop_reason:
+        out.stop_reason = "max_steps"
+        out.blockers = {t: "the plan reached --max-steps" for t in cur.unmet}
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def plan_to_goal(domain, interp, reading: GoalReading, config: GoalSearchConfig | None = None) -> GoalPlan:
+    """Search a plan that makes every clause of ``reading`` hold (see the module doc).
+
+    Args:
+        domain: the world's :class:`~actionable.core.planning.PlanningDomain` for the scene.
+        interp: the world's goal interpreter for the same scene (``view``, ``achievers``).
+        reading: an interpreted goal (``status == "goal"``).
+        config: :class:`GoalSearchConfig`.
+
+    Returns:
+        :class:`GoalPlan`; ``reached`` False with ``remaining`` and ``blockers`` when no plan was
+        found within the limits.
+    """
+    cfg = config or GoalSearchConfig()
+    clauses = list(reading.clauses)
+    best = _greedy(domain.start(repair_budget=cfg.repair_budget), interp, clauses, cfg)
+    if cfg.lookahead > 1:
+        unmet0 = [i for i, f in enumerate(check_clauses(clauses, interp.view(domain.start().state)).flags) if not f]
+        head = unmet0[: cfg.lookahead]
+        for perm in itertools.permutations(head):
+            alt = _greedy(domain.start(repair_budget=cfg.repair_budget), interp, clauses, cfg, order=list(perm))
+            alt.attempts += best.attempts
+            if alt.reached and (not best.reached or len(alt.steps) < len(best.steps)):
+                best = alt
+    return best
+
+
+__all__ = ["GoalPlan", "GoalSearchConfig", "plan_to_goal"]

@@ -1,0 +1,121 @@
+"""The default planner (``--variant goal``): read the goal, plan to it, check the same goal.
+
+:func:`plan_task` is what ``actionable plan`` and :func:`actionable.plan` run:
+
+1. the world's ``goals`` capability reads the instruction as goal conditions
+   (:class:`~actionable.core.conditions.GoalReading`); a refusal or an unreadable goal raises
+   :class:`~actionable.core.errors.GoalReadingError` (exit 2) and no plan is made;
+2. conditions that already hold give an empty plan, ``stop_reason == "already_done"``
+   ("Nothing to do");
+3. otherwise :func:`~actionable.planning.goaldirected.plan_to_goal` searches the world's exact
+   affordance for a plan;
+4. the plan is replayed from the scene's initial state and the *same* clauses are checked on the
+   final state (:func:`attach_goal_check`): ``result.done`` is True only when the plan executes and
+   every clause holds on the instances the reading bound.
+
+A world without a ``goals`` capability (or a reading with status ``none``) falls back to the
+imitation planner (:class:`~actionable.planning.grounded.GroundedPlanner`) and the verdict says the
+goal was not checked.
+"""
+
+from __future__ import annotations
+
+import time
+
+from actionable.core.conditions import GoalReading, check_clauses, goal_interpreter
+from actionable.core.errors import GoalReadingError
+from actionable.core.program import Program
+from actionable.planning.goaldirected import GoalSearchConfig, plan_to_goal
+from actionable.planning.result import PlanResult, StepTrace
+
+
+def interpreter_for(domain, embedder=None):
+    """The goal interpreter of ``domain``'s world and scene, or ``None`` (no ``goals`` capability)."""
+    interp = goal_interpreter(domain.world, getattr(domain, "graph", None) or domain.name)
+    if interp is not None and embedder is not None and hasattr(interp, "embedder"):
+        interp.embedder = embedder
+        if hasattr(interp, "lex"):
+            interp.lex.embedder = embedder
+    return interp
+
+
+def read_goal(interp, task: str, **kw) -> GoalReading:
+    """``interp.read(task)``; raises :class:`GoalReadingError` for ``refuse`` and ``unclear``."""
+    reading = interp.read(task, **kw) if kw else interp.read(task)
+    if reading.status in ("refuse", "unclear"):
+        err = GoalReadingError(reading.why)
+        err.status, err.closest = reading.status, reading.closest
+        raise err
+    return reading
+
+
+def attach_goal_check(result: PlanResult, interp, reading: GoalReading) -> dict:
+    """Check ``reading``'s clauses on ``result.final_state`` and store the verdict in
+    ``result.goal_check`` (``checked``, ``met``, ``total``, ``unmet``, ``task_success``, ``origin``,
+    ``conditions``) and ``result.done`` (see the module doc)."""
+    executable = bool((result.executability or {}).get("executable")) or not result.steps
+    state = result.final_state
+    chk = check_clauses(reading.clauses, interp.view(state))
+    ok = chk.done and executable and result.stop_reason != "max_steps"
+    result.goal_check = {"checked": True, "met": chk.met, "total": chk.total, "unmet": list(chk.unmet),
+                         "task_success": ok, "origin": "read from the task (goal interpreter), bound to instances",
+                         "conditions": [c.to_dict() for c in reading.clauses]}
+    result.reading = reading.to_dict()
+    result.done = ok
+    return result.goal_check
+
+
+def plan_task(domain, task: str, interp, config: GoalSearchConfig | None = None,
+              reading: GoalReading | None = None) -> PlanResult:
+    """Plan ``task`` in ``domain`` to the goal ``interp`` reads (see the module doc).
+
+    Args:
+        domain: a :class:`~actionable.core.planning.PlanningDomain`.
+        task: the instruction.
+        interp: the world's goal interpreter for the same scene.
+        config: search limits. reading: a reading already made (skips ``interp.read``).
+
+    Returns:
+        a :class:`PlanResult` with ``variant == "goal"``, ``reading``, ``done`` and ``goal_check``.
+
+    Raises:
+        GoalReadingError: the goal is refused or cannot be read.
+    """
+    t0 = time.perf_counter()
+    cfg = config or GoalSearchConfig()
+    reading = reading or read_goal(interp, task)
+    res = PlanResult(task=task, variant="goal", config={"max_steps": cfg.max_steps,
+                                                       "repair_budget": cfg.repair_budget,
+                                                       "lookahead": cfg.lookahead})
+    res.world, res.scene = domain.world, domain.name
+    start = domain.start(repair_budget=cfg.repair_budget)
+    t_read = time.perf_counter() - t0
+    if check_clauses(reading.clauses, interp.view(start.state)).done:
+        res.stop_reason = "already_done"
+        res.program = Program(())
+        res.resolved_program = Program(())
+        res.final_state = start.state
+        res.executability = {"executable": True, "failed_index": None, "failed_step": None, "error_type": None,
+                             "error": None, "unmet_preconditions": [], "steps_executed": 0}
+        res.task_steps = [c.text for c in reading.clauses]
+        res.warnings.append("nothing to do: every goal condition already holds")
+    else:
+        gp = plan_to_goal(domain, interp, reading, cfg)
+        res.steps = [StepTrace(position=i + 1, sample_text="", action=s.unresolved().to_text(), step=s.unresolved(),
+                               repaired=bool(r), resolved=s, score_parts={"goal": why})
+                     for i, (s, r, why) in enumerate(zip(gp.steps, gp.repaired, gp.serves))]
+        res.program = Program(tuple(s.unresolved() for s in gp.steps))
+        res.resolved_program = Program(tuple(gp.steps))
+        res.stop_reason = gp.stop_reason
+        res.stopped_at = {"remaining": gp.remaining, "blockers": gp.blockers, "attempts": gp.attempts}
+        t_ex = time.perf_counter()
+        res.executability, res.final_state = start.execute(gp.steps)
+        res.timings["execution_s"] = time.perf_counter() - t_ex
+        res.timings["search_s"] = gp.seconds
+    res.timings["read_s"] = t_read
+    res.timings["total_s"] = time.perf_counter() - t0
+    attach_goal_check(res, interp, reading)
+    return res
+
+
+__all__ = ["attach_goal_check", "interpreter_for", "plan_task", "read_goal"]
