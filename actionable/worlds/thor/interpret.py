@@ -1,0 +1,775 @@
+"""THOR's ``goals`` capability: kitchen instructions read as goal conditions over ALFRED's predicates.
+
+:class:`ThorGoals` (``capability("thor", "goals")(scene)``) implements
+:class:`~actionable.core.conditions.GoalInterpreter` for one AI2-THOR kitchen:
+
+* :meth:`~ThorGoals.read`: the world-neutral grammar of :mod:`actionable.grounding.goal_reader`
+  over :class:`ThorLexicon`, mapped onto the predicates the independent checker reads
+  (:mod:`actionable.evaluation.goal_states`, ``THOR_STATES``): states ``isToggled`` (on/off),
+  ``isOpen`` (open/closed), ``isDirty`` (negated: clean), ``isFilledWithLiquid`` /
+  ``filledWith:water`` / ``filledWith:coffee`` (fill, water), ``isCooked`` (cook, fry, toast),
+  ``isBoiled``, ``isSliced``, ``Hot`` (heat), ``Cold`` (chill); relations ``IN`` (follows the parent
+  chain: AI2-THOR's ``parentReceptacles`` do not tell *in* from *on*) and ``HOLDS`` (the agent holds
+  it). Placement follows the world's placement table (ALFRED's ``canContain`` extended with TEACh's
+  states, :func:`actionable.worlds.thor.actions.teach_can_contain`): a target that cannot take the
+  object is a refusal naming both. Objects the scene lacks ("the TV" in a kitchen) and objects that
+  lack the capability an effect needs (a ``toggleable`` TV, a ``cookable`` egg) are refusals.
+* Intent tasks ("make coffee", "boil water", "water the plant", "make toast", "make a salad") take
+  their end state from :data:`INTENTS`, a small table written from TEACh's task definitions
+  (:mod:`.goals`) and AI2-THOR's state changes; anything else whose end state cannot be read is
+  ``unclear`` ("I can't tell what end state this asks for") with the closest known task (difflib
+  ratio, or the translation LM's cosine when an ``embedder`` is given).
+* Some effects need a standing condition in this world, which the reading adds as an *enabling*
+  clause (its ``source`` says so): cleaning and filling with water need a running faucet (AI2-THOR
+  cleans and fills what stands under it), heating and cooking a running heater, coffee a running
+  coffee machine, slicing a knife in hand ("a knife is held, or it is already sliced": the clause
+  stays met after the knife is put down). Every enabling clause holds in the final state of a plan
+  that meets the reading, so a reading's "Done" implies the asked-for conditions.
+* :meth:`~ThorGoals.view`: a :class:`~actionable.core.conditions.ConditionView` of a
+  :class:`~actionable.worlds.thor.scene.ThorState` (``None``: the scene's initial state).
+* :meth:`~ThorGoals.achievers`: resolved steps of the shared vocabulary the THOR planning
+  affordance runs (``SWITCHON``/``SWITCHOFF``, ``OPEN``/``CLOSE``, ``GRAB``, ``PUTIN``/``PUTBACK``,
+  ``POUR``, ``WASH``, ``CUT``), bound to THOR ids; the affordance's rule repair
+  (:mod:`.repair`) adds the walking, opening, picking up and filling. Achievers of a condition
+  with ordering constraints (boil water: heat the pot only once it holds water) are offered only
+  once those hold.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
+from actionable.core.program import Step
+from actionable.grounding import goal_reader as G
+from actionable.worlds.thor import data
+from actionable.worlds.thor.actions import KNIVES, teach_can_contain
+from actionable.worlds.thor.repair import class_name, put_verb, resolved
+from actionable.worlds.thor.scene import Scene, ThorState, load_scene, resolve_scene
+
+#: extra names users type for THOR types (lower-case phrase -> AI2-THOR type)
+NAMES: dict[str, str] = {
+    "tv": "Television", "television": "Television", "trash": "GarbageCan", "trash can": "GarbageCan",
+    "bin": "GarbageCan", "garbage": "GarbageCan", "garbage can": "GarbageCan", "rubbish bin": "GarbageCan",
+    "sink": "SinkBasin", "sink basin": "SinkBasin", "stove": "StoveBurner", "burner": "StoveBurner",
+    "stove burner": "StoveBurner", "hob": "StoveBurner", "cooker": "StoveBurner", "knob": "StoveKnob",
+    "stove knob": "StoveKnob", "light": "LightSwitch", "lights": "LightSwitch", "light switch": "LightSwitch",
+    "cupboard": "Cabinet", "counter": "CounterTop", "countertop": "CounterTop", "table": "DiningTable",
+    "coffee machine": "CoffeeMachine", "coffee maker": "CoffeeMachine", "coffeemaker": "CoffeeMachine",
+    "plant": "HousePlant", "houseplant": "HousePlant", "tap": "Faucet", "water": "Faucet",
+    "refrigerator": "Fridge", "fridge": "Fridge", "microwave oven": "Microwave", "phone": "CellPhone",
+    "remote": "RemoteControl", "wine bottle": "WineBottle", "glass bottle": "Glassbottle",
+    "sponge": "DishSponge", "salt": "SaltShaker", "pepper": "PepperShaker", "soap": "SoapBottle",
+    "paper towel": "PaperTowelRoll", "lamp": "FloorLamp",
+}
+_ADJ = {"dirty": ("isDirty", False), "clean": ("isDirty", True), "open": ("isOpen", False),
+        "closed": ("isOpen", True), "empty": ("isFilledWithLiquid", True), "full": ("isFilledWithLiquid", False),
+        "sliced": ("isSliced", False), "hot": ("Hot", False), "cold": ("Cold", False)}
+_EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("wash up", "clean"), ("make toast", "toast"))
+#: effect -> the AI2-THOR capability its object needs
+_NEEDS = {"on": "toggleable", "off": "toggleable", "open": "openable", "closed": "openable",
+          "clean": "dirtyable", "slice": "sliceable", "fill": "canFillWithLiquid", "hold": "pickupable",
+          "cook": "cookable", "fry": "cookable"}
+_STATE = {"on": ("isToggled", False), "off": ("isToggled", True), "open": ("isOpen", False),
+          "closed": ("isOpen", True), "clean": ("isDirty", True), "slice": ("isSliced", False)}
+_VESSELS = ("Cup", "Mug", "Bowl", "Pot", "Kettle", "WateringCan", "WineBottle", "Glassbottle", "Bottle")
+_PRONOUNS = frozenset({"it", "them"})
+_FILLER = re.compile(r"^(please |can you |could you |would you |will you |i want you to |i'd like you to |"
+                     r"now |then |go and |go )+")
+_ASSERT = re.compile(r"^(?:make sure|ensure|check|see|verify)(?: that)? (?:(?:you|to) )?(.+?) (?:is|are) "
+                     r"(not )?(.+)$")
+_ASSERT_EFFECT = {"closed": "close", "shut": "close", "open": "open", "off": "turn off", "on": "turn on",
+                  "clean": "clean", "sliced": "slice", "cooked": "cook", "hot": "heat", "cold": "chill",
+                  "switched off": "turn off", "switched on": "turn on", "turned off": "turn off",
+                  "turned on": "turn on", "washed": "clean"}
+
+
+def _singulars(word: str) -> list[str]:
+    out = [word]
+    if word.endswith("ves"):
+        out += [word[:-3] + "fe", word[:-3] + "f"]
+    if word.endswith("ies"):
+        out.append(word[:-3] + "y")
+    if word.endswith("es"):
+        out.append(word[:-2])
+    if word.endswith("s") and not word.endswith("ss"):
+        out.append(word[:-1])
+    return out
+
+
+def _all_types() -> set[str]:
+    types = set(data.vocab()["TYPE_CAPS"])
+    for ep in data.teach_episodes().values():
+        types |= {o["type"] for o in ep["objects"]}
+    return types
+
+
+_PHRASES: dict[str, str] = {}
+
+
+def phrases() -> dict[str, str]:
+    """Every known object phrase -> AI2-THOR type (types spaced and joined, :data:`NAMES`, the
+    planner's aliases), over all THOR types (so an absent type is known, and refused)."""
+    if not _PHRASES:
+        from actionable.worlds.thor.planning import ALIASES
+
+        out: dict[str, str] = {}
+        types = _all_types()
+        for t in types:
+            spaced = class_name(t).replace("_", " ")
+            out[spaced] = t
+            out[t.lower()] = t
+        by_class = {class_name(t): t for t in types}
+        for cls, alts in ALIASES.items():
+            for a in alts:
+                if a != "coffee" and cls in by_class:
+                    out.setdefault(a, by_class[cls])
+        out.update(NAMES)
+        _PHRASES.update(out)
+    return _PHRASES
+
+
+class ThorLexicon:
+    """:class:`actionable.grounding.goal_reader.Lexicon` over a THOR state (ids are THOR ids)."""
+
+    def __init__(self, state: ThorState):
+        self.s = state
+        self.types = {o.type for o in state.objects.values() if o.type != "Floor"}
+
+    def _lookup(self, ws: list[str]) -> str | None:
+        """The type the longest known suffix of ``ws`` names (plural forms too), or ``None``."""
+        ph = phrases()
+        for n in range(min(3, len(ws)), 0, -1):
+            head, last = ws[-n:-1], ws[-1]
+            for form in _singulars(last):
+                for cand in (" ".join(head + [form]), "".join(head + [form])):
+                    if cand in ph:
+                        return ph[cand]
+        return None
+
+    def classes(self, ws):
+        t = self._lookup([w for w in ws if w not in G._DETS])
+        return [t] if t is not None and t in self.types else []
+
+    def known(self, ws):
+        return self._lookup([w for w in ws if w not in G._DETS]) is not None
+
+    def instances(self, cls):
+        return self.s.of_type(cls)
+
+    def room(self, ws):
+        return None
+
+    def in_room(self, obj, room):
+        return False
+
+    def related(self, obj, prep, other):
+        if prep == "near":
+            return self.s.location_of(obj) is not None and self.s.location_of(obj) == self.s.location_of(other)
+        return _inside(self.s, obj, other)
+
+    def adjective(self, word):
+        return _ADJ.get(word)
+
+    def has_state(self, obj, state):
+        return state in self.s.objects[obj].states()
+
+    def plural(self, word):
+        return word.endswith("s") and not word.endswith("ss") and self._lookup([word]) is not None and (
+            self._lookup([word]) != phrases().get(word) or word in ("lights",))
+
+
+def _inside(s: ThorState, obj, target) -> bool:
+    """``obj`` stands in/on ``target`` (directly or through the parent chain)."""
+    if obj not in s.objects:
+        return False
+    p, seen = s.objects[obj].parent, {obj}
+    while p is not None and p not in seen:
+        if p == target:
+            return True
+        seen.add(p)
+        p = s.objects[p].parent if p in s.objects else None
+    return False
+
+
+class ThorConditionView:
+    """:class:`~actionable.core.conditions.ConditionView` of a :class:`ThorState`: the same
+    reading of the predicates as :class:`actionable.evaluation.goal_states.ThorView` (an object
+    the state lacks, e.g. a slice not yet cut, holds nothing, negated or not)."""
+
+    def __init__(self, state: ThorState):
+        self.state = state
+
+    def holds(self, c: Condition) -> bool:
+        s = self.state
+        if c.kind == "state":
+            if c.subject == CHARACTER or c.subject not in s.objects:
+                return False
+            ok = c.value in s.objects[c.subject].states()
+        elif c.value == "HOLDS":
+            if c.target not in s.objects:
+                return False
+            ok = c.subject == CHARACTER and s.held == c.target
+        elif c.value == "IN":
+            if c.subject not in s.objects or c.target not in s.objects:
+                return False
+            ok = _inside(s, c.subject, c.target)
+        else:
+            ok = False
+        return ok != c.negate
+
+
+def _norm(text: str) -> str:
+    return " ".join(G.words(text))
+
+
+#: intent tasks: name -> phrasings (normalised words); their end states are built by ThorGoals._intent_*
+INTENTS: dict[str, tuple[str, ...]] = {
+    "make coffee": ("make coffee", "make a coffee", "make me a coffee", "make some coffee", "make a cup of coffee",
+                    "brew coffee", "brew some coffee", "prepare coffee", "prepare a coffee", "coffee",
+                    "make a mug of coffee", "pour a cup of coffee", "get me a coffee"),
+    "boil water": ("boil water", "boil some water", "boil the water", "boil a pot of water", "boil a kettle",
+                   "heat some water", "heat water", "heat up some water", "heat up water"),
+    "water the plant": ("water the plant", "water the plants", "water plant", "water plants",
+                        "water the houseplant", "water the house plant"),
+    "make toast": ("make toast", "make some toast", "make a toast", "toast bread", "toast the bread",
+                   "toast some bread", "toast a slice of bread", "make a slice of toast"),
+    "make a salad": ("make a salad", "make salad", "make me a salad", "prepare a salad", "make a lettuce salad",
+                     "make a simple salad"),
+}
+
+
+class ThorGoals:
+    """The ``goals`` capability for one THOR scene (``FloorPlan<N>``, ``teach:<game>`` or a
+    :class:`~actionable.worlds.thor.scene.Scene`).
+
+    Args:
+        scene: scene name (a bare TEACh game id is read as one) or ``Scene``.
+        embedder: the translation LM (``encode(list[str]) -> array``) to name the closest known
+            task of an unclear intent; ``None``: difflib's ratio.
+
+    Raises:
+        UnknownSceneError: no such THOR scene.
+    """
+
+    world = "thor"
+
+    def __init__(self, scene: Any = "FloorPlan1", embedder=None):
+        if scene in (None, "default"):
+            scene = "FloorPlan1"
+        if not isinstance(scene, Scene):
+            scene = load_scene(resolve_scene(scene) or scene) if isinstance(scene, str) else load_scene(scene)
+        self.scene = scene
+        self.name = scene.name
+        self.initial = ThorState(scene)
+        self.embedder = embedder
+        self.lex = ThorLexicon(self.initial)
+        #: condition -> conditions that must hold before its achievers are offered
+        self.after: dict[Condition, tuple[Condition, ...]] = {}
+
+    # --- naming
+    def name_of(self, x) -> str:
+        if x == CHARACTER:
+            return "the agent"
+        short = self.scene.short.get(x)
+        if short is None and "|" in str(x):  # a slice not cut yet: "Bread_1 slice 0"
+            base, _, tail = str(x).rpartition("|")
+            return f"{self.scene.short.get(base, base)} slice {tail.rsplit('_', 1)[-1]}"
+        return short or str(x)
+
+    def describe(self, c: Condition) -> str:
+        neg = "not " if c.negate else ""
+        if c.kind == "state":
+            return f"{self.name_of(c.subject)} is {neg}{c.value}"
+        if c.value == "HOLDS":
+            return f"the agent is {neg}holding {self.name_of(c.target)}"
+        return f"{self.name_of(c.subject)} is {neg}in/on {self.name_of(c.target)}"
+
+    def view(self, state=None):
+        return ThorConditionView(self.initial if state is None else state)
+
+    def _caps(self, t: str) -> set:
+        ids = self.initial.of_type(t)
+        if ids:
+            return set().union(*(self.initial.objects[i].caps for i in ids))
+        return set(data.vocab()["TYPE_CAPS"].get(t, ()))
+
+    def _clause(self, opts, source="rule") -> Clause:
+        opts = tuple(dict.fromkeys(opts))
+        text = self.describe(opts[0]) if len(opts) == 1 else " or ".join(self.describe(o) for o in opts[:3]) + (
+            f" (or {len(opts) - 3} more)" if len(opts) > 3 else "")
+        return Clause(opts, text, source)
+
+    def _per_subject(self, ids, quantifier, make, source="rule") -> list[Clause]:
+        if quantifier == "all":
+            return [self._clause(make(i), source) for i in ids]
+        return [self._clause([o for i in ids for o in make(i)], source)]
+
+    # --- reading
+    def read(self, task: str) -> GoalReading:
+        """``task`` as goal conditions over this scene (see the module doc). Never raises for
+        text: refusals and unreadable goals come back as ``status`` ``refuse`` / ``unclear``."""
+        self.after = {}
+        if G.not_a_task(task):
+            return GoalReading(task, status="refuse", why="the text is not a kitchen task (it addresses a chat "
+                                                           "model, not an agent in the kitchen); give a task such "
+                                                           "as 'put the mug in the sink'")
+        text = _FILLER.sub("", _norm(task))
+        intent = self._intent_name(text)
+        if intent is not None:
+            return self._intent(task, intent)
+        notes: list[str] = []
+        named: list = []
+        segments = self._segments(text, named, notes)
+        if isinstance(segments, GoalReading):
+            return segments
+        if not segments:
+            return self._unclear(task)
+        from actionable.grounding.clauses import clauses as split_clauses
+
+        joined = " and ".join(segments)
+        object_words = [w for w in G.words(joined) if self.lex.known([w])]
+        parts = split_clauses(joined, object_words)
+        out: list[Clause] = []
+        for part in parts:
+            r = G.read_clause(part, self.lex, named, _EXTRA_VERBS)
+            if isinstance(r, str):
+                what = r.split(":", 1)[1].strip()
+                return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "
+                                                              f"'actionable scenes --env thor {self.name} --classes' "
+                                                              f"to list its objects")
+            if r is None:
+                return self._unclear(task, notes)
+            got = self._conditions(r)
+            if isinstance(got, str):
+                return GoalReading(task, status="refuse", why=got)
+            if got is None:
+                return self._unclear(task, notes)
+            for c in got:
+                if all(c.options != o.options for o in out):
+                    out.append(c)
+            if r.subject is not None:
+                named.extend(r.subject.ids)
+            notes.append(f"'{part}': {r.effect}" + (f" {r.subject.describe(self.name_of)}" if r.subject else "")
+                         + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
+        if not out:
+            return self._unclear(task, notes)
+        return GoalReading(task, tuple(_enabling_last(out)), notes=notes)
+
+    def _segments(self, text: str, named: list, notes: list):
+        """Split at ``;``/``,``/``and``/``then``; rewrite assertions ("make sure the X is off" ->
+        "turn off the X"); resolve ``it``/``them``/"the other one" to the noun they stand for;
+        statements ("one apple is in the bin") bind their objects to ``named`` ("the other one"
+        then excludes them) and ask for nothing."""
+        raw = [p.strip() for p in re.split(r"\s*(?:;|,|\band\b|\bthen\b)\s*", text) if p.strip()]
+        out: list[str] = []
+        history: list[list[tuple[list[str], str]]] = []
+        for seg in raw:
+            seg = _FILLER.sub("", seg)
+            m = _ASSERT.match(seg)
+            if m:
+                np_, neg, adj = m.group(1), m.group(2), m.group(3)
+                eff = _ASSERT_EFFECT.get(adj)
+                if eff is None and adj.split()[0] in ("in", "on", "inside"):
+                    seg = f"put {np_} {adj}"
+                elif eff is not None:
+                    if neg:
+                        eff = {"close": "open", "open": "close", "turn off": "turn on", "turn on": "turn off"}.get(eff)
+                        if eff is None:
+                            return None
+                    seg = f"{eff} {np_}"
+                else:
+                    seg = f"{seg}"
+            ws = seg.split()
+            effect, rest = G.split_verb(ws, _EXTRA_VERBS)
+            if effect is None and any(w in ("is", "are", "sits", "lies", "stands") for w in ws):
+                np_ = [w for w in ws if w not in ("is", "are", "sits", "lies", "stands", "already")]
+                sel = G.select(np_, self.lex, named)
+                if isinstance(sel, G.Selector):
+                    named.extend(sel.ids)
+                    notes.append(f"'{seg}': names {', '.join(self.name_of(i) for i in sel.ids)} (a statement)")
+                history.append(self._nouns(np_))
+                continue
+            ws = self._resolve(ws, effect, history)
+            history.append(self._nouns(ws))
+            out.append(" ".join(ws))
+        return out
+
+    def _nouns(self, ws: list[str]) -> list[tuple[list[str], str]]:
+        """``(words, type)`` of each object phrase of ``ws``, in order (longest match first)."""
+        skip = G._DETS | G._QUANT_ALL | G._QUANT_ANY | G._MODIFIERS | {"is", "are"}
+        out, i = [], 0
+        while i < len(ws):
+            n_found = 0
+            if ws[i] not in skip:
+                for n in (3, 2, 1):
+                    if i + n <= len(ws) and self.lex.classes(ws[i:i + n]):
+                        out.append((ws[i:i + n], self.lex.classes(ws[i:i + n])[0]))
+                        n_found = n
+                        break
+            i += max(1, n_found)
+        return out
+
+    def _resolve(self, ws: list[str], effect, history) -> list[str]:
+        """``ws`` with ``it``/``them``/"(other) one" replaced by the phrase of the noun meant:
+        the most recent earlier object with the capability the effect needs (``close it``: an
+        openable), else the first object of the part before."""
+        if not history or not any(w in _PRONOUNS or w == "one" for w in ws[1:]):
+            return ws
+        out = list(ws)
+        for k, w in enumerate(ws):
+            if k == 0 or not (w in _PRONOUNS or (w == "one" and ws[k - 1] in ("other", "the", "that", "this"))):
+                continue
+            role_target = any(p in ws[:k] for p in ("in", "into", "on", "onto", "inside")) and effect in G.PLACING
+            need = "receptacle" if role_target else _NEEDS.get(effect, "pickupable" if effect in G.PLACING else None)
+            cands = [c for h in reversed(history) for c in reversed(h)]
+            pick = next((c for c in cands if need is None or need in self._caps(c[1])), None)
+            if pick is None and history[-1]:
+                pick = history[-1][0]
+            if pick is None:
+                continue
+            phrase = list(pick[0])
+            if w == "one":
+                phrase = [_singulars(phrase[-1])[-1] if len(_singulars(phrase[-1])) > 1 else phrase[-1]]
+                phrase = pick[0][:-1] + phrase
+                out[k] = " ".join(phrase)
+            else:
+                out[k] = " ".join((["the"] if w == "it" else ["all", "the"]) + phrase)
+        return " ".join(out).split()
+
+    # --- effects -> conditions
+    def _targets_for(self, obj_type: str, ids: list) -> list:
+        cc = teach_can_contain()
+        return [t for t in ids if obj_type in cc.get(self.initial.objects[t].type, ())]
+
+    def _conditions(self, r: G.ClauseReading):
+        eff, sel, tgt = r.effect, r.subject, r.target
+        s = self.initial
+        if eff in ("sit", "lie", "stand"):
+            return "the kitchen agent has no posture in the THOR world (AI2-THOR's agent neither sits nor lies)"
+        if eff == "go":
+            return None
+        if sel is None:
+            return None
+        need = _NEEDS.get(eff)
+        if eff in ("cook", "fry") and sel.cls in ("Bread",):
+            return self._intent_clauses("make toast", sel.ids)
+        if need:
+            ok = [i for i in sel.ids if need in s.objects[i].caps]
+            if not ok and eff in ("on", "off") and sel.cls == "StoveBurner":
+                ok = [i for i in sel.ids if self._knobs(i)]
+            if not ok:
+                what = {"toggleable": "switched on or off", "openable": "opened or closed", "dirtyable": "cleaned",
+                        "sliceable": "sliced", "canFillWithLiquid": "filled", "pickupable": "picked up",
+                        "cookable": "cooked"}[need]
+                return (f"a {sel.cls} cannot be {what} in the THOR world (it lacks the '{need}' capability)")
+            sel.ids = ok
+        if eff in _STATE:
+            state, neg = _STATE[eff]
+            cl = self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state, negate=neg)])
+            if eff == "clean":
+                return self._faucet_clause("cleaning") + cl
+            if eff == "slice":
+                return self._knife_clause(sel.ids) + cl
+            return cl
+        if eff in ("fill", "water"):
+            liquid = "coffee" if "coffee" in G.words(r.text) else "water"
+            if eff == "water":
+                ok = [i for i in sel.ids if "canFillWithLiquid" in s.objects[i].caps]
+                if not ok:
+                    return f"a {sel.cls} cannot be watered in the THOR world (it lacks 'canFillWithLiquid')"
+                return self._per_subject(ok, sel.quantifier, lambda i: [Condition("state", i, "isFilledWithLiquid")])
+            cl = self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, f"filledWith:{liquid}")])
+            if liquid == "coffee":
+                m = s.of_type("CoffeeMachine")
+                if not m:
+                    return f"scene {self.name!r} has no coffee machine to fill from"
+                return [self._clause([Condition("state", x, "isToggled") for x in m],
+                                     "rule (enabling: a coffee machine fills what stands in it while on)")] + cl
+            if any("pickupable" in s.objects[i].caps for i in sel.ids):
+                return self._faucet_clause("filling") + cl
+            return cl
+        if eff in ("heat", "cook", "fry", "chill", "toast", "boil"):
+            return self._treat(eff, sel, tgt, r.prep)
+        if eff in ("place", "put_away", "put_back"):
+            if tgt is None:
+                if eff == "put_back":
+                    homes = {i: s.objects[i].parent for i in sel.ids}
+                    if all(homes.values()):
+                        return self._per_subject(sel.ids, sel.quantifier,
+                                                 lambda i: [Condition("relation", i, "IN", homes[i])])
+                return None
+            return self._placement(sel, tgt)
+        if eff == "take_out":
+            if tgt is None:
+                return self._hold(sel)
+            return self._per_subject(sel.ids, sel.quantifier,
+                                     lambda i: [Condition("relation", i, "IN", t, negate=True) for t in tgt.ids])
+        if eff == "hold":
+            if tgt is not None:
+                return self._placement(sel, tgt)
+            return self._hold(sel)
+        return None
+
+    def _hold(self, sel):
+        if sel.quantifier == "all" and len(sel.ids) > 1:
+            return f"the agent holds one object at a time; it cannot hold every {sel.cls}"
+        return [self._clause([Condition("relation", CHARACTER, "HOLDS", i) for i in sel.ids])]
+
+    def _placement(self, sel, tgt):
+        s = self.initial
+        ok_t = self._targets_for(sel.cls, tgt.ids)
+        if not ok_t:
+            return (f"a {sel.cls} cannot be put in or on a {tgt.cls} in the THOR world (its placement table, "
+                    f"ALFRED's canContain with TEACh's states, never allows it)")
+        if "pickupable" not in self._caps(sel.cls):
+            return f"a {sel.cls} cannot be picked up in the THOR world (it lacks 'pickupable')"
+        if tgt.quantifier == "all" and len(ok_t) > 1 and sel.quantifier != "all":
+            pass
+        # a sink basin and its sink are one place (the checker accepts either)
+        return self._per_subject(sel.ids, sel.quantifier,
+                                 lambda i: [Condition("relation", i, "IN", t) for t in ok_t if t != i
+                                            and not _inside(s, t, i)])
+
+    def _knobs(self, burner) -> list:
+        return sorted(k for k, b in self.scene.links.items() if b == burner
+                      and self.initial.objects[k].type == "StoveKnob")
+
+    def _faucet_clause(self, why: str) -> list[Clause]:
+        f = sorted(k for k, b in self.scene.links.items() if self.initial.objects[k].type == "Faucet")
+        if not f:
+            return []
+        return [self._clause([Condition("state", x, "isToggled") for x in f],
+                             f"rule (enabling: {why} happens under a running faucet in AI2-THOR)")]
+
+    def _knife_clause(self, ids) -> list[Clause]:
+        knives = [i for t in KNIVES for i in self.initial.of_type(t)]
+        if not knives:
+            return []
+        return [self._clause([Condition("relation", CHARACTER, "HOLDS", k) for k in knives]
+                             + [Condition("state", i, "isSliced") for i in ids],
+                             "rule (enabling: slicing needs a knife in hand; met for good once sliced)")]
+
+    def _heaters(self, obj_type: str, prefer=("Microwave", "StoveBurner", "Toaster")) -> list:
+        cc = teach_can_contain()
+        for t in prefer:
+            ids = [i for i in self.initial.of_type(t) if obj_type in cc.get(t, ())
+                   and (t != "StoveBurner" or self._knobs(i))]
+            if ids:
+                return ids
+        return []
+
+    def _treat(self, eff, sel, tgt, prep):
+        s = self.initial
+        if eff == "chill":
+            fr = tgt.ids if tgt is not None else s.of_type("Fridge")
+            fr = self._targets_for(sel.cls, fr)
+            if not fr:
+                return f"scene {self.name!r} has nothing that can chill a {sel.cls}"
+            return self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, "Cold")])
+        if eff == "toast" or (eff in ("cook", "fry") and sel.cls == "Bread"):
+            return self._intent_clauses("make toast", [i for i in sel.ids if s.objects[i].type == "Bread"])
+        prefer = {"heat": ("Microwave", "StoveBurner", "Toaster"), "cook": ("StoveBurner", "Microwave", "Toaster"),
+                  "fry": ("StoveBurner",), "boil": ("StoveBurner",)}[eff]
+        if tgt is not None:
+            prefer = tuple(dict.fromkeys(s.objects[t].type for t in tgt.ids))
+        heaters = self._heaters(sel.cls, prefer)
+        if not heaters:
+            return f"scene {self.name!r} has nothing to {eff} a {sel.cls} with"
+        state = {"heat": "Hot", "cook": "isCooked", "fry": "isCooked", "boil": "isBoiled"}[eff]
+        if eff == "boil":
+            return None
+        return [self._clause([Condition("state", h, "isToggled") for h in heaters],
+                             f"rule (enabling: AI2-THOR {'heats' if state == 'Hot' else 'cooks'} what is in a "
+                             f"running heater)")] + \
+            self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state)])
+
+    # --- intent tasks
+    def _intent_name(self, text: str) -> str | None:
+        t = " ".join(w for w in text.split() if w not in ("please", "now"))
+        for name, forms in INTENTS.items():
+            if t in forms:
+                return name
+        return None
+
+    def _intent(self, task: str, name: str) -> GoalReading:
+        got = self._intent_clauses(name)
+        if isinstance(got, str):
+            return GoalReading(task, status="refuse", why=got)
+        return GoalReading(task, tuple(_enabling_last(got)),
+                           notes=[f"intent '{name}': its end state from the THOR intent table (TEACh's task "
+                                  f"definitions, AI2-THOR's state changes)"])
+
+    def _intent_clauses(self, name: str, ids=None):
+        s = self.initial
+        src = f"intent table: {name}"
+        if name == "water the plant":
+            plants = s.of_type("HousePlant")
+            if not plants:
+                return f"scene {self.name!r} has no house plant to water"
+            return [self._clause([Condition("state", p, "isFilledWithLiquid")], src) for p in plants]
+        if name == "make coffee":
+            mugs = s.of_type("Mug") or s.of_type("Cup")
+            machines = s.of_type("CoffeeMachine")
+            if not mugs or not machines:
+                return f"scene {self.name!r} has no {'coffee machine' if not machines else 'mug or cup'} for coffee"
+            clean = [m for m in mugs if not s.objects[m].dirty]
+            out = [self._clause([Condition("state", x, "isToggled") for x in machines],
+                                f"{src} (enabling: a coffee machine fills the mug in it while on)")]
+            if clean:
+                return out + [self._clause([Condition("state", m, "filledWith:coffee") for m in clean], src)]
+            m = mugs[0]
+            cl = self._clause([Condition("state", m, "isDirty", negate=True)], src)
+            coffee = Condition("state", m, "filledWith:coffee")
+            self.after[coffee] = cl.options
+            return self._faucet_clause("cleaning the mug") + out + [cl, self._clause([coffee], src)]
+        if name == "boil water":
+            burners = [b for b in s.of_type("StoveBurner") if self._knobs(b)]
+            cc = teach_can_contain()
+            pots = [i for t in ("Pot", "Kettle", "Pan", "Bowl") for i in s.of_type(t)
+                    if burners and t in cc.get("StoveBurner", ()) and "canFillWithLiquid" in s.objects[i].caps]
+            if not pots or not burners:
+                return f"scene {self.name!r} has no {'stove burner' if not burners else 'pot or kettle'} to boil water"
+            p = pots[0]
+            filled = Condition("state", p, "filledWith:water")
+            on_b = [Condition("relation", p, "IN", b) for b in burners]
+            hot = Condition("state", p, "Hot")
+            for c in (*on_b, hot):
+                self.after[c] = (filled,)
+            return self._faucet_clause("filling the pot") + [
+                self._clause([filled], src),
+                self._clause([Condition("state", b, "isToggled") for b in burners], src),
+                self._clause(on_b, src), self._clause([hot], src)]
+        if name == "make toast":
+            breads = ids if ids else s.of_type("Bread")
+            toasters = s.of_type("Toaster")
+            if not breads or not toasters:
+                return f"scene {self.name!r} has no {'toaster' if not toasters else 'bread'} to make toast"
+            slices = [f"{b}|BreadSliced_{k}" for b in breads for k in range(3)]
+            return self._knife_clause(breads) + [
+                self._clause([Condition("state", b, "isSliced") for b in breads], src),
+                self._clause([Condition("state", t, "isToggled") for t in toasters],
+                             f"{src} (enabling: a toaster that is on cooks the slice in it)"),
+                self._clause([Condition("state", x, "isCooked") for x in slices], src)]
+        if name == "make a salad":
+            lettuce = s.of_type("Lettuce")
+            dishes = s.of_type("Bowl") + s.of_type("Plate")
+            if not lettuce or not dishes:
+                return f"scene {self.name!r} has no {'lettuce' if not lettuce else 'bowl or plate'} for a salad"
+            slices = [f"{x}|LettuceSliced_{k}" for x in lettuce for k in range(3)]
+            return self._knife_clause(lettuce) + [
+                self._clause([Condition("state", x, "isSliced") for x in lettuce], src),
+                self._clause([Condition("relation", x, "IN", d) for x in slices for d in dishes], src)]
+        return None
+
+    def _unclear(self, task: str, notes=None) -> GoalReading:
+        best, sim = self._closest(task)
+        return GoalReading(task, status="unclear", closest=best, notes=list(notes or []),
+                           why=f"I can't tell what end state this asks for; the closest known task is '{best}' "
+                               f"(similarity {sim:.2f})")
+
+    def _closest(self, task: str) -> tuple[str, float]:
+        names = list(INTENTS)
+        if self.embedder is not None:
+            import numpy as np
+
+            m = np.asarray(self.embedder.encode(names), dtype=float)
+            q = np.asarray(self.embedder.encode([task])[0], dtype=float)
+            sims = m @ q / (np.linalg.norm(m, axis=1) * np.linalg.norm(q) + 1e-9)
+            k = int(np.argmax(sims))
+            return names[k], float(sims[k])
+        t = _norm(task)
+        scored = [(max(difflib.SequenceMatcher(None, t, f).ratio() for f in INTENTS[n]), n) for n in names]
+        sim, best = max(scored)
+        return best, sim
+
+    # --- achievers for the goal-directed planner
+    def achievers(self, c: Condition, view) -> list[Step]:
+        """Resolved steps, best first, that make ``c`` hold once the affordance's repair adds
+        their preconditions (empty: no single step does, or an ordering constraint is unmet)."""
+        s: ThorState = getattr(view, "state", None) or self.initial
+        if any(not view.holds(x) for x in self.after.get(c, ())):
+            return []
+        objs = s.objects
+
+        def step(action, *ids):
+            return resolved(action, *ids, s=s)
+        if c.kind == "relation":
+            if c.value == "HOLDS":
+                if c.negate or c.target not in objs:
+                    return []
+                return [step("GRAB", c.target)]
+            if c.subject not in objs or c.target not in objs:
+                return []
+            if c.negate:
+                return [step("GRAB", c.subject)]
+            return [step(put_verb(objs[c.target].type), c.subject, c.target)]
+        x = c.subject
+        if x not in objs:
+            return []
+        o = objs[x]
+        v = c.value
+        if v == "isToggled":
+            if o.type == "StoveBurner":
+                return [step("SWITCHOFF" if c.negate else "SWITCHON", k) for k in self._knobs(x)]
+            return [step("SWITCHOFF" if c.negate else "SWITCHON", x)]
+        if v == "isOpen":
+            return [step("CLOSE" if c.negate else "OPEN", x)]
+        if v == "isSliced" and not c.negate:
+            return [step("CUT", x)]
+        if v == "isDirty" and c.negate:
+            return self._under_water(s, x) + [step("WASH", x)]
+        if v in ("isFilledWithLiquid", "filledWith:water") and not c.negate:
+            out = self._under_water(s, x) if "pickupable" in o.caps else []
+            vessels = sorted((i for i, y in objs.items() if i != x and y.type in _VESSELS and "pickupable" in y.caps
+                              and "canFillWithLiquid" in y.caps),
+                             key=lambda i: (not (objs[i].filled and objs[i].liquid == "water"), i != s.held,
+                                            _VESSELS.index(objs[i].type), s.enclosed(i) is not None, i))
+            return out + [step("POUR", i, x) for i in vessels[:3]]
+        if v == "filledWith:coffee":
+            out = []
+            for m in s.of_type("CoffeeMachine"):
+                if _inside(s, x, m) and not objs[m].on:
+                    out.append(step("SWITCHON", m))
+                elif objs[m].on:
+                    out.append(step("PUTIN", x, m))
+            return out
+        if v in ("Hot", "isCooked", "isBoiled"):
+            out = []
+            cc = teach_can_contain()
+            for h, y in sorted(objs.items()):
+                if y.type in ("Microwave", "Toaster", "StoveBurner"):
+                    lit = y.on
+                    if _inside(s, x, h) and not lit:
+                        out += ([step("SWITCHON", k) for k in self._knobs(h)] if y.type == "StoveBurner"
+                                else [step("SWITCHON", h)])
+                    elif lit and o.type in cc.get(y.type, ()):
+                        out.append(step(put_verb(y.type), x, h))
+            return out
+        if v == "Cold" and not c.negate:
+            return [step("PUTIN", x, f) for f in s.of_type("Fridge")]
+        return []
+
+    def _under_water(self, s: ThorState, x) -> list[Step]:
+        """Put ``x`` under a running faucet, or run the faucet over the basin ``x`` stands in."""
+        out = []
+        cc = teach_can_contain()
+        for f, basin in sorted(self.scene.links.items()):
+            if s.objects[f].type != "Faucet" or basin not in s.objects:
+                continue
+            if s.objects[f].on and s.objects[x].type in cc.get(s.objects[basin].type, ()) \
+                    and "pickupable" in s.objects[x].caps:
+                out.append(resolved("PUTIN", x, basin, s=s))
+            elif not s.objects[f].on and (_inside(s, x, basin) or _inside(s, x, basin.rsplit("|", 1)[0])):
+                out.append(resolved("SWITCHON", f, s=s))
+        return out
+
+
+def _enabling_last(clauses: list[Clause]) -> list[Clause]:
+    """The clauses with the asked-for ones first (readable output); enabling clauses after."""
+    return [c for c in clauses if "enabling" not in c.source] + [c for c in clauses if "enabling" in c.source]
+
+
+__all__ = ["INTENTS", "NAMES", "ThorConditionView", "ThorGoals", "ThorLexicon", "phrases"]
