@@ -149,6 +149,15 @@ class ThorLexicon:
                         return ph[cand]
         return None
 
+    def exact(self, ws: list[str]) -> str | None:
+        """The type the whole phrase ``ws`` names (its last word may be plural), or ``None``."""
+        ph = phrases()
+        for form in _singulars(ws[-1]) if ws else ():
+            for cand in (" ".join(ws[:-1] + [form]), "".join(ws[:-1] + [form])):
+                if cand in ph:
+                    return ph[cand]
+        return None
+
     def classes(self, ws):
         t = self._lookup([w for w in ws if w not in G._DETS])
         return [t] if t is not None and t in self.types else []
@@ -318,11 +327,12 @@ class ThorGoals:
                                                            "as 'put the mug in the sink'")
         text = _FILLER.sub("", _norm(task))
         intent = self._intent_name(text)
+        raw_text = re.sub(r"[;,]", " , ", task.lower())
         if intent is not None:
             return self._intent(task, intent)
         notes: list[str] = []
         named: list = []
-        segments = self._segments(text, named, notes)
+        segments = self._segments(raw_text, named, notes)
         if isinstance(segments, GoalReading):
             return segments
         if not segments:
@@ -356,14 +366,25 @@ class ThorGoals:
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out:
             return self._unclear(task, notes)
-        return GoalReading(task, tuple(_enabling_last(out)), notes=notes)
+        return GoalReading(task, tuple(self._drop_needless(_enabling_last(out), notes)), notes=notes)
+
+    def _drop_needless(self, clauses: list[Clause], notes: list) -> list[Clause]:
+        """Without the enabling clauses when every asked-for clause already holds at the start
+        (nothing to do: no faucet is run for plates that are clean)."""
+        from actionable.core.conditions import check_clauses
+
+        asked = [c for c in clauses if "enabling" not in c.source]
+        if len(asked) < len(clauses) and check_clauses(asked, self.view()).done:
+            notes.append("every asked-for condition already holds; enabling conditions dropped")
+            return asked
+        return clauses
 
     def _segments(self, text: str, named: list, notes: list):
         """Split at ``;``/``,``/``and``/``then``; rewrite assertions ("make sure the X is off" ->
         "turn off the X"); resolve ``it``/``them``/"the other one" to the noun they stand for;
         statements ("one apple is in the bin") bind their objects to ``named`` ("the other one"
         then excludes them) and ask for nothing."""
-        raw = [p.strip() for p in re.split(r"\s*(?:;|,|\band\b|\bthen\b)\s*", text) if p.strip()]
+        raw = [_norm(p) for p in re.split(r"\s*(?:;|,|\band\b|\bthen\b)\s*", text) if _norm(p)]
         out: list[str] = []
         history: list[list[tuple[list[str], str]]] = []
         for seg in raw:
@@ -405,8 +426,9 @@ class ThorGoals:
             n_found = 0
             if ws[i] not in skip:
                 for n in (3, 2, 1):
-                    if i + n <= len(ws) and self.lex.classes(ws[i:i + n]):
-                        out.append((ws[i:i + n], self.lex.classes(ws[i:i + n])[0]))
+                    t = self.lex.exact(ws[i:i + n]) if i + n <= len(ws) else None
+                    if t is not None and t in self.lex.types:
+                        out.append((ws[i:i + n], t))
                         n_found = n
                         break
             i += max(1, n_found)
@@ -470,7 +492,7 @@ class ThorGoals:
             state, neg = _STATE[eff]
             cl = self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state, negate=neg)])
             if eff == "clean":
-                return self._faucet_clause("cleaning") + cl
+                return self._faucet_clause("cleaning", cl) + cl
             if eff == "slice":
                 return self._knife_clause(sel.ids) + cl
             return cl
@@ -486,10 +508,10 @@ class ThorGoals:
                 m = s.of_type("CoffeeMachine")
                 if not m:
                     return f"scene {self.name!r} has no coffee machine to fill from"
-                return [self._clause([Condition("state", x, "isToggled") for x in m],
+                return [self._clause([Condition("state", x, "isToggled") for x in m] + _single(cl),
                                      "rule (enabling: a coffee machine fills what stands in it while on)")] + cl
             if any("pickupable" in s.objects[i].caps for i in sel.ids):
-                return self._faucet_clause("filling") + cl
+                return self._faucet_clause("filling", cl) + cl
             return cl
         if eff in ("heat", "cook", "fry", "chill", "toast", "boil"):
             return self._treat(eff, sel, tgt, r.prep)
@@ -502,6 +524,11 @@ class ThorGoals:
                                                  lambda i: [Condition("relation", i, "IN", homes[i])])
                 return None
             return self._placement(sel, tgt)
+        if eff in ("take_out", "hold") and tgt is not None and r.prep == "from":
+            inside = [i for i in sel.ids if any(_inside(s, i, t) for t in tgt.ids)]
+            sel.ids = inside or sel.ids
+            return self._per_subject(sel.ids, sel.quantifier,
+                                     lambda i: [Condition("relation", i, "IN", t, negate=True) for t in tgt.ids])
         if eff == "take_out":
             if tgt is None:
                 return self._hold(sel)
@@ -537,11 +564,13 @@ class ThorGoals:
         return sorted(k for k, b in self.scene.links.items() if b == burner
                       and self.initial.objects[k].type == "StoveKnob")
 
-    def _faucet_clause(self, why: str) -> list[Clause]:
+    def _faucet_clause(self, why: str, done: list[Clause] = ()) -> list[Clause]:
+        """A running faucet, or (one object only) the effect already there: cleaning or filling
+        happens under a running faucet; once it has happened the faucet need not run."""
         f = sorted(k for k, b in self.scene.links.items() if self.initial.objects[k].type == "Faucet")
         if not f:
             return []
-        return [self._clause([Condition("state", x, "isToggled") for x in f],
+        return [self._clause([Condition("state", x, "isToggled") for x in f] + _single(done),
                              f"rule (enabling: {why} happens under a running faucet in AI2-THOR)")]
 
     def _knife_clause(self, ids) -> list[Clause]:
@@ -581,10 +610,10 @@ class ThorGoals:
         state = {"heat": "Hot", "cook": "isCooked", "fry": "isCooked", "boil": "isBoiled"}[eff]
         if eff == "boil":
             return None
-        return [self._clause([Condition("state", h, "isToggled") for h in heaters],
+        cl = self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state)])
+        return [self._clause([Condition("state", h, "isToggled") for h in heaters] + _single(cl),
                              f"rule (enabling: AI2-THOR {'heats' if state == 'Hot' else 'cooks'} what is in a "
-                             f"running heater)")] + \
-            self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state)])
+                             f"running heater)")] + cl
 
     # --- intent tasks
     def _intent_name(self, text: str) -> str | None:
@@ -598,8 +627,9 @@ class ThorGoals:
         got = self._intent_clauses(name)
         if isinstance(got, str):
             return GoalReading(task, status="refuse", why=got)
-        return GoalReading(task, tuple(_enabling_last(got)),
-                           notes=[f"intent '{name}': its end state from the THOR intent table (TEACh's task "
+        notes: list[str] = []
+        return GoalReading(task, tuple(self._drop_needless(_enabling_last(got), notes)),
+                           notes=notes + [f"intent '{name}': its end state from the THOR intent table (TEACh's task "
                                   f"definitions, AI2-THOR's state changes)"])
 
     def _intent_clauses(self, name: str, ids=None):
@@ -616,15 +646,15 @@ class ThorGoals:
             if not mugs or not machines:
                 return f"scene {self.name!r} has no {'coffee machine' if not machines else 'mug or cup'} for coffee"
             clean = [m for m in mugs if not s.objects[m].dirty]
-            out = [self._clause([Condition("state", x, "isToggled") for x in machines],
+            target = clean or mugs[:1]
+            coffee = [Condition("state", m, "filledWith:coffee") for m in target]
+            out = [self._clause([Condition("state", x, "isToggled") for x in machines] + coffee,
                                 f"{src} (enabling: a coffee machine fills the mug in it while on)")]
             if clean:
-                return out + [self._clause([Condition("state", m, "filledWith:coffee") for m in clean], src)]
-            m = mugs[0]
-            cl = self._clause([Condition("state", m, "isDirty", negate=True)], src)
-            coffee = Condition("state", m, "filledWith:coffee")
-            self.after[coffee] = cl.options
-            return self._faucet_clause("cleaning the mug") + out + [cl, self._clause([coffee], src)]
+                return out + [self._clause(coffee, src)]
+            cl = self._clause([Condition("state", target[0], "isDirty", negate=True)], src)
+            self.after[coffee[0]] = cl.options
+            return self._faucet_clause("cleaning the mug", [cl]) + out + [cl, self._clause(coffee, src)]
         if name == "boil water":
             burners = [b for b in s.of_type("StoveBurner") if self._knobs(b)]
             cc = teach_can_contain()
@@ -632,13 +662,16 @@ class ThorGoals:
                     if burners and t in cc.get("StoveBurner", ()) and "canFillWithLiquid" in s.objects[i].caps]
             if not pots or not burners:
                 return f"scene {self.name!r} has no {'stove burner' if not burners else 'pot or kettle'} to boil water"
-            p = pots[0]
+            under = {i: next((b for b in burners if _inside(s, i, b)), None) for i in pots}
+            p = min(pots, key=lambda i: (not (s.objects[i].filled and s.objects[i].liquid == "water"),
+                                         under[i] is None, pots.index(i)))
+            burners = [under[p]] if under[p] is not None else burners[:1]
             filled = Condition("state", p, "filledWith:water")
             on_b = [Condition("relation", p, "IN", b) for b in burners]
             hot = Condition("state", p, "Hot")
             for c in (*on_b, hot):
                 self.after[c] = (filled,)
-            return self._faucet_clause("filling the pot") + [
+            return self._faucet_clause("filling the pot", [self._clause([filled])]) + [
                 self._clause([filled], src),
                 self._clause([Condition("state", b, "isToggled") for b in burners], src),
                 self._clause(on_b, src), self._clause([hot], src)]
@@ -765,6 +798,12 @@ class ThorGoals:
             elif not s.objects[f].on and (_inside(s, x, basin) or _inside(s, x, basin.rsplit("|", 1)[0])):
                 out.append(resolved("SWITCHON", f, s=s))
         return out
+
+
+def _single(clauses) -> list[Condition]:
+    """The options of ``clauses`` when there is exactly one clause (else none)."""
+    clauses = list(clauses)
+    return list(clauses[0].options) if len(clauses) == 1 else []
 
 
 def _enabling_last(clauses: list[Clause]) -> list[Clause]:
