@@ -62,7 +62,7 @@ NAMES: dict[str, str] = {
     "refrigerator": "Fridge", "fridge": "Fridge", "microwave oven": "Microwave", "phone": "CellPhone",
     "remote": "RemoteControl", "wine bottle": "WineBottle", "glass bottle": "Glassbottle",
     "sponge": "DishSponge", "salt": "SaltShaker", "pepper": "PepperShaker", "soap": "SoapBottle",
-    "paper towel": "PaperTowelRoll", "lamp": "FloorLamp",
+    "paper towel": "PaperTowelRoll", "lamp": "FloorLamp", "dish": "Plate", "dishes": "Plate",
 }
 _ADJ = {"dirty": ("isDirty", False), "clean": ("isDirty", True), "open": ("isOpen", False),
         "closed": ("isOpen", True), "empty": ("isFilledWithLiquid", True), "full": ("isFilledWithLiquid", False),
@@ -186,8 +186,8 @@ class ThorLexicon:
         return state in self.s.objects[obj].states()
 
     def plural(self, word):
-        return word.endswith("s") and not word.endswith("ss") and self._lookup([word]) is not None and (
-            self._lookup([word]) != phrases().get(word) or word in ("lights",))
+        return word.endswith("s") and not word.endswith("ss") and self.exact([word]) is not None and (
+            word not in phrases() or word in ("lights", "dishes"))
 
 
 def _inside(s: ThorState, obj, target) -> bool:
@@ -228,6 +228,22 @@ class ThorConditionView:
         else:
             ok = False
         return ok != c.negate
+
+
+_REWRITES = (
+    (re.compile(r"^(?:bring|give|hand|fetch|get|pass) me (.+)$"), r"pick up \1"),
+    (re.compile(r"^(?:throw away|throw out|discard|bin|dispose of|get rid of) (.+)$"), r"put \1 in the garbage can"),
+    (re.compile(r"^(?:throw|toss) (.+?) (?:away|out)$"), r"put \1 in the garbage can"),
+)
+
+
+def _rewrite(seg: str) -> str:
+    """Phrasal commands the grammar does not know, as ones it does ("bring me the bread" ->
+    "pick up the bread"; "throw away the apple" -> "put the apple in the garbage can")."""
+    for pat, rep in _REWRITES:
+        if pat.match(seg):
+            return pat.sub(rep, seg)
+    return seg
 
 
 def _norm(text: str) -> str:
@@ -341,6 +357,7 @@ class ThorGoals:
 
         joined = " and ".join(segments)
         object_words = [w for w in G.words(joined) if self.lex.known([w])]
+        object_words += [w for ws_, _ in self._nouns(G.words(joined)) for w in ws_]
         parts = split_clauses(joined, object_words)
         out: list[Clause] = []
         for part in parts:
@@ -403,6 +420,7 @@ class ThorGoals:
                     seg = f"{eff} {np_}"
                 else:
                     seg = f"{seg}"
+            seg = _rewrite(seg)
             ws = seg.split()
             effect, rest = G.split_verb(ws, _EXTRA_VERBS)
             if effect is None and any(w in ("is", "are", "sits", "lies", "stands") for w in ws):
@@ -523,6 +541,11 @@ class ThorGoals:
                         return self._per_subject(sel.ids, sel.quantifier,
                                                  lambda i: [Condition("relation", i, "IN", homes[i])])
                 return None
+            if r.prep == "near":  # "next to the pepper shaker": where it stands
+                homes = sorted({s.objects[t].parent for t in tgt.ids if s.objects[t].parent})
+                if not homes:
+                    return None
+                tgt = G.Selector(s.objects[homes[0]].type, "any", homes, "")
             return self._placement(sel, tgt)
         if eff in ("take_out", "hold") and tgt is not None and r.prep == "from":
             inside = [i for i in sel.ids if any(_inside(s, i, t) for t in tgt.ids)]
