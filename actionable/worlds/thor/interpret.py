@@ -71,7 +71,7 @@ _EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("wash up", "clean"), ("make 
 #: effect -> the AI2-THOR capability its object needs
 _NEEDS = {"on": "toggleable", "off": "toggleable", "open": "openable", "closed": "openable",
           "clean": "dirtyable", "slice": "sliceable", "fill": "canFillWithLiquid", "hold": "pickupable",
-          "cook": "cookable", "fry": "cookable"}
+          "cook": "cookable", "fry": "cookable", "boil": "cookable"}
 _STATE = {"on": ("isToggled", False), "off": ("isToggled", True), "open": ("isOpen", False),
           "closed": ("isOpen", True), "clean": ("isDirty", True), "slice": ("isSliced", False)}
 _VESSELS = ("Cup", "Mug", "Bowl", "Pot", "Kettle", "WateringCan", "WineBottle", "Glassbottle", "Bottle")
@@ -256,7 +256,8 @@ INTENTS: dict[str, tuple[str, ...]] = {
                     "brew coffee", "brew some coffee", "prepare coffee", "prepare a coffee", "coffee",
                     "make a mug of coffee", "pour a cup of coffee", "get me a coffee"),
     "boil water": ("boil water", "boil some water", "boil the water", "boil a pot of water", "boil a kettle",
-                   "heat some water", "heat water", "heat up some water", "heat up water"),
+                   "heat some water", "heat water", "heat up some water", "heat up water",
+                   "boil the kettle", "boil some water in a pot", "boil water in a pot", "boil water on the stove"),
     "water the plant": ("water the plant", "water the plants", "water plant", "water plants",
                         "water the houseplant", "water the house plant"),
     "make toast": ("make toast", "make some toast", "make a toast", "toast bread", "toast the bread",
@@ -510,6 +511,8 @@ class ThorGoals:
             state, neg = _STATE[eff]
             cl = self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state, negate=neg)])
             if eff == "clean":
+                if not self._faucet_clause(""):
+                    return f"scene {self.name!r} has no faucet over a sink to clean a {sel.cls} with"
                 return self._faucet_clause("cleaning", cl) + cl
             if eff == "slice":
                 return self._knife_clause(sel.ids) + cl
@@ -529,6 +532,8 @@ class ThorGoals:
                 return [self._clause([Condition("state", x, "isToggled") for x in m] + _single(cl),
                                      "rule (enabling: a coffee machine fills what stands in it while on)")] + cl
             if any("pickupable" in s.objects[i].caps for i in sel.ids):
+                if not self._faucet_clause(""):
+                    return f"scene {self.name!r} has no faucet over a sink to fill a {sel.cls} from"
                 return self._faucet_clause("filling", cl) + cl
             return cl
         if eff in ("heat", "cook", "fry", "chill", "toast", "boil"):
@@ -632,7 +637,7 @@ class ThorGoals:
             return f"scene {self.name!r} has nothing to {eff} a {sel.cls} with"
         state = {"heat": "Hot", "cook": "isCooked", "fry": "isCooked", "boil": "isBoiled"}[eff]
         if eff == "boil":
-            return None
+            return self._boil(sel)
         cl = self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state)])
         return [self._clause([Condition("state", h, "isToggled") for h in heaters] + _single(cl),
                              f"rule (enabling: AI2-THOR {'heats' if state == 'Hot' else 'cooks'} what is in a "
@@ -679,21 +684,11 @@ class ThorGoals:
             self.after[coffee[0]] = cl.options
             return self._faucet_clause("cleaning the mug", [cl]) + out + [cl, self._clause(coffee, src)]
         if name == "boil water":
-            burners = [b for b in s.of_type("StoveBurner") if self._knobs(b)]
-            cc = teach_can_contain()
-            pots = [i for t in ("Pot", "Kettle", "Pan", "Bowl") for i in s.of_type(t)
-                    if burners and t in cc.get("StoveBurner", ()) and "canFillWithLiquid" in s.objects[i].caps]
-            if not pots or not burners:
-                return f"scene {self.name!r} has no {'stove burner' if not burners else 'pot or kettle'} to boil water"
-            under = {i: next((b for b in burners if _inside(s, i, b)), None) for i in pots}
-            p = min(pots, key=lambda i: (not (s.objects[i].filled and s.objects[i].liquid == "water"),
-                                         under[i] is None, pots.index(i)))
-            burners = [under[p]] if under[p] is not None else burners[:1]
-            filled = Condition("state", p, "filledWith:water")
-            on_b = [Condition("relation", p, "IN", b) for b in burners]
-            hot = Condition("state", p, "Hot")
-            for c in (*on_b, hot):
-                self.after[c] = (filled,)
+            got = self._pot()
+            if isinstance(got, str):
+                return got
+            p, burners, filled, on_b, hot = got
+            self.after[hot] = (filled,)
             return self._faucet_clause("filling the pot", [self._clause([filled])]) + [
                 self._clause([filled], src),
                 self._clause([Condition("state", b, "isToggled") for b in burners], src),
@@ -701,24 +696,66 @@ class ThorGoals:
         if name == "make toast":
             breads = ids if ids else s.of_type("Bread")
             toasters = s.of_type("Toaster")
-            if not breads or not toasters:
+            ready = s.of_type("BreadSliced")
+            if not (breads or ready) or not toasters:
                 return f"scene {self.name!r} has no {'toaster' if not toasters else 'bread'} to make toast"
-            slices = [f"{b}|BreadSliced_{k}" for b in breads for k in range(3)]
-            return self._knife_clause(breads) + [
-                self._clause([Condition("state", b, "isSliced") for b in breads], src),
-                self._clause([Condition("state", t, "isToggled") for t in toasters],
-                             f"{src} (enabling: a toaster that is on cooks the slice in it)"),
-                self._clause([Condition("state", x, "isCooked") for x in slices], src)]
+            slices = [f"{b}|BreadSliced_{k}" for b in breads for k in range(3)] + ready
+            cooked = [Condition("state", x, "isCooked") for x in slices]
+            cut = [] if ready else self._knife_clause(breads) + [
+                self._clause([Condition("state", b, "isSliced") for b in breads], src)]
+            return cut + [self._clause([Condition("state", t, "isToggled") for t in toasters] + cooked,
+                                       f"{src} (enabling: a toaster that is on cooks the slice in it)"),
+                          self._clause(cooked, src)]
         if name == "make a salad":
             lettuce = s.of_type("Lettuce")
+            ready = s.of_type("LettuceSliced")
             dishes = s.of_type("Bowl") + s.of_type("Plate")
-            if not lettuce or not dishes:
-                return f"scene {self.name!r} has no {'lettuce' if not lettuce else 'bowl or plate'} for a salad"
-            slices = [f"{x}|LettuceSliced_{k}" for x in lettuce for k in range(3)]
-            return self._knife_clause(lettuce) + [
-                self._clause([Condition("state", x, "isSliced") for x in lettuce], src),
-                self._clause([Condition("relation", x, "IN", d) for x in slices for d in dishes], src)]
+            if not (lettuce or ready) or not dishes:
+                return f"scene {self.name!r} has no {'lettuce' if not (lettuce or ready) else 'bowl or plate'} " \
+                       f"for a salad"
+            slices = [f"{x}|LettuceSliced_{k}" for x in lettuce for k in range(3)] + ready
+            cut = [] if ready else self._knife_clause(lettuce) + [
+                self._clause([Condition("state", x, "isSliced") for x in lettuce], src)]
+            return cut + [self._clause([Condition("relation", x, "IN", d) for x in slices for d in dishes], src)]
         return None
+
+    def _pot(self):
+        """``(pot, [burner], filled, [pot IN burner], pot Hot)`` for boiling on the stove (the
+        pot already filled or on a burner first), or a refusal; ``pot IN burner`` comes after
+        ``filled`` (:attr:`after`)."""
+        s = self.initial
+        burners = [b for b in s.of_type("StoveBurner") if self._knobs(b)]
+        cc = teach_can_contain()
+        pots = [i for t in ("Pot", "Kettle", "Pan", "Bowl") for i in s.of_type(t)
+                if burners and t in cc.get("StoveBurner", ()) and "canFillWithLiquid" in s.objects[i].caps]
+        if not pots or not burners or not self._faucet_clause(""):
+            what = "stove burner" if not burners else "pot or kettle" if not pots else "faucet"
+            return f"scene {self.name!r} has no {what} to boil water"
+        under = {i: next((b for b in burners if _inside(s, i, b)), None) for i in pots}
+        p = min(pots, key=lambda i: (not (s.objects[i].filled and s.objects[i].liquid == "water"),
+                                     under[i] is None, pots.index(i)))
+        burners = [under[p]] if under[p] is not None else burners[:1]
+        filled = Condition("state", p, "filledWith:water")
+        on_b = [Condition("relation", p, "IN", b) for b in burners]
+        for c in on_b:
+            self.after[c] = (filled,)
+        return p, burners, filled, on_b, Condition("state", p, "Hot")
+
+    def _boil(self, sel):
+        """Boil a cookable: it stands in a pot of water on a lit burner (AI2-THOR's isBoiled)."""
+        got = self._pot()
+        if isinstance(got, str):
+            return got
+        p, burners, filled, on_b, _ = got
+        cc = teach_can_contain()
+        if sel.cls not in cc.get(self.initial.objects[p].type, ()):
+            return f"a {sel.cls} cannot be put in a {self.initial.objects[p].type} in the THOR world"
+        src = "rule (boil: in a pot of water on a lit stove burner)"
+        return self._faucet_clause("filling the pot", [self._clause([filled])]) + [
+            self._clause([filled], src), self._clause(on_b, src),
+            self._clause([Condition("state", b, "isToggled") for b in burners], src)] + \
+            self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("relation", i, "IN", p)], src) + \
+            self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, "isBoiled")], src)
 
     def _unclear(self, task: str, notes=None) -> GoalReading:
         best, sim = self._closest(task)
@@ -801,8 +838,11 @@ class ThorGoals:
                     if _inside(s, x, h) and not lit:
                         out += ([step("SWITCHON", k) for k in self._knobs(h)] if y.type == "StoveBurner"
                                 else [step("SWITCHON", h)])
-                    elif lit and o.type in cc.get(y.type, ()):
+                    elif lit and o.type in cc.get(y.type, ()) and v != "isBoiled":
                         out.append(step(put_verb(y.type), x, h))
+            if v == "isBoiled":
+                out += [step("PUTIN", x, p) for p, y in sorted(objs.items()) if p != x and y.filled
+                        and y.liquid == "water" and o.type in cc.get(y.type, ())]
             return out
         if v == "Cold" and not c.negate:
             return [step("PUTIN", x, f) for f in s.of_type("Fridge")]
