@@ -699,7 +699,7 @@ class ThorGoals:
             ready = s.of_type("BreadSliced")
             if not (breads or ready) or not toasters:
                 return f"scene {self.name!r} has no {'toaster' if not toasters else 'bread'} to make toast"
-            slices = [f"{b}|BreadSliced_{k}" for b in breads for k in range(3)] + ready
+            slices = ready + [f"{b}|BreadSliced_{k}" for k in range(3) for b in breads]
             cooked = [Condition("state", x, "isCooked") for x in slices]
             cut = [] if ready else self._knife_clause(breads) + [
                 self._clause([Condition("state", b, "isSliced") for b in breads], src)]
@@ -713,7 +713,8 @@ class ThorGoals:
             if not (lettuce or ready) or not dishes:
                 return f"scene {self.name!r} has no {'lettuce' if not (lettuce or ready) else 'bowl or plate'} " \
                        f"for a salad"
-            slices = [f"{x}|LettuceSliced_{k}" for x in lettuce for k in range(3)] + ready
+            slices = ready + [f"{x}|LettuceSliced_{k}" for k in range(3) for x in lettuce]
+            dishes.sort(key=lambda d: (s.enclosed(d) is not None, s.objects[d].dirty, d))
             cut = [] if ready else self._knife_clause(lettuce) + [
                 self._clause([Condition("state", x, "isSliced") for x in lettuce], src)]
             return cut + [self._clause([Condition("relation", x, "IN", d) for x in slices for d in dishes], src)]
