@@ -74,6 +74,9 @@ _NEEDS = {"on": "toggleable", "off": "toggleable", "open": "openable", "closed":
           "cook": "cookable", "fry": "cookable", "boil": "cookable"}
 _STATE = {"on": ("isToggled", False), "off": ("isToggled", True), "open": ("isOpen", False),
           "closed": ("isOpen", True), "clean": ("isDirty", True), "slice": ("isSliced", False)}
+#: appliances and vessels a cooking verb's preposition names ("cook the potato in the pan")
+_TOOLS = frozenset({"Microwave", "StoveBurner", "Toaster", "Pan", "Pot", "Kettle", "Bowl"})
+_STORAGE = ("Drawer", "Cabinet", "Shelf")
 _VESSELS = ("Cup", "Mug", "Bowl", "Pot", "Kettle", "WateringCan", "WineBottle", "Glassbottle", "Bottle")
 _PRONOUNS = frozenset({"it", "them"})
 _FILLER = re.compile(r"^(please |can you |could you |would you |will you |i want you to |i'd like you to |"
@@ -362,7 +365,7 @@ class ThorGoals:
         parts = split_clauses(joined, object_words)
         out: list[Clause] = []
         for part in parts:
-            r = G.read_clause(part, self.lex, named, _EXTRA_VERBS)
+            r = self._tool_clause(part, named) or G.read_clause(part, self.lex, named, _EXTRA_VERBS)
             if isinstance(r, str):
                 what = r.split(":", 1)[1].strip()
                 return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "
@@ -485,6 +488,24 @@ class ThorGoals:
         cc = teach_can_contain()
         return [t for t in ids if obj_type in cc.get(self.initial.objects[t].type, ())]
 
+    def _tool_clause(self, part: str, named: list):
+        """"cook the potato in the pan", "boil the egg in the pot": the phrase after the
+        preposition is the appliance or vessel, not a filter on the object (``None``: not such
+        a clause)."""
+        effect, rest = G.split_verb(part.split(), _EXTRA_VERBS)
+        if effect not in ("cook", "fry", "boil", "heat", "toast"):
+            return None
+        obj, prep, tgt = G._split_prep(rest)
+        if prep not in ("in", "on", "with") or not tgt:
+            return None
+        tsel = G.select(tgt, self.lex, named)
+        if not isinstance(tsel, G.Selector) or tsel.cls not in _TOOLS:
+            return None
+        sub = G.select(obj, self.lex, named)
+        if sub is None or isinstance(sub, str):
+            return sub
+        return G.ClauseReading(part, effect, sub, tsel, prep)
+
     def _conditions(self, r: G.ClauseReading):
         eff, sel, tgt = r.effect, r.subject, r.target
         s = self.initial
@@ -538,6 +559,10 @@ class ThorGoals:
             return cl
         if eff in ("heat", "cook", "fry", "chill", "toast", "boil"):
             return self._treat(eff, sel, tgt, r.prep)
+        if eff == "put_away" and tgt is None:
+            store = [i for t in _STORAGE for i in s.of_type(t)]
+            if store:
+                tgt = G.Selector("storage", "any", store, "drawer or cabinet")
         if eff in ("place", "put_away", "put_back"):
             if tgt is None:
                 if eff == "put_back":
@@ -555,8 +580,13 @@ class ThorGoals:
         if eff in ("take_out", "hold") and tgt is not None and r.prep == "from":
             inside = [i for i in sel.ids if any(_inside(s, i, t) for t in tgt.ids)]
             sel.ids = inside or sel.ids
-            return self._per_subject(sel.ids, sel.quantifier,
-                                     lambda i: [Condition("relation", i, "IN", t, negate=True) for t in tgt.ids])
+            if eff == "hold":  # "get a mug from the cabinet": hold one of those
+                return self._hold(sel)
+            homes = {i: [t for t in tgt.ids if _inside(s, i, t)] or tgt.ids for i in sel.ids}
+            if sel.quantifier == "all" or len(sel.ids) == 1:
+                return [self._clause([Condition("relation", i, "IN", t, negate=True)], "rule")
+                        for i in sel.ids for t in homes[i]]
+            return [self._clause([Condition("relation", i, "IN", homes[i][0], negate=True) for i in sel.ids])]
         if eff == "take_out":
             if tgt is None:
                 return self._hold(sel)
@@ -630,6 +660,8 @@ class ThorGoals:
             return self._intent_clauses("make toast", [i for i in sel.ids if s.objects[i].type == "Bread"])
         prefer = {"heat": ("Microwave", "StoveBurner", "Toaster"), "cook": ("StoveBurner", "Microwave", "Toaster"),
                   "fry": ("StoveBurner",), "boil": ("StoveBurner",)}[eff]
+        if tgt is not None and tgt.cls in ("Pan", "Pot", "Kettle", "Bowl"):
+            return self._in_vessel(eff, sel, tgt)
         if tgt is not None:
             prefer = tuple(dict.fromkeys(s.objects[t].type for t in tgt.ids))
         heaters = self._heaters(sel.cls, prefer)
@@ -719,6 +751,29 @@ class ThorGoals:
                 self._clause([Condition("state", x, "isSliced") for x in lettuce], src)]
             return cut + [self._clause([Condition("relation", x, "IN", d) for x in slices for d in dishes], src)]
         return None
+
+    def _in_vessel(self, eff, sel, tgt):
+        """Cook/heat in a pan or pot: the object in the vessel, the vessel on a lit burner."""
+        if eff == "boil":
+            return self._boil(sel)
+        s = self.initial
+        cc = teach_can_contain()
+        burners = [b for b in s.of_type("StoveBurner") if self._knobs(b)]
+        vessels = [v for v in tgt.ids if sel.cls in cc.get(s.objects[v].type, ())]
+        if not burners or not vessels or s.objects[vessels[0]].type not in cc.get("StoveBurner", ()):
+            return f"scene {self.name!r} has no stove burner to {eff} a {sel.cls} in a {tgt.cls} on"
+        v = min(vessels, key=lambda i: (not any(_inside(s, i, b) for b in burners), i))
+        under = next((b for b in burners if _inside(s, v, b)), burners[0])
+        state = "Hot" if eff == "heat" else "isCooked"
+        src = f"rule ({eff} in a {tgt.cls} on a lit stove burner)"
+        if sel.quantifier != "all":  # one instance, so that the same one goes in the vessel and cooks
+            sel.ids = [min(sel.ids, key=lambda i: (s.enclosed(i) is not None, i))]
+        for i in sel.ids:  # cooked there, not by another heater on the way
+            self.after[Condition("state", i, state)] = (Condition("relation", i, "IN", v),)
+        return [self._clause([Condition("relation", v, "IN", under)], src),
+                self._clause([Condition("state", under, "isToggled")], src)] + \
+            self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("relation", i, "IN", v)], src) + \
+            self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state)], src)
 
     def _pot(self):
         """``(pot, [burner], filled, [pot IN burner], pot Hot)`` for boiling on the stove (the

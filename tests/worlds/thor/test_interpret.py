@@ -192,3 +192,19 @@ def test_every_done_claim_on_the_tune_rows_is_right():
             continue
         if res.done:
             assert verdict(t, _outcome(res)).right, (t.id, res.verdict())
+
+
+def test_a_cooking_verbs_preposition_names_the_vessel_not_a_filter(fp1):
+    r = fp1.read("Cook the potato in the pan")
+    pan, burner = fp1.initial.of_type("Pan")[0], fp1.initial.of_type("StoveBurner")[0]
+    conds = r.conditions()
+    assert Condition("relation", pan, "IN", burner) in conds
+    assert any(c.value == "IN" and c.target == pan and c.subject.startswith("Potato") for c in conds)
+    res = plan_task(planning_domain("thor", FP1), "Cook the potato in the pan", ThorGoals(FP1))
+    assert res.done and "switch on microwave" not in [s.to_text() for s in res.resolved_program.steps]
+
+
+def test_from_a_container_binds_what_is_in_it(fp1):
+    r = fp1.read("Get a mug from the cabinet")
+    in_cabinet = [m for m in fp1.initial.of_type("Mug") if fp1.initial.objects[m].parent.startswith("Cabinet")]
+    assert r.clauses[0].options == tuple(Condition("relation", CHARACTER, "HOLDS", m) for m in in_cabinet)
