@@ -559,6 +559,9 @@ class ThorGoals:
             return cl
         if eff in ("heat", "cook", "fry", "chill", "toast", "boil"):
             return self._treat(eff, sel, tgt, r.prep)
+        if eff == "place" and tgt is None:  # "put the mug back" / "put the knife away" (the grammar reads "put")
+            ws = G.words(r.text)
+            eff = "put_back" if "back" in ws else "put_away" if "away" in ws else eff
         if eff == "put_away" and tgt is None:
             store = [i for t in _STORAGE for i in s.of_type(t)]
             if store:
