@@ -78,8 +78,10 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
             (``actionable scenes``); THOR ``FloorPlan<N>`` or ``teach:<game>`` (``"default"``:
             FloorPlan1; ``actionable scenes --env thor``).
         model: planning LM spec (``embedded``, ``gguf:<file>``, ``openai:<name>@<url>``, ``hf:<path>``).
-        variant: ``grounded`` (default) or a Huang et al. 2022 variant: ``vanilla``,
-            ``translated``, ``corrected``, ``full``.
+        variant: ``goal`` (default: read the task as goal conditions, search the world's exact
+            affordance for a plan that reaches them, check the same conditions; a world without a
+            ``goals`` capability plans with ``grounded``), ``grounded`` (the LM-scored imitation
+            planner) or a Huang et al. 2022 variant: ``vanilla``, ``translated``, ``corrected``, ``full``.
         translation_model: ``minilm``, ``bow`` or ``st:<dir>``.
         bank: example-bank JSONL path (default: the world's bank: VirtualHome's packaged programs,
             THOR's TEACh demonstrations).
@@ -91,25 +93,40 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
             The paper variants' cutoff defaults to the CLI's (0.4 for ``embedded``, else 0.8).
 
     Returns:
-        :class:`actionable.planning.result.PlanResult`: ``executable``, ``executability``,
-        ``steps_as_program()``, ``goal_check``, ``to_dict()``.
+        :class:`actionable.planning.result.PlanResult`: ``done`` (True: the goal read from the task
+        holds after the plan; False: it does not; None: no goal could be checked), ``verdict()``,
+        ``reading``, ``executable``, ``executability``, ``steps_as_program()``, ``goal_check``,
+        ``to_dict()``.
 
     Raises:
         ConfigError, InputError, SceneError (THOR: UnknownSceneError), UnknownWorldError,
         PlanningError (e.g. the task names an object the scene lacks; the message names the
-        closest objects), ModelNotFoundError (all :class:`ActionableError`).
+        closest objects), GoalReadingError (``goal``: the goal is refused or cannot be read),
+        ModelNotFoundError (all :class:`ActionableError`).
     """
     from actionable.core.config import VARIANTS, GroundedConfig, LMConfig, PlannerConfig, make_config
     from actionable.core.errors import ConfigError
     from actionable.core.registry import planning_domain
     from actionable.planning.prompts import clean_task
 
-    if variant != "grounded" and variant not in VARIANTS:
-        raise ConfigError(f"variant={variant!r}: use one of grounded, {', '.join(VARIANTS)}")
+    if variant not in ("grounded", "goal") and variant not in VARIANTS:
+        raise ConfigError(f"variant={variant!r}: use one of goal, grounded, {', '.join(VARIANTS)}")
     task = clean_task(task)
     lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=cache)
     if bank is not None and not Path(bank).is_file():
         raise ConfigError(f"bank={str(bank)!r} is not a file; give a JSONL example bank")
+    if variant == "goal":
+        from actionable.planning.goaldirected import GoalSearchConfig
+        from actionable.planning.pipeline import LazyEmbedder, interpreter_for, plan_task, read_goal
+
+        domain = planning_domain(world, scene)
+        interp = interpreter_for(domain, LazyEmbedder(lcfg.translation_model, lcfg.cache_dir))
+        reading = read_goal(interp, task) if interp is not None else None
+        if reading is not None and reading.is_goal:
+            known = {k: v for k, v in options.items() if k in ("max_steps", "repair_budget", "lookahead", "max_options")}
+            return plan_task(domain, task, interp, GoalSearchConfig(**known), reading)
+        variant = "grounded"
+        options = {k: v for k, v in options.items() if k not in ("repair_budget", "lookahead", "max_options")}
     if variant == "grounded":
         gcfg = make_config(GroundedConfig, **options)
     else:
@@ -126,12 +143,17 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
         session = PlanningSession(lcfg, None, scene=domain, bank=bank if bank is not None else domain.example_bank(),
                                   progress=cb)
         result = session.grounded_planner(gcfg).plan(task, domain)
-        result.goal_check = domain.goal_check(result, session)
     else:
         session = PlanningSession(lcfg, pcfg, scene=domain, bank=bank, progress=cb)
         result = session.plan(task)
-        result.goal_check = domain.goal_check(result, session)
         result.world, result.scene = domain.world, domain.name
+    from actionable.planning.pipeline import check_with_interpreter
+
+    check_with_interpreter(result, domain, session.embedder)
+    if result.done is None and result.goal_check is None:
+        result.goal_check = domain.goal_check(result, session)
+        if result.goal_check.get("checked") and getattr(domain, "goal_is_task", False):
+            result.done = bool(result.goal_check.get("task_success"))
     return result
 
 

@@ -28,10 +28,38 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+def _goal_outcome(interp, task, domain):
+    """``--variant goal``: the default planner's claims (``done`` True only when its own check of
+    the goal it read holds; a refusal or "cannot tell" is its answer)."""
+    from actionable.core.errors import ActionableError, GoalReadingError
+    from actionable.evaluation.novel_goals import PlanOutcome
+    from actionable.planning.pipeline import plan_task
+
+    try:
+        res = plan_task(domain, task.instruction, interp)
+    except GoalReadingError as exc:
+        kind = "cannot_tell" if exc.status == "unclear" else "refused"
+        return PlanOutcome(kind, reason=f"{type(exc).__name__}: {exc}"), None
+    except ActionableError as exc:
+        return PlanOutcome("refused", reason=f"{type(exc).__name__}: {exc}"), None
+    except Exception as exc:  # a planner bug: no claim, counted as a crash
+        return PlanOutcome("failed", reason=f"crash: {type(exc).__name__}: {exc}"), None
+    if res.done and res.stop_reason == "already_done":
+        return PlanOutcome("nothing_to_do", res.final_state), res
+    if res.done:
+        return PlanOutcome("done", res.final_state), res
+    return PlanOutcome("failed", reason=res.verdict()), res
+
+
 def _outcome(planner, task, domain):
     from actionable.core.errors import ActionableError
     from actionable.evaluation.novel_goals import PlanOutcome
 
+    if planner[0] == "goal":
+        if planner[1] is None:
+            return PlanOutcome("failed", reason=f"world {task.world!r} has no goals capability"), None
+        return _goal_outcome(planner[1], task, domain)
+    planner = planner[1]
     try:
         res = planner.plan(task.instruction, domain)
     except ActionableError as exc:
@@ -66,7 +94,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--split", choices=("tune", "report"), default="tune")
     ap.add_argument("--final-report", action="store_true", help="allow --split report (the lead's final run only)")
-    ap.add_argument("--no-lm", action="store_true", help="GroundedConfig(use_lm=False)")
+    ap.add_argument("--no-lm", action="store_true", help="GroundedConfig(use_lm=False) (--variant grounded)")
+    ap.add_argument("--variant", choices=("goal", "grounded"), default="goal",
+                    help="goal (default: the goal interpreter + goal-directed search, as `actionable plan`) or "
+                         "grounded (the imitation planner)")
     ap.add_argument("--ids", default=None, help="comma-separated task ids (within the split)")
     ap.add_argument("--out", type=Path, default=Path("runs/novel-goals"))
     args = ap.parse_args(argv)
@@ -84,7 +115,11 @@ def main(argv=None) -> int:
         want = set(args.ids.split(","))
         tasks = [t for t in tasks if t.id in want]
     lcfg = LMConfig()
-    lm = None if args.no_lm else load_lm(lcfg.model, lcfg)
+    lm = None if (args.no_lm or args.variant == "goal") else load_lm(lcfg.model, lcfg)
+    from actionable.grounding.embedder import load_embedder
+    from actionable.planning.pipeline import interpreter_for
+
+    embedder = load_embedder(lcfg.translation_model, lcfg.cache_dir) if args.variant == "goal" else None
     cfg = GroundedConfig(use_lm=not args.no_lm)
     planners: dict = {}
     args.out.mkdir(parents=True, exist_ok=True)
@@ -94,8 +129,11 @@ def main(argv=None) -> int:
             key = (t.world, t.scene)
             if key not in planners:
                 dom = planning_domain(t.world, t.scene)
-                session = PlanningSession(lcfg, None, scene=dom, bank=dom.example_bank(), lm=lm)
-                planners[key] = (session.grounded_planner(cfg), dom)
+                if args.variant == "goal":
+                    planners[key] = (("goal", interpreter_for(dom, embedder)), dom)
+                else:
+                    session = PlanningSession(lcfg, None, scene=dom, bank=dom.example_bank(), lm=lm)
+                    planners[key] = (("grounded", session.grounded_planner(cfg)), dom)
             planner, dom = planners[key]
             t0 = time.perf_counter()
             outcome, res = _outcome(planner, t, dom)
@@ -112,8 +150,10 @@ def main(argv=None) -> int:
             print(f"{t.id:36s} {t.expected:14s} -> {outcome.kind:13s} {v.label:16s} {sec:5.1f}s  {' | '.join(steps)[:120]}",
                   flush=True)
     model = "none (--no-lm)" if lm is None else lm.model_id
+    if args.variant == "goal":
+        model = f"none (goal interpreter + search; translation LM {embedder.model_id})"
     crashes = [r["id"] for r in rows if r["detail"].startswith("crash:")]
-    print(f"\nnovel-goal tasks, {args.split} half: {len(rows)}; planner: grounded, LM {model}; "
+    print(f"\nnovel-goal tasks, {args.split} half: {len(rows)}; planner: {args.variant}, LM {model}; "
           f"crashes {len(crashes)} {crashes}\n")
     print("\n".join(_table(rows, lambda r: r["world"])))
     print()

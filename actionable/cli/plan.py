@@ -16,7 +16,10 @@ import typer
 from actionable.core.config import VARIANTS
 from actionable.core import defaults as D
 
-_VARIANT_HELP = ("Planner: grounded (default) = the LM scores actions that execute in the scene's current "
+_VARIANT_HELP = ("Planner: goal (default) = read the task as goal conditions over the scene (instances, "
+                 "'all', in/on, posture), search the world's exact affordance for a plan that reaches them and "
+                 "check the same conditions (exit 0 only when they hold); worlds without a goal reader use "
+                 "grounded. grounded = the LM scores actions that execute in the scene's current "
                  "state, with retrieved example programs and precondition repair; or a variant of Huang et al. "
                  "2022: vanilla = LM writes the plan, no translation; translated = each step mapped post hoc to "
                  "the nearest admissible action; corrected = + step-by-step sampling with trajectory "
@@ -114,8 +117,8 @@ def plan_command(
         raise ConfigError(f"--format: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     if as_json:
         fmt = "json"
-    if variant not in VARIANTS and variant != "grounded":
-        raise ConfigError(f"--variant: unknown variant {variant!r}; use one of grounded, {', '.join(VARIANTS)}")
+    if variant not in VARIANTS and variant not in ("grounded", "goal"):
+        raise ConfigError(f"--variant: unknown variant {variant!r}; use one of goal, grounded, {', '.join(VARIANTS)}")
     from actionable.core.errors import UnknownWorldError
     from actionable.core.registry import planning_domain
 
@@ -123,6 +126,12 @@ def plan_command(
         domain = planning_domain(env, scene)  # unknown world or scene: one clear error before any model loads
     except UnknownWorldError as exc:
         raise ConfigError(f"--env: {exc}") from None
+    if variant == "goal":
+        from actionable.cli.plan_goal import plan_goal
+
+        return plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, _output,
+                         lambda: _plan_grounded(task, domain, model, translation_model, samples, max_steps,
+                                                temperature, top_p, seed, bank, no_cache, fmt))
     if variant == "grounded":
         return _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p,
                               seed, bank, no_cache, fmt)
@@ -144,11 +153,10 @@ def plan_command(
 
         session = PlanningSession(lcfg, pcfg, scene=domain, bank=bank, progress=prog.update)
         result = session.plan(task)
-        result.goal_check = domain.goal_check(result, session)
         result.world, result.scene = domain.world, domain.name
+        _goal_check(result, domain, session)
     _output(result, session, fmt)
-    if not result.steps or not result.executable:
-        raise typer.Exit(1)
+    _exit(result)
 
 
 def _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p, seed, bank,
@@ -171,12 +179,31 @@ def _plan_grounded(task, domain, model, translation_model, samples, max_steps, t
         session = PlanningSession(lcfg, None, scene=domain, progress=prog.update,
                                   bank=bank if bank is not None else domain.example_bank())
         result = session.grounded_planner(gcfg).plan(task, domain)
-        result.goal_check = domain.goal_check(result, session)
+        _goal_check(result, domain, session)
     _output(result, session, fmt, domain.executes_in, getattr(domain, "world_text", None))
-    if result.stop_reason == "already_done":
-        return  # nothing to do is a result, not a failure (exit 0)
-    if not result.steps or not result.executable:
-        raise typer.Exit(1)
+    _exit(result)
+
+
+def _goal_check(result, domain, session) -> None:
+    """The one goal check: the world's goal interpreter's conditions on the plan's final state;
+    a world without one keeps its domain's check, which sets ``done`` only where the goal is the
+    task (a PDDL problem)."""
+    from actionable.planning.pipeline import check_with_interpreter
+
+    check_with_interpreter(result, domain, session.embedder)
+    if result.done is None and result.goal_check is None:
+        gc = domain.goal_check(result, session)
+        result.goal_check = gc
+        if gc.get("checked") and getattr(domain, "goal_is_task", False):
+            result.done = bool(gc.get("task_success"))
+
+
+def _exit(result) -> None:
+    from actionable.cli.plan_goal import exit_code
+
+    code = exit_code(result)
+    if code:
+        raise typer.Exit(code)
 
 
 #: ``--format`` values of ``actionable plan``.
@@ -282,6 +309,9 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
 
     con = Console(highlight=False, soft_wrap=True)
     info = session.info()
+    from actionable.cli.plan_goal import print_reading
+
+    print_reading(con, result)
     con.print(f"[bold]Task:[/bold] {result.task}   [dim](variant {result.variant}, scene {info['scene']})[/dim]")
     if result.example:
         con.print(f"[dim]Example in the prompt: {result.example['task']} ({result.example['source']})[/dim]")
@@ -310,6 +340,8 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
                 score = "  [yellow](repair: a precondition of the next step)[/yellow]"
             elif s.score_parts.get("task_step"):
                 score = "  [dim](the task's own step, taken before Done)[/dim]"
+            elif s.score_parts.get("goal"):
+                score = f"  [dim](for: {s.score_parts['goal']})[/dim]"
             elif s.score_parts.get("goal_search"):
                 score = "  [dim](goal search: progress toward the task's goals)[/dim]"
             elif s.score_parts:
@@ -338,7 +370,8 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
         verdict = "[green]goal met[/green]" if gc["task_success"] else "[yellow]goal not met[/yellow]"
         origin = gc.get("origin") or ("read from the task text" if gc.get("source") else
                                       f"of program {gc['program_id']} ({gc['task']})")
-        con.print(f"Goal: {verdict}: {gc['met']} of {gc['total']} goal conditions {origin}, matched by class"
+        how = "bound to instances" if gc.get("conditions") is not None else "matched by class"
+        con.print(f"Goal: {verdict}: {gc['met']} of {gc['total']} goal conditions {origin}" + ("" if gc.get("conditions") is not None else f", {how}")
                   + (f"; unmet: {', '.join(gc['unmet'][:5])}" if gc.get("unmet") else ""))
     else:
         con.print(f"Goal: not checked ({gc.get('reason', 'no goal annotation for this task')}).")

@@ -149,8 +149,11 @@ def split_verb(ws: list[str], extra: Iterable[tuple[str, str]] = ()) -> tuple[st
     table = sorted([*VERBS, *extra], key=lambda kv: -len(kv[0].split()))
     for phrase, effect in table:
         p = phrase.split()
-        if ws[: len(p)] == p:
+        if len(p) > 1 and ws[: len(p)] == p:
             return effect, ws[len(p):]
+    if ws[:1] == ["take"] and "out" in ws[2:]:  # "take the apple out of the fridge"
+        k = ws.index("out", 2)
+        return "take_out", ws[1:k] + ["from"] + ws[k + (2 if ws[k + 1: k + 2] == ["of"] else 1):]
     # separated particle: "turn the light off", "switch the tv on", "plug the phone in"
     if ws and ws[0] in ("turn", "switch", "plug", "put", "take", "pick", "shut", "power"):
         for part in ("on", "off", "in", "back", "out", "up", "away", "down"):
@@ -161,6 +164,9 @@ def split_verb(ws: list[str], extra: Iterable[tuple[str, str]] = ()) -> tuple[st
                 # "put the cup on the table" keeps "on" as the preposition of its target
                 if eff is not None and not (ws[0] in ("put", "take") and part in ("on", "in") and k + 1 < len(ws)):
                     return eff, ws[1:k] + ws[k + 1:]
+    for phrase, effect in table:
+        if " " not in phrase and ws[:1] == [phrase]:
+            return effect, ws[1:]
     return None, ws
 
 
@@ -174,9 +180,10 @@ def _split_prep(ws: list[str]) -> tuple[list[str], str | None, list[str]]:
     return ws, None, []
 
 
-def select(ws: list[str], lex: Lexicon, named: list) -> Selector | None | str:
+def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Selector | None | str:
     """The selector of the noun phrase ``ws`` (``None``: names no class of the scene; the string
-    ``"missing:<words>"``: names a class of the world that the scene lacks)."""
+    ``"missing:<words>"``: names a class of the world that the scene lacks, or with ``strict`` (a
+    verb was read, so the phrase must be an object) any word the scene has no object for)."""
     ws = [w for w in ws if w not in ("please",)]
     quant = "the"
     if any(w in _QUANT_ALL for w in ws):
@@ -202,11 +209,16 @@ def select(ws: list[str], lex: Lexicon, named: list) -> Selector | None | str:
         return None
     classes = lex.classes(noun)
     if not classes:
-        return f"missing:{' '.join(noun)}" if lex.known(noun) else None
+        return f"missing:{' '.join(noun)}" if (lex.known(noun) or strict) else None
     cls = classes[0]
     if quant == "the" and lex.plural(noun[-1]):
         quant = "all"
     ids = list(lex.instances(cls))
+    if room is None and len(noun) > 1:  # "the kitchen sink", "the bathroom light": a room as a modifier
+        for w in noun[:-1]:
+            room = lex.room([w])
+            if room is not None:
+                break
     if room is not None:
         ids = [i for i in ids if lex.in_room(i, room)]
     if rel_ids is not None:
@@ -247,7 +259,7 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
             obj_ws = []
     subject = None
     if obj_ws:
-        subject = select(obj_ws, lex, named)
+        subject = select(obj_ws, lex, named, strict=effect not in ("water", "fill", "cook", "make"))
         if isinstance(subject, str) or subject is None:
             return subject
     target = None

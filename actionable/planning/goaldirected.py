@@ -90,6 +90,15 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan
         best = None
         blockers: dict[str, str] = {}
         idx = [i for i, f in enumerate(cur.flags) if not f]
+        # put things in before switching their container on ("toast bread": bread in, then toaster on)
+        targets = {o.target for i in idx for o in clauses[i].options if o.kind == "relation" and not o.negate}
+        late = [i for i in idx if all(o.kind == "state" and o.subject in targets and not o.negate
+                                      for o in clauses[i].options)]
+        if late and len(late) < len(idx):
+            idx = [i for i in idx if i not in late] + late
+            idx_first = [i for i in idx if i not in late]
+        else:
+            idx_first = idx
         if order is not None:
             idx = sorted(idx, key=lambda i: order.index(i) if i in order else len(order) + i)
             idx = idx[:1] if idx and idx[0] in order else idx
@@ -116,7 +125,7 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan
                     key = (chk.met, -len(att.steps))
                     if best is None or key > best[0]:
                         best = (key, att, chk, clause.text)
-            if best is not None and order is not None:
+            if best is not None and (order is not None or (ci == idx_first[-1] and len(idx_first) < len(idx))):
                 break
         if best is None:
             out.blockers = {c.text: blockers.get(c.text, "no achiever executes")

@@ -118,4 +118,40 @@ def plan_task(domain, task: str, interp, config: GoalSearchConfig | None = None,
     return res
 
 
-__all__ = ["attach_goal_check", "interpreter_for", "plan_task", "read_goal"]
+class LazyEmbedder:
+    """The translation LM, loaded on the first ``encode`` (only intent readings need it)."""
+
+    def __init__(self, spec: str, cache_dir):
+        self.spec, self.cache_dir, self._e = spec, cache_dir, None
+
+    @property
+    def model_id(self) -> str:
+        return self._e.model_id if self._e is not None else self.spec
+
+    def encode(self, texts):
+        if self._e is None:
+            from actionable.grounding.embedder import load_embedder
+
+            self._e = load_embedder(self.spec, self.cache_dir)
+        return self._e.encode(texts)
+
+
+def check_with_interpreter(result, domain, embedder=None) -> None:
+    """Check ``result`` (any variant) against the goal the world's interpreter reads from its task;
+    leaves ``result.done = None`` with the reason in ``goal_check`` when no goal can be read."""
+    interp = interpreter_for(domain, embedder)
+    if interp is None:
+        result.done = None
+        return
+    reading = interp.read(result.task)
+    if not reading.is_goal:
+        result.done = None
+        result.goal_check = {"checked": False, "reason": reading.why or "no goal conditions could be read"}
+        result.reading = reading.to_dict()
+        return
+    if result.final_state is None:
+        return
+    attach_goal_check(result, interp, reading)
+
+
+__all__ = ["LazyEmbedder", "attach_goal_check", "check_with_interpreter", "interpreter_for", "plan_task", "read_goal"]

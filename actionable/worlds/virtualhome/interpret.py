@@ -56,22 +56,32 @@ class SceneLexicon:
         self.embedder = embedder
         self._classes = graph.class_names()
         self._rooms = {graph.class_of(r).replace("_", ""): r for r in graph.rooms}
+        self._room_classes = {graph.class_of(r): r for r in graph.rooms}
+        self._cache: dict = {}
 
-    def classes(self, ws):
+    def _match(self, ws):
         from actionable.worlds.virtualhome.planning import match_objects
 
-        text = " ".join(ws)
-        if text.replace(" ", "") in self._rooms:
-            return []
-        m = match_objects(text, self._classes, None)
-        out = [c for _, c, how, _ in m.matched if how != "translation"]
-        if not out and ws and ws[-1].endswith("s"):  # plural: "lights", "dishes"
+        key = tuple(ws)
+        if key not in self._cache:
+            m = match_objects(" ".join(ws), self._classes, None)
+            self._cache[key] = [(w, c) for w, c, how, _ in m.matched if how != "translation"]
+        return self._cache[key]
+
+    def classes(self, ws):
+        """Classes the noun phrase names, the head noun (last word) first; rooms only when the
+        phrase names nothing else ("kitchen sink" is a sink)."""
+        got = self._match(ws)
+        if not got and ws and ws[-1].endswith("s"):  # plural: "lights", "dishes"
             for stem in (ws[-1][:-1], ws[-1][:-2]):
-                m = match_objects(" ".join(ws[:-1] + [stem]), self._classes, None)
-                out = [c for _, c, how, _ in m.matched if how != "translation"]
-                if out:
+                got = self._match(ws[:-1] + [stem])
+                if got:
                     break
-        return out
+        rooms = set(self._room_classes)
+        objs = [(w, c) for w, c in got if c not in rooms]
+        got = objs or got
+        got.sort(key=lambda wc: -max((i for i, x in enumerate(ws) if x in wc[0].split()), default=-1))
+        return list(dict.fromkeys(c for _, c in got))
 
     def known(self, ws):
         from actionable.worlds.virtualhome.planning import vocabulary
@@ -87,6 +97,10 @@ class SceneLexicon:
         r = self._rooms.get(key) or self._rooms.get(key + "room")
         if r is None and key in ("lounge", "livingroom", "living"):
             r = self._rooms.get("livingroom")
+        if r is None and ws:
+            got = [c for _, c in self._match([w for w in ws if w not in ("the", "my", "a")])]
+            if got and all(c in self._room_classes for c in got):
+                r = self._room_classes[got[0]]
         return r
 
     def in_room(self, obj, room):
@@ -243,8 +257,13 @@ class VirtualHomeGoals:
                     return (f"no {human(sel.cls)} in scene {self.name!r} can be {state.lower().replace('_', ' ')} "
                             f"(it lacks {need})")
                 sel.ids = ok
-            if eff == "plugged_in" and tgt is not None:
-                pass
+            if sel.quantifier == "the" and len(sel.ids) > 1:
+                # "the TV": the instances not yet in the state; turning off / closing / unplugging
+                # means every one of them, turning on / opening / cleaning one of them
+                todo = [i for i in sel.ids if state not in g.states_of(i)]
+                if todo:
+                    sel.ids = todo
+                    sel.quantifier = "all" if state in ("OFF", "CLOSED", "PLUGGED_OUT") else "any"
             return self._per_subject(sel, lambda i: [Condition("state", i, state)])
         if eff in ("place", "put_away", "heat", "chill", "toast") and sel is not None:
             if tgt is None and r.room is not None:
@@ -279,6 +298,8 @@ class VirtualHomeGoals:
                 return self._per_subject(sel, lambda i: [Condition("relation", CHARACTER, "HOLDS", i)])
             return self._per_subject(sel, lambda i: [Condition("relation", i, "INSIDE", t, negate=True)
                                                      for t in tgt.ids])
+        if eff == "hold" and sel is not None and r.prep == "from" and tgt is not None:
+            return self._conditions(G.ClauseReading(r.text, "take_out", sel, tgt, r.prep, r.room))
         if eff == "hold" and sel is not None:
             if "GRABBABLE" not in set().union(*(g.properties_of(i) for i in sel.ids)):
                 return f"a {human(sel.cls)} cannot be picked up (it lacks GRABBABLE)"

@@ -17,6 +17,7 @@ x OPEN (x inside a closed container)   ``[WALK] <c>``, ``[OPEN] <c>``
 x OPEN / CLOSED / ON / OFF /           ``[OPEN]`` / ``[CLOSE]`` / ``[SWITCHON]`` /
 PLUGGED_IN / PLUGGED_OUT               ``[SWITCHOFF]`` / ``[PLUGIN]`` / ``[PLUGOUT]`` ``<x>``
 NOT character SITTING / LYING          ``[STANDUP]``
+PUTIN x c, c CLOSED (no unmet named)   ``[OPEN] <c>``
 character FACING x                     ``[TURNTO] <x>``
 =====================================  =========================================
 
@@ -128,6 +129,13 @@ def corrective_steps(unmet: list[tuple[bool, dict]], view: Any, step: Step) -> l
             n = _node(view, nid)
             if n is not None:
                 return [_step(act, n)]
+    if step.action == "PUTIN" and len(step.args) == 2 and step.args[1].id is not None:
+        # the simulator refuses to put into a closed container without naming OPEN as unmet
+        t = step.args[1].id
+        if "CLOSED" in view.states_of(t) and "CAN_OPEN" in view.properties_of(t):
+            n = _node(view, t)
+            if n is not None:
+                return [_step("OPEN", n)]
     return None
 
 

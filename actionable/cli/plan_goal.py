@@ -1,0 +1,88 @@
+"""``actionable plan --variant goal`` (the default): read the goal, plan to it, check it; verdicts
+and exit codes.
+
+Exit codes of ``plan`` (every variant):
+
+* 0 — "Done" (the plan executes and every goal condition read from the task holds on the
+  instances it names) or "Nothing to do" (they already hold; the plan is empty);
+* 1 — "Not done: ..." (a condition does not hold, the plan does not execute, or it stopped at
+  ``--max-steps``);
+* 2 — bad input, or the goal is refused ("scene 'default' has no fireplace switch") or cannot be
+  read ("I can't tell what end state this asks for"): one ``error:`` line, no plan;
+* 3 — "Executes; goal not checked" (no goal could be read for the check: a world without a
+  ``goals`` capability, or a paper variant whose task the interpreter cannot read).
+"""
+
+from __future__ import annotations
+
+import typer
+
+from actionable.core.defaults import EXIT_GOAL_NOT_CHECKED
+
+
+class GoalSessionInfo:
+    """``session.info()`` for output when no planning LM was loaded."""
+
+    def __init__(self, domain, embedder):
+        self.domain, self.embedder = domain, embedder
+
+    def info(self) -> dict:
+        return {"scene": self.domain.name, "planning_model": "none (goal-directed search)",
+                "translation_model": self.embedder.model_id, "admissible_actions": None,
+                "index_cache_hit": None, "index_build_s": None, "example_bank": None, "load_timings": {}}
+
+
+def exit_code(result) -> int:
+    """The exit code of ``plan`` for ``result`` (see the module doc)."""
+    if result.done is None:
+        if not result.steps and result.stop_reason != "already_done":
+            return 1
+        return EXIT_GOAL_NOT_CHECKED if result.executable else 1
+    return 0 if result.done else 1
+
+
+def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output, fallback) -> None:
+    """Run the goal-directed planner and exit with :func:`exit_code`; ``fallback()`` (the imitation
+    planner) runs when the world has no ``goals`` capability."""
+    from actionable.core.config import LMConfig, make_config
+    from actionable.planning.goaldirected import GoalSearchConfig
+    from actionable.planning.pipeline import LazyEmbedder, interpreter_for, plan_task, read_goal
+
+    lcfg = make_config(LMConfig, translation_model=translation_model, cache=not no_cache)
+    emb = LazyEmbedder(lcfg.translation_model, lcfg.cache_dir)
+    interp = interpreter_for(domain, emb)
+    if interp is None:
+        return fallback()
+    reading = read_goal(interp, task)
+    if not reading.is_goal:
+        return fallback()
+    cfg = GoalSearchConfig(max_steps=max_steps) if max_steps else GoalSearchConfig()
+    result = plan_task(domain, task, interp, cfg, reading)
+    output(result, GoalSessionInfo(domain, emb), fmt, domain.executes_in, getattr(domain, "world_text", None))
+    code = exit_code(result)
+    if code:
+        raise typer.Exit(code)
+
+
+def print_reading(con, result) -> None:
+    """The verdict's first line and the conditions read (human output)."""
+    v = result.verdict()
+    colour = "green" if v in ("Done", "Nothing to do") else ("yellow" if "not checked" in v else "red")
+    con.print(f"[bold {colour}]{v}[/bold {colour}]")
+    r = result.reading or {}
+    if r.get("clauses"):
+        con.print("Goal conditions read from the task:")
+        flags = None
+        gc = result.goal_check or {}
+        unmet = set(gc.get("unmet") or [])
+        for c in r["clauses"]:
+            mark = "[green]met[/green]" if c["text"] not in unmet else "[red]unmet[/red]"
+            src = c.get("source", "rule")
+            con.print(f"  - {c['text']}  ({mark}; {'grammar' if src == 'rule' else src})")
+        del flags
+    st = result.stopped_at or {}
+    for text, why in (st.get("blockers") or {}).items():
+        con.print(f"  [yellow]blocked:[/yellow] {text}: {why}")
+
+
+__all__ = ["GoalSessionInfo", "exit_code", "plan_goal", "print_reading"]
