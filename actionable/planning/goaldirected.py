@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from actionable.core.conditions import GoalReading, check_clauses
+from actionable.core.conditions import CHARACTER, GoalReading, check_clauses
 from actionable.core.errors import ResolutionError
 
 
@@ -88,12 +88,17 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan
     t0 = time.perf_counter()
     while not cur.done and len(out.steps) < cfg.max_steps:
         best = None
+        over = False
         blockers: dict[str, str] = {}
         idx = [i for i, f in enumerate(cur.flags) if not f]
         # put things in before switching their container on ("toast bread": bread in, then toaster on)
         targets = {o.target for i in idx for o in clauses[i].options if o.kind == "relation" and not o.negate}
         late = [i for i in idx if all(o.kind == "state" and o.subject in targets and not o.negate
                                       for o in clauses[i].options)]
+        # the agent's posture last: sitting down before picking something up would have to be undone
+        posture = [i for i in idx if all(o.subject == CHARACTER and (o.kind == "state" or o.value == "ON")
+                                         for o in clauses[i].options)]
+        late = list(dict.fromkeys(late + posture))
         if late and len(late) < len(idx):
             idx = [i for i in idx if i not in late] + late
             idx_first = [i for i in idx if i not in late]
@@ -119,14 +124,23 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan
                         blockers.setdefault(clause.text, _why(att))
                         continue
                     chk = check_clauses(clauses, interp.view(att.state))
-                    if chk.met <= cur.met or len(out.steps) + len(att.steps) > cfg.max_steps:
-                        blockers.setdefault(clause.text, f"{st.to_text()} executes but does not make it hold")
+                    # a sideways move: as many clauses met, this one now among them, a state not seen
+                    # before (put the tomato in the fridge, which the repair opened; then close it)
+                    sideways = chk.met == cur.met and chk.flags[ci] and att.fingerprint not in aff.seen
+                    if chk.met < cur.met or (chk.met == cur.met and not sideways):
+                        blockers.setdefault(clause.text, f"{st.to_text()} executes but undoes another goal condition"
+                                            if chk.flags[ci] else f"{st.to_text()} executes but does not make it hold")
                         continue
-                    key = (chk.met, -len(att.steps))
+                    if len(out.steps) + len(att.steps) > cfg.max_steps:
+                        over = True
+                        continue
+                    key = (chk.met, not sideways, -len(att.steps))
                     if best is None or key > best[0]:
                         best = (key, att, chk, clause.text)
             if best is not None and (order is not None or (ci == idx_first[-1] and len(idx_first) < len(idx))):
                 break
+        if best is None and over:
+            break
         if best is None:
             out.blockers = {c.text: blockers.get(c.text, "no achiever executes")
                             for c, f in zip(clauses, cur.flags) if not f}

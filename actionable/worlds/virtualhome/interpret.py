@@ -37,7 +37,7 @@ _STATE_OF = {"on": "ON", "off": "OFF", "open": "OPEN", "closed": "CLOSED", "plug
              "plugged_out": "PLUGGED_OUT", "clean": "CLEAN"}
 _ADJ = {"dirty": ("DIRTY", False), "clean": ("CLEAN", False), "open": ("OPEN", False),
         "closed": ("CLOSED", False)}
-_EXTRA_VERBS = (("light", "on"), ("put on", "on"))
+_EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("blow out", "off"), ("put out", "off"))
 #: state -> the step that makes it (one object)
 _ACHIEVE = {"ON": ("SWITCHON",), "OFF": ("SWITCHOFF",), "OPEN": ("OPEN",), "CLOSED": ("CLOSE",),
             "PLUGGED_IN": ("PLUGIN",), "PLUGGED_OUT": ("PLUGOUT",), "CLEAN": ("WASH", "WIPE", "RINSE", "SCRUB")}
@@ -58,6 +58,8 @@ class SceneLexicon:
         self._rooms = {graph.class_of(r).replace("_", ""): r for r in graph.rooms}
         self._room_classes = {graph.class_of(r): r for r in graph.rooms}
         self._cache: dict = {}
+        self._class_set = frozenset(self._classes)
+        self._tokens = frozenset(t for c in self._classes for t in c.split("_"))
 
     def _match(self, ws):
         from actionable.worlds.virtualhome.planning import match_objects
@@ -71,6 +73,9 @@ class SceneLexicon:
     def classes(self, ws):
         """Classes the noun phrase names, the head noun (last word) first; rooms only when the
         phrase names nothing else ("kitchen sink" is a sink)."""
+        exact = "_".join(ws)
+        if exact in self._class_set:  # a class's own name ("check": no stop word)
+            return [exact]
         got = self._match(ws)
         if not got and ws and ws[-1].endswith("s"):  # plural: "lights", "dishes"
             for stem in (ws[-1][:-1], ws[-1][:-2]):
@@ -97,6 +102,10 @@ class SceneLexicon:
         r = self._rooms.get(key) or self._rooms.get(key + "room")
         if r is None and key in ("lounge", "livingroom", "living"):
             r = self._rooms.get("livingroom")
+        if r is None and len(key) > 3:  # "the office": the one room whose name holds the word
+            hits = [rid for k, rid in self._room_classes.items() if key in k.split("_")]
+            if len(hits) == 1:
+                r = hits[0]
         if r is None and ws:
             got = [c for _, c in self._match([w for w in ws if w not in ("the", "my", "a")])]
             if got and all(c in self._room_classes for c in got):
@@ -117,8 +126,8 @@ class SceneLexicon:
         return state in self.g.states_of(obj)
 
     def plural(self, word):
-        return word.endswith("s") and not word.endswith("ss") and not self.classes([word]) or word in (
-            "dishes", "clothes", "glasses")
+        """An ``-s`` word that is not itself a word of a class name ("curtains", not "glasses")."""
+        return word.endswith("s") and not word.endswith("ss") and word not in self._tokens
 
 
 class ConditionViewVH:
@@ -206,13 +215,24 @@ class VirtualHomeGoals:
             return GoalReading(task, status="refuse", why="the text is not a household task (it addresses a chat "
                                                            "model, not an agent in the house); give a task such "
                                                            "as 'turn off the lights'")
-        object_words = [w for w in G.words(task) if self.lex.classes([w]) or self.lex.known([w])]
+        tw = G.words(task)
+        object_words = [w for w in tw if self.lex.classes([w]) or self.lex.known([w])]
+        object_words += [w for w in tw if w in ("it", "them")]
+        object_words += [w for c in self.lex._classes if "_" in c and all(x in tw for x in c.split("_"))
+                         for w in c.split("_")]
         parts = split_clauses(task, object_words)
         out: list[Clause] = []
         named: list = []
         notes: list[str] = []
+        bound: dict[str, list] = {}
+        prev = None
         for part in parts:
+            part = self._pronouns(part, prev)
             r = G.read_clause(part, self.lex, named, _EXTRA_VERBS)
+            if isinstance(r, G.ClauseReading):
+                for sel in (r.subject, r.target):  # "the fridge" again: the same fridge as before
+                    if sel is not None and sel.quantifier == "the" and sel.cls in bound:
+                        sel.ids = [i for i in sel.ids if i in bound[sel.cls]] or sel.ids
             if isinstance(r, str):  # missing object
                 what = r.split(":", 1)[1]
                 return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; "
@@ -225,6 +245,10 @@ class VirtualHomeGoals:
             if got is None:
                 return self._intent(task, notes)
             out.extend(got)
+            prev = r
+            for sel in (r.subject, r.target):
+                if sel is not None:
+                    bound.setdefault(sel.cls, list(sel.ids))
             if r.subject is not None:
                 named.extend(r.subject.ids)
             notes.append(f"'{part}': {r.effect}" + (f" {r.subject.describe(self.name_of)}" if r.subject else "")
@@ -232,6 +256,20 @@ class VirtualHomeGoals:
         if not out:
             return self._intent(task, notes)
         return GoalReading(task, tuple(out), notes=notes)
+
+    @staticmethod
+    def _pronouns(part: str, prev) -> str:
+        """"it" / "them" -> the object of the clause before (its target for a state verb: "put the
+        milk in the fridge and close it" closes the fridge)."""
+        ws = G.words(part)
+        if prev is None or not {"it", "them"} & set(ws):
+            return part
+        eff, _ = G.split_verb(ws, _EXTRA_VERBS)
+        ref = prev.target if (eff in _STATE_OF and prev.target is not None) or prev.subject is None else prev.subject
+        if ref is None:
+            return part
+        phrase = ("all the " if "them" in ws else "the ") + ref.cls.replace("_", " ")
+        return " ".join(phrase if w in ("it", "them") else w for w in ws)
 
     def _clause(self, opts, source="rule") -> Clause:
         opts = tuple(dict.fromkeys(opts))
@@ -257,6 +295,12 @@ class VirtualHomeGoals:
                     return (f"no {human(sel.cls)} in scene {self.name!r} can be {state.lower().replace('_', ' ')} "
                             f"(it lacks {need})")
                 sel.ids = ok
+            if state in ("ON", "OFF"):
+                sw = [i for i in sel.ids if {"ON", "OFF"} & g.states_of(i)]
+                if not sw:
+                    return (f"{self.name_of(sel.ids[0])} has neither ON nor OFF in this scene, so VirtualHome "
+                            f"cannot switch it")
+                sel.ids = sw
             if sel.quantifier == "the" and len(sel.ids) > 1:
                 # "the TV": the instances not yet in the state; turning off / closing / unplugging
                 # means every one of them, turning on / opening / cleaning one of them
@@ -276,6 +320,9 @@ class VirtualHomeGoals:
                 else:
                     return None
             rel = self._placement(r.prep, tgt.ids)
+            if sel.quantifier == "the" and len(sel.ids) > 1:  # "the milk": one not already there
+                away = [i for i in sel.ids if not any(t in g.targets(i, rel) for t in tgt.ids)]
+                sel.ids = away or sel.ids
             extra = []
             if eff in ("heat", "toast"):
                 sw = [t for t in tgt.ids if "HAS_SWITCH" in g.properties_of(t)]
@@ -287,6 +334,9 @@ class VirtualHomeGoals:
         if eff == "put_back" and sel is not None:
             if tgt is not None:
                 rel = self._placement(r.prep, tgt.ids)
+                if sel.quantifier == "the" and len(sel.ids) > 1:  # "put the milk back": one that is away
+                    away = [i for i in sel.ids if not any(t in g.targets(i, rel) for t in tgt.ids)]
+                    sel.ids = away or sel.ids
                 return self._per_subject(sel, lambda i: [Condition("relation", i, rel, t) for t in tgt.ids])
 
             def home(i):
@@ -296,8 +346,14 @@ class VirtualHomeGoals:
         if eff == "take_out" and sel is not None:
             if tgt is None:
                 return self._per_subject(sel, lambda i: [Condition("relation", CHARACTER, "HOLDS", i)])
+            inside = [i for i in sel.ids if any(t in g.targets(i, "INSIDE") for t in tgt.ids)]
+            if not inside:
+                return None if not sel.ids else self._per_subject(
+                    sel, lambda i: [Condition("relation", i, "INSIDE", t, negate=True) for t in tgt.ids])
+            sel.ids = inside  # "take the milk out of the fridge": the milk that is in it
+            tgt.ids = [t for t in tgt.ids if any(t in g.targets(i, "INSIDE") for i in inside)]
             return self._per_subject(sel, lambda i: [Condition("relation", i, "INSIDE", t, negate=True)
-                                                     for t in tgt.ids])
+                                                     for t in tgt.ids if t in g.targets(i, "INSIDE")])
         if eff == "hold" and sel is not None and r.prep == "from" and tgt is not None:
             return self._conditions(G.ClauseReading(r.text, "take_out", sel, tgt, r.prep, r.room))
         if eff == "hold" and sel is not None:
@@ -338,6 +394,13 @@ class VirtualHomeGoals:
 
     # --- intent: the annotated goals of the nearest packaged title
     def _intent(self, task: str, notes) -> GoalReading:
+        from actionable.worlds.virtualhome.planning import match_objects
+
+        m = match_objects(task, self.lex._classes, None)
+        if m.missing and not m.matched:  # "feed the fish in the aquarium": objects this scene lacks
+            what = ", ".join(w for w, _ in m.missing)
+            return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "
+                                                          f"'actionable scenes --classes' to list its objects")
         if self.embedder is None:
             return GoalReading(task, status="unclear", why="I can't tell what end state this asks for (no goal "
                                                            "conditions could be read from the words, and no "

@@ -118,7 +118,8 @@ def corrective_steps(unmet: list[tuple[bool, dict]], view: Any, step: Step) -> l
                 if n is not None:
                     return [_step(act, n)]
             continue
-        if state == "OPEN" and "CAN_OPEN" not in view.properties_of(nid):
+        if state == "OPEN" and ("CAN_OPEN" not in view.properties_of(nid) or "CLOSED" not in view.states_of(nid)):
+            # "x OPEN" for an object that is not closed itself (a milk carton in a closed fridge)
             c = _closed_container(view, nid)
             if c is not None:
                 n = _node(view, c)
