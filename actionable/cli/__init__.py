@@ -19,8 +19,8 @@ from actionable.core.errors import ActionableError
 
 #: The exit-code table, shown by ``actionable --help`` and every command's ``--help``
 #: (docs/cli.md). ``--debug`` adds the traceback and keeps the code.
-EXIT_CODES = ("Exit codes: 0 ok; 1 the job ran and failed (e.g. a plan that does not execute); 2 bad input (one 'error:' line that names the flag or file); "
-              "130 interrupted. The same with --debug, which adds the traceback.")
+EXIT_CODES = ("Exit codes: 0 ok; 1 the job ran and failed (e.g. a plan that does not execute, or whose goal does not hold); 2 bad input (one 'error:' line that names the flag or file); "
+              "3 plan: it executes but no goal could be checked; 130 interrupted. The same with --debug, which adds the traceback.")
 
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
 

@@ -149,7 +149,20 @@ def check_with_interpreter(result, domain, embedder=None) -> None:
         result.goal_check = {"checked": False, "reason": reading.why or "no goal conditions could be read"}
         result.reading = reading.to_dict()
         return
+    if result.final_state is None and result.resolved_program is not None:  # a paper variant: replay it
+        ex = result.executability or {}
+        steps = list(result.resolved_program.steps)
+        if not ex.get("executable") and ex.get("steps_executed") is not None:
+            steps = steps[: ex["steps_executed"]]
+        try:
+            _, result.final_state = domain.start().execute(steps)
+        except Exception as exc:  # noqa: BLE001 - a replay failure leaves the goal unchecked, said why
+            result.done = None
+            result.goal_check = {"checked": False, "reason": f"the plan could not be replayed ({exc})"}
+            return
     if result.final_state is None:
+        result.done = None
+        result.goal_check = {"checked": False, "reason": "no plan was grounded in the scene; goal not checked"}
         return
     attach_goal_check(result, interp, reading)
 

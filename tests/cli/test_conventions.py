@@ -89,10 +89,11 @@ def test_interrupt_is_130(capsys, monkeypatch):
     assert "interrupted" in capsys.readouterr().err
 
 
-def test_plan_exit_codes_executable_0_not_executable_1_bad_input_2():
+def test_plan_exit_codes_not_done_1_not_executable_1_bad_input_2():
+    """A paper variant's plan is checked against the goal read from the task: executing is not done."""
     base = ["--variant", "vanilla", "--translation-model", "bow", "--no-cache"]
-    code, out, err = run_cli("plan", "Watch TV", "--model", WALK_TV, *base)
-    assert code == 0 and "Executable" in out, (out, err)
+    code, out, err = run_cli("plan", "Turn on the TV", "--model", WALK_TV, *base)
+    assert code == 1 and out.startswith("Not done: television 410") and "Executable" in out, (out, err)
     code, out, err = run_cli("plan", "Watch TV", "--model", TV_ONLY, *base)
     assert code == 1 and "Not executable" in out, (out, err)
     code, out, err = run_cli("plan", "Watch TV", "--model", TV_ONLY, "--debug", "--scene", "nope", *base)
