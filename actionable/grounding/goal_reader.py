@@ -44,6 +44,7 @@ VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
     "carry": "place", "leave": "place", "store": "place", "hang": "place", "throw": "place",
     "drop": "place", "load": "place", "stack": "place",
     "take out": "take_out", "remove": "take_out", "get out": "take_out",
+    "bring me": "hold", "give me": "hold", "hand me": "hold", "get me": "hold", "fetch me": "hold",
     "pick up": "hold", "grab": "hold", "hold": "hold", "take": "hold", "get": "hold", "fetch": "hold",
     "sit on": "sit", "sit in": "sit", "sit down on": "sit", "sit down": "sit", "sit": "sit",
     "have a seat on": "sit", "take a seat on": "sit",

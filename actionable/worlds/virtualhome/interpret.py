@@ -217,7 +217,7 @@ class VirtualHomeGoals:
                                                            "as 'turn off the lights'")
         tw = G.words(task)
         object_words = [w for w in tw if self.lex.classes([w]) or self.lex.known([w])]
-        object_words += [w for w in tw if w in ("it", "them")]
+        object_words += [w for w in tw if w in ("it", "them", "one")]
         object_words += [w for c in self.lex._classes if "_" in c and all(x in tw for x in c.split("_"))
                          for w in c.split("_")]
         parts = split_clauses(task, object_words)
@@ -227,6 +227,13 @@ class VirtualHomeGoals:
         bound: dict[str, list] = {}
         prev = None
         for part in parts:
+            fact = self._statement(part)
+            if fact is not None:  # "one pillow on the bed is dirty": names an instance, asks nothing
+                named.extend(fact.ids)
+                bound.setdefault(fact.cls, list(fact.ids))
+                prev = G.ClauseReading(part, "fact", fact)
+                notes.append(f"'{part}': a statement about {fact.describe(self.name_of)}")
+                continue
             part = self._pronouns(part, prev)
             r = G.read_clause(part, self.lex, named, _EXTRA_VERBS)
             if isinstance(r, G.ClauseReading):
@@ -257,13 +264,39 @@ class VirtualHomeGoals:
             return self._intent(task, notes)
         return GoalReading(task, tuple(out), notes=notes)
 
+    def _statement(self, part: str):
+        """The selector of a clause that states a fact ("one pillow on the bed is dirty": the
+        pillows on the bed that are dirty), or ``None`` for a clause with a verb of its own."""
+        ws = G.words(part)
+        if G.split_verb(ws, _EXTRA_VERBS)[0] is not None or not {"is", "are"} & set(ws):
+            return None
+        k = next(i for i, w in enumerate(ws) if w in ("is", "are"))
+        sel = G.select(ws[:k], self.lex, [])
+        if not isinstance(sel, G.Selector):
+            return None
+        for w in ws[k + 1:]:
+            adj = self.lex.adjective(w)
+            if adj:
+                keep = [i for i in sel.ids if self.lex.has_state(i, adj[0]) != adj[1]]
+                sel.ids = keep or sel.ids
+        return sel
+
     @staticmethod
     def _pronouns(part: str, prev) -> str:
-        """"it" / "them" -> the object of the clause before (its target for a state verb: "put the
-        milk in the fridge and close it" closes the fridge)."""
+        """"it" / "them" / "the other one" -> the object of the clause before (its target for a state
+        verb: "put the milk in the fridge and close it" closes the fridge); a clause without a verb
+        takes the verb of the clause before ("turn the TV off and the other one on")."""
         ws = G.words(part)
-        if prev is None or not {"it", "them"} & set(ws):
+        if prev is None:
             return part
+        if G.split_verb(ws, _EXTRA_VERBS)[0] is None and prev.effect != "fact":
+            ws = G.words(prev.text)[:1] + ws
+        if "one" in ws and prev.subject is not None:
+            k = ws.index("one")
+            if k > 0 and ws[k - 1] in ("other", "the", "another", "that"):
+                ws[k] = prev.subject.cls.replace("_", " ")
+        if not {"it", "them"} & set(ws):
+            return " ".join(ws)
         eff, _ = G.split_verb(ws, _EXTRA_VERBS)
         ref = prev.target if (eff in _STATE_OF and prev.target is not None) or prev.subject is None else prev.subject
         if ref is None:
