@@ -12,8 +12,10 @@ Shapes:
 * ``Condition(kind, subject, value, target=None, negate=False)``: ``kind`` is ``"state"``
   (``subject`` has state ``value``: VirtualHome ``ON``/``OFF``/``OPEN``/``CLEAN``/``SITTING``...,
   THOR ``isToggled``/``isOpen``/``isCooked``...) or ``"relation"`` (edge ``subject --value-->
-  target``: ``INSIDE``/``ON``/``HOLDS``; THOR ``IN``/``HOLDS``). ``subject``/``target`` are world
-  ids (VirtualHome ints, THOR id strings) or :data:`CHARACTER` for the agent.
+  target``: ``INSIDE``/``ON``/``HOLDS``; THOR ``IN``/``HOLDS``) or ``"action"`` (a step of the plan
+  did one of the ``|``-separated actions of ``value``, on ``subject`` unless it is ``None``: EAI's
+  action goals, "did(WATCH)"). ``subject``/``target`` are world ids (VirtualHome ints, THOR id
+  strings) or :data:`CHARACTER` for the agent.
 * ``Clause(options, text, source)``: met when any option holds ("put a mug in the sink": any mug;
   "the bedroom light": one option). ``source`` says where the clause came from (``"rule"``: the
   grammar; ``"annotation"``: the annotated goals of a similar packaged program; ``"lm"``).
@@ -128,22 +130,36 @@ class ConditionCheck:
         return {"met": self.met, "total": self.total, "done": self.done, "unmet": list(self.unmet)}
 
 
-def clause_holds(clause: Clause, view: ConditionView) -> bool:
-    """Any option of ``clause`` holds in ``view``."""
-    return any(view.holds(o) for o in clause.options)
+def did(condition: Condition, steps: Iterable) -> bool:
+    """An ``"action"`` condition holds on the executed ``steps`` (:class:`~actionable.core.program.Step`):
+    some step's action is one of ``value``'s alternatives (on ``subject`` unless it is ``None``)."""
+    alts = set(condition.value.upper().split("|"))
+    for st in steps:
+        if st.action.upper() in alts and (condition.subject is None
+                                          or any(a.id == condition.subject for a in st.args)):
+            return True
+    return False
 
 
-def check_clauses(clauses: Iterable[Clause], view: ConditionView) -> ConditionCheck:
-    """Check ``clauses`` on ``view``: the one goal check of ``plan``, ``verify`` and ``eval``."""
+def clause_holds(clause: Clause, view: ConditionView, steps: Iterable = ()) -> bool:
+    """Any option of ``clause`` holds in ``view`` (action options: on the executed ``steps``)."""
+    steps = list(steps)
+    return any((did(o, steps) != o.negate) if o.kind == "action" else view.holds(o) for o in clause.options)
+
+
+def check_clauses(clauses: Iterable[Clause], view: ConditionView, steps: Iterable = ()) -> ConditionCheck:
+    """Check ``clauses`` on ``view`` (and ``"action"`` conditions on the executed ``steps``): the one
+    goal check of ``plan``, ``verify`` and ``eval``."""
     clauses = tuple(clauses)
-    flags = tuple(clause_holds(c, view) for c in clauses)
+    steps = list(steps)
+    flags = tuple(clause_holds(c, view, steps) for c in clauses)
     return ConditionCheck(sum(flags), len(clauses), flags,
                           tuple(c.text for c, f in zip(clauses, flags) if not f))
 
 
-def check_reading(reading: GoalReading, view: ConditionView) -> ConditionCheck:
+def check_reading(reading: GoalReading, view: ConditionView, steps: Iterable = ()) -> ConditionCheck:
     """:func:`check_clauses` on ``reading.clauses``."""
-    return check_clauses(reading.clauses, view)
+    return check_clauses(reading.clauses, view, steps)
 
 
 class GoalInterpreter(Protocol):
@@ -177,4 +193,4 @@ def goal_interpreter(world: str, scene: Any):
 
 
 __all__ = ["CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter",
-           "GoalReading", "STATUSES", "check_clauses", "check_reading", "clause_holds", "goal_interpreter"]
+           "GoalReading", "STATUSES", "check_clauses", "check_reading", "clause_holds", "did", "goal_interpreter"]

@@ -123,7 +123,7 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan
                     if not att.ok:
                         blockers.setdefault(clause.text, _why(att))
                         continue
-                    chk = check_clauses(clauses, interp.view(att.state))
+                    chk = check_clauses(clauses, interp.view(att.state), out.steps + list(att.steps))
                     # a sideways move: as many clauses met, this one now among them, a state not seen
                     # before (put the tomato in the fridge, which the repair opened; then close it)
                     sideways = chk.met == cur.met and chk.flags[ci] and att.fingerprint not in aff.seen

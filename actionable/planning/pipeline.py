@@ -55,7 +55,11 @@ def attach_goal_check(result: PlanResult, interp, reading: GoalReading) -> dict:
     ``conditions``) and ``result.done`` (see the module doc)."""
     executable = bool((result.executability or {}).get("executable")) or not result.steps
     state = result.final_state
-    chk = check_clauses(reading.clauses, interp.view(state))
+    ex = result.executability or {}
+    steps = list(result.resolved_program.steps) if result.resolved_program is not None else []
+    if not ex.get("executable") and ex.get("steps_executed") is not None:
+        steps = steps[: ex["steps_executed"]]
+    chk = check_clauses(reading.clauses, interp.view(state), steps)
     ok = chk.done and executable and result.stop_reason != "max_steps"
     result.goal_check = {"checked": True, "met": chk.met, "total": chk.total, "unmet": list(chk.unmet),
                          "task_success": ok, "origin": "read from the task (goal interpreter), bound to instances",

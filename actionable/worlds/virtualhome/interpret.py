@@ -42,6 +42,8 @@ _EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("blow out", "off"), ("put ou
 _ACHIEVE = {"ON": ("SWITCHON",), "OFF": ("SWITCHOFF",), "OPEN": ("OPEN",), "CLOSED": ("CLOSE",),
             "PLUGGED_IN": ("PLUGIN",), "PLUGGED_OUT": ("PLUGOUT",), "CLEAN": ("WASH", "WIPE", "RINSE", "SCRUB")}
 _SEATS = ("couch", "sofa", "chair", "bed", "bench")
+#: VirtualHome actions without an object
+_NO_OBJECT = frozenset({"SLEEP", "WAKEUP", "STANDUP"})
 
 
 def human(cls: str) -> str:
@@ -191,6 +193,9 @@ class VirtualHomeGoals:
         return f"{human(cls)} {x}{where}"
 
     def describe(self, c: Condition) -> str:
+        if c.kind == "action":
+            what = " or ".join(x.lower() for x in c.value.split("|"))
+            return f"the character did {what}" + (f" ({self.name_of(c.subject)})" if c.subject is not None else "")
         s = self.name_of(c.subject)
         neg = "not " if c.negate else ""
         if c.kind == "state":
@@ -208,9 +213,21 @@ class VirtualHomeGoals:
         return ConditionViewVH(self.graph if state is None else _as_view(state, self.graph))
 
     # --- reading
-    def read(self, task: str) -> GoalReading:
+    def read(self, task: str, exclude_titles=(), exclude_programs=()) -> GoalReading:
+        """The goal conditions of ``task`` (see the module doc).
+
+        Args:
+            task: the instruction.
+            exclude_titles / exclude_programs: packaged titles and program ids whose annotated goals
+                may not inform an intent reading (leave-title-out and leave-one-program-out
+                evaluation: the task's own title, its step-for-step twins, its own program).
+
+        Returns:
+            a :class:`~actionable.core.conditions.GoalReading`.
+        """
         from actionable.grounding.clauses import clauses as split_clauses
 
+        self._exclude = (frozenset(t.lower() for t in exclude_titles), frozenset(exclude_programs))
         if G.not_a_task(task):
             return GoalReading(task, status="refuse", why="the text is not a household task (it addresses a chat "
                                                            "model, not an agent in the house); give a task such "
@@ -441,9 +458,13 @@ class VirtualHomeGoals:
         titles, specs = _annotated_titles()
         import numpy as np
 
+        ex_t, ex_p = getattr(self, "_exclude", (frozenset(), frozenset()))
         q = self.embedder.encode([task])[0]
         m = _title_matrix(self.embedder)
         sims = m @ q / (np.linalg.norm(m, axis=1) * np.linalg.norm(q) + 1e-9)
+        for j, t in enumerate(titles):
+            if t.lower() in ex_t or all(pid in ex_p for pid, _ in specs[t]):
+                sims[j] = -1.0
         k = int(np.argmax(sims))
         best, sim = titles[k], float(sims[k])
         if sim < INTENT_SIMILARITY:
@@ -464,7 +485,10 @@ class VirtualHomeGoals:
         from actionable.worlds.virtualhome.scene import load_scene
 
         g = self.graph
+        ex_p = getattr(self, "_exclude", (frozenset(), frozenset()))[1]
         for pid, spec in spec_list:
+            if pid in ex_p:
+                continue
             own = load_scene(pid)
             out: list[Clause] = []
             ok = True
@@ -489,6 +513,19 @@ class VirtualHomeGoals:
                 rel = "HOLDS" if rg.relation in ("HOLDS_RH", "HOLDS_LH") else rg.relation
                 out.append(self._clause([Condition("relation", x, rel, y) for x in fa for y in fb if x != y],
                                         "annotation"))
+            if ok and spec.actions:  # EAI's action goals: did(WATCH|LOOKAT) on an object the goals name
+                objs = [o.subject for c in out for o in c.options if o.subject != CHARACTER]
+                objs += [o.target for c in out for o in c.options if o.target not in (None, CHARACTER)]
+                objs += [i for w in G.words(title) for c in self.lex.classes([w]) for i in g.nodes_of_class(c)]
+                objs = [o for o in dict.fromkeys(objs) if g.class_of(o) not in _room_classes(g)][:8]
+                for a in spec.actions:
+                    value = "|".join(a.alternatives)
+                    opts = [Condition("action", None, value)] if set(a.alternatives) & _NO_OBJECT else []
+                    opts += [Condition("action", o, value) for o in objs]
+                    if not opts:
+                        ok = False
+                        break
+                    out.append(self._clause(opts, "annotation"))
             if ok and out:
                 return [Clause(c.options, c.text, f"annotation of '{title}' ({pid})") for c in out]
         return []
@@ -499,6 +536,11 @@ class VirtualHomeGoals:
 
         def arg(x):
             return Argument(g.class_of(x), x)
+        if c.kind == "action":
+            alts = c.value.split("|")
+            if c.subject is None:
+                return [Step(a) for a in alts if a in _NO_OBJECT]
+            return [Step(a, (arg(c.subject),)) for a in alts if a not in _NO_OBJECT]
         if c.kind == "state":
             if c.subject == CHARACTER:
                 if c.negate:
