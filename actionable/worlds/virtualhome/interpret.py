@@ -323,9 +323,47 @@ class VirtualHomeGoals:
 
     def _clause(self, opts, source="rule") -> Clause:
         opts = tuple(dict.fromkeys(opts))
-        text = self.describe(opts[0]) if len(opts) == 1 else " or ".join(self.describe(o) for o in opts[:3]) + (
-            f" (or {len(opts) - 3} more)" if len(opts) > 3 else "")
-        return Clause(opts, text, source)
+        return Clause(opts, self._summary(opts), source)
+
+    def _summary(self, opts) -> str:
+        """Readable text of a disjunction: "clothes shirt 1047 is in a washing machine (1380, 2091 or
+        2343)"; options that differ in more than one place are listed."""
+        if len(opts) == 1:
+            return self.describe(opts[0])
+        g = self.graph
+        o0 = opts[0]
+        if any(o.kind == "action" for o in opts):
+            what = " or ".join(x.lower() for x in o0.value.split("|"))
+            objs = [o.subject for o in opts if o.subject is not None]
+            names = sorted({human(g.class_of(x)) for x in objs})
+            return f"the character did {what}" + (f" (on a {' or '.join(names)})" if objs else "")
+
+        def ids(xs):
+            xs = [str(x) for x in xs]
+            return ", ".join(xs[:-1]) + f" or {xs[-1]}" if len(xs) <= 5 else ", ".join(xs[:4]) + f" or {len(xs) - 4} more"
+        same = all(o.kind == o0.kind and o.value == o0.value and o.negate == o0.negate for o in opts)
+        if same and all(o.subject == o0.subject for o in opts) and o0.target is not None:
+            classes = {g.class_of(o.target) for o in opts}
+            if len(classes) == 1:
+                d = self.describe(o0)
+                head = d[: d.rindex(self.name_of(o0.target))]
+                return f"{head}a {human(classes.pop())} ({ids([o.target for o in opts])})"
+        if same and all(o.target == o0.target for o in opts) and o0.subject != CHARACTER:
+            classes = {g.class_of(o.subject) for o in opts if o.subject is not None}
+            if len(classes) == 1:
+                d = self.describe(o0)
+                tail = d[len(self.name_of(o0.subject)):]
+                return f"a {human(classes.pop())} ({ids([o.subject for o in opts])}){tail}"
+        if same and o0.kind == "relation" and CHARACTER not in {o.subject for o in opts}:
+            sc = {g.class_of(o.subject) for o in opts}
+            tc = {g.class_of(o.target) for o in opts}
+            if len(sc) == 1 and len(tc) == 1:
+                rel = {"INSIDE": "in", "ON": "on", "CLOSE": "close to", "FACING": "facing"}.get(o0.value, o0.value)
+                subs = list(dict.fromkeys(o.subject for o in opts))
+                tgts = list(dict.fromkeys(o.target for o in opts))
+                return (f"a {human(sc.pop())} ({ids(subs)}) is {'not ' if o0.negate else ''}{rel} "
+                        f"a {human(tc.pop())} ({ids(tgts)})")
+        return " or ".join(self.describe(o) for o in opts[:2]) + (f" (or {len(opts) - 2} more)" if len(opts) > 2 else "")
 
     def _per_subject(self, sel, make) -> list[Clause]:
         """One clause per instance (``all``), else one clause with an option per instance."""
