@@ -25,7 +25,7 @@ import functools
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
-from actionable.core.program import Argument, Step
+from actionable.core.program import ACTION_ARITY, Argument, Step
 from actionable.grounding import goal_reader as G
 
 #: cosine (translation LM) of the task to a packaged title for its annotated goals to be the reading
@@ -556,10 +556,22 @@ class VirtualHomeGoals:
                 objs += [o.target for c in out for o in c.options if o.target not in (None, CHARACTER)]
                 objs += [i for w in G.words(title) for c in self.lex.classes([w]) for i in g.nodes_of_class(c)]
                 objs = [o for o in dict.fromkeys(objs) if g.class_of(o) not in _room_classes(g)][:8]
+                from actionable.worlds.virtualhome.dataset import load_program
+
+                prog = load_program(pid)  # the annotated program's own steps say what the action is done on
                 for a in spec.actions:
                     value = "|".join(a.alternatives)
                     opts = [Condition("action", None, value)] if set(a.alternatives) & _NO_OBJECT else []
-                    opts += [Condition("action", o, value) for o in objs]
+                    for st in prog.steps:
+                        if st.action in a.alternatives and st.args:
+                            cand = [g.nodes_of_class(x.name)[:3] for x in st.args]
+                            if len(cand) == 1:
+                                opts += [Condition("action", i, value) for i in cand[0]]
+                            elif len(cand) == 2:
+                                opts += [Condition("action", i, value, j) for i in cand[0] for j in cand[1] if i != j]
+                    two = any(ACTION_ARITY.get(x, 1) == 2 for x in a.alternatives)
+                    opts += [Condition("action", o, value, t) for o in objs[:6] for t in (objs[:6] if two else (None,))
+                             if o != t]
                     if not opts:
                         ok = False
                         break
@@ -577,8 +589,9 @@ class VirtualHomeGoals:
         if c.kind == "action":
             alts = c.value.split("|")
             if c.subject is None:
-                return [Step(a) for a in alts if a in _NO_OBJECT]
-            return [Step(a, (arg(c.subject),)) for a in alts if a not in _NO_OBJECT]
+                return [Step(a) for a in alts if ACTION_ARITY.get(a, 1) == 0]
+            args = (arg(c.subject),) if c.target is None else (arg(c.subject), arg(c.target))
+            return [Step(a, args) for a in alts if ACTION_ARITY.get(a, 1) == len(args)]
         if c.kind == "state":
             if c.subject == CHARACTER:
                 if c.negate:
