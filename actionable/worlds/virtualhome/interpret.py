@@ -631,6 +631,37 @@ class VirtualHomeGoals:
         return []
 
 
+def reading_to_spec(reading: GoalReading, plan, graph):
+    """A :class:`~actionable.core.goals.GoalSpec` for the judges (``verify``): each clause bound to
+    the option whose objects ``plan`` (a resolved program) uses, else its first option. Conditions a
+    ``GoalSpec`` cannot state (negated, HOLDS in either hand, the character's room) are left out;
+    ``None`` when nothing is left."""
+    from actionable.core.goals import ActionGoal, GoalSpec, RelationGoal, StateGoal
+
+    used = {a.id for s in plan.steps for a in s.args if a.id is not None}
+    char = graph.character_id
+    states, rels, acts = [], [], []
+    for clause in reading.clauses:
+        opts = sorted(clause.options, key=lambda o: -sum(x in used for x in (o.subject, o.target)))
+        o = opts[0]
+        subj = char if o.subject == CHARACTER else o.subject
+        if o.negate:
+            continue
+        if o.kind == "state":
+            states.append(StateGoal(subj, graph.class_of(subj) or "", o.value))
+        elif o.kind == "action":
+            acts.append(ActionGoal(tuple(o.value.split("|"))))
+        elif o.value in ("ON", "INSIDE", "FACING", "CLOSE") and o.target not in _room_ids(graph):
+            rels.append(RelationGoal(subj, o.value, char if o.target == CHARACTER else o.target))
+    spec = GoalSpec("the goal text", reading.task, tuple(dict.fromkeys(states)), tuple(dict.fromkeys(rels)),
+                    tuple(dict.fromkeys(acts)))
+    return spec if spec.total else None
+
+
+def _room_ids(graph) -> set:
+    return set(graph.rooms)
+
+
 def _as_view(state, graph):
     """A ``StateView`` of a simulator state, or the state itself when it is already a view or graph."""
     if hasattr(state, "states_of"):

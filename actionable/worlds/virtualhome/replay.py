@@ -83,9 +83,28 @@ class VirtualHomeReplay(GraphReplay):
         return plan.replace_steps(done)
 
     def derive_goals(self, goal: str, plan: Program, scene: Any, scene_objects: bool = False):
-        """:func:`~actionable.worlds.virtualhome.goaltext.derive_goal_spec`."""
+        """Goal conditions for ``goal``: a packaged title's annotated goals
+        (:func:`~actionable.worlds.virtualhome.goaltext.derive_goal_spec`), else those ``actionable
+        plan`` reads from the text (the world's goal interpreter,
+        :func:`~actionable.worlds.virtualhome.interpret.reading_to_spec`: each clause bound to the
+        instance the plan uses), else the verb + object phrases of ``derive_goal_spec``."""
+        from actionable.core.goals import DerivedGoals
         from actionable.worlds.virtualhome.goaltext import derive_goal_spec
+        from actionable.worlds.virtualhome.interpret import VirtualHomeGoals, reading_to_spec
 
+        from actionable.worlds.virtualhome.goaltext import _annotations, match_title
+
+        try:
+            titled = match_title(goal, {sp.task for sp in _annotations().values()}) is not None
+        except Exception:  # noqa: BLE001 - annotations are optional here
+            titled = False
+        if titled:  # a packaged title: its annotated goals, as before
+            return derive_goal_spec(goal, plan, scene, scene_objects=scene_objects)
+        reading = VirtualHomeGoals(scene).read(goal) if goal and goal.strip() else None
+        if reading is not None and reading.is_goal and all(c.source == "rule" for c in reading.clauses):
+            spec = reading_to_spec(reading, plan, scene)
+            if spec is not None and spec.total:
+                return DerivedGoals(spec, "read from the goal text by the goal interpreter (as `actionable plan`)")
         return derive_goal_spec(goal, plan, scene, scene_objects=scene_objects)
 
 
