@@ -37,7 +37,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any
 
@@ -47,6 +46,7 @@ from actionable.grounding import goal_reader as G
 from actionable.worlds.thor import data
 from actionable.worlds.thor.actions import KNIVES, teach_can_contain
 from actionable.worlds.thor.repair import class_name, put_verb, resolved
+from actionable.worlds.thor.intents import INTENTS, ThorIntents, _enabling_last, _inside, _norm  # noqa: F401
 from actionable.worlds.thor.scene import Scene, ThorState, load_scene, resolve_scene
 
 #: extra names users type for THOR types (lower-case phrase -> AI2-THOR type)
@@ -193,17 +193,6 @@ class ThorLexicon:
             word not in phrases() or word in ("lights", "dishes"))
 
 
-def _inside(s: ThorState, obj, target) -> bool:
-    """``obj`` stands in/on ``target`` (directly or through the parent chain)."""
-    if obj not in s.objects:
-        return False
-    p, seen = s.objects[obj].parent, {obj}
-    while p is not None and p not in seen:
-        if p == target:
-            return True
-        seen.add(p)
-        p = s.objects[p].parent if p in s.objects else None
-    return False
 
 
 class ThorConditionView:
@@ -249,28 +238,11 @@ def _rewrite(seg: str) -> str:
     return seg
 
 
-def _norm(text: str) -> str:
-    return " ".join(G.words(text))
 
 
-#: intent tasks: name -> phrasings (normalised words); their end states are built by ThorGoals._intent_*
-INTENTS: dict[str, tuple[str, ...]] = {
-    "make coffee": ("make coffee", "make a coffee", "make me a coffee", "make some coffee", "make a cup of coffee",
-                    "brew coffee", "brew some coffee", "prepare coffee", "prepare a coffee", "coffee",
-                    "make a mug of coffee", "pour a cup of coffee", "get me a coffee"),
-    "boil water": ("boil water", "boil some water", "boil the water", "boil a pot of water", "boil a kettle",
-                   "heat some water", "heat water", "heat up some water", "heat up water",
-                   "boil the kettle", "boil some water in a pot", "boil water in a pot", "boil water on the stove"),
-    "water the plant": ("water the plant", "water the plants", "water plant", "water plants",
-                        "water the houseplant", "water the house plant"),
-    "make toast": ("make toast", "make some toast", "make a toast", "toast bread", "toast the bread",
-                   "toast some bread", "toast a slice of bread", "make a slice of toast"),
-    "make a salad": ("make a salad", "make salad", "make me a salad", "prepare a salad", "make a lettuce salad",
-                     "make a simple salad"),
-}
 
 
-class ThorGoals:
+class ThorGoals(ThorIntents):
     """The ``goals`` capability for one THOR scene (``FloorPlan<N>``, ``teach:<game>`` or a
     :class:`~actionable.worlds.thor.scene.Scene`).
 
@@ -678,165 +650,6 @@ class ThorGoals:
                              f"rule (enabling: AI2-THOR {'heats' if state == 'Hot' else 'cooks'} what is in a "
                              f"running heater)")] + cl
 
-    # --- intent tasks
-    def _intent_name(self, text: str) -> str | None:
-        t = " ".join(w for w in text.split() if w not in ("please", "now"))
-        for name, forms in INTENTS.items():
-            if t in forms:
-                return name
-        return None
-
-    def _intent(self, task: str, name: str) -> GoalReading:
-        got = self._intent_clauses(name)
-        if isinstance(got, str):
-            return GoalReading(task, status="refuse", why=got)
-        notes: list[str] = []
-        return GoalReading(task, tuple(self._drop_needless(_enabling_last(got), notes)),
-                           notes=notes + [f"intent '{name}': its end state from the THOR intent table (TEACh's task "
-                                  f"definitions, AI2-THOR's state changes)"])
-
-    def _intent_clauses(self, name: str, ids=None):
-        s = self.initial
-        src = f"intent table: {name}"
-        if name == "water the plant":
-            plants = s.of_type("HousePlant")
-            if not plants:
-                return f"scene {self.name!r} has no house plant to water"
-            return [self._clause([Condition("state", p, "isFilledWithLiquid")], src) for p in plants]
-        if name == "make coffee":
-            mugs = s.of_type("Mug") or s.of_type("Cup")
-            machines = s.of_type("CoffeeMachine")
-            if not mugs or not machines:
-                return f"scene {self.name!r} has no {'coffee machine' if not machines else 'mug or cup'} for coffee"
-            clean = [m for m in mugs if not s.objects[m].dirty]
-            target = clean or mugs[:1]
-            coffee = [Condition("state", m, "filledWith:coffee") for m in target]
-            out = [self._clause([Condition("state", x, "isToggled") for x in machines] + coffee,
-                                f"{src} (enabling: a coffee machine fills the mug in it while on)")]
-            if clean:
-                return out + [self._clause(coffee, src)]
-            cl = self._clause([Condition("state", target[0], "isDirty", negate=True)], src)
-            self.after[coffee[0]] = cl.options
-            return self._faucet_clause("cleaning the mug", [cl]) + out + [cl, self._clause(coffee, src)]
-        if name == "boil water":
-            got = self._pot()
-            if isinstance(got, str):
-                return got
-            p, burners, filled, on_b, hot = got
-            self.after[hot] = (filled,)
-            return self._faucet_clause("filling the pot", [self._clause([filled])]) + [
-                self._clause([filled], src),
-                self._clause([Condition("state", b, "isToggled") for b in burners], src),
-                self._clause(on_b, src), self._clause([hot], src)]
-        if name == "make toast":
-            breads = ids if ids else s.of_type("Bread")
-            toasters = s.of_type("Toaster")
-            ready = s.of_type("BreadSliced")
-            if not (breads or ready) or not toasters:
-                return f"scene {self.name!r} has no {'toaster' if not toasters else 'bread'} to make toast"
-            slices = ready + [f"{b}|BreadSliced_{k}" for k in range(3) for b in breads]
-            cooked = [Condition("state", x, "isCooked") for x in slices]
-            cut = [] if ready else self._knife_clause(breads) + [
-                self._clause([Condition("state", b, "isSliced") for b in breads], src)]
-            return cut + [self._clause([Condition("state", t, "isToggled") for t in toasters] + cooked,
-                                       f"{src} (enabling: a toaster that is on cooks the slice in it)"),
-                          self._clause(cooked, src)]
-        if name == "make a salad":
-            lettuce = s.of_type("Lettuce")
-            ready = s.of_type("LettuceSliced")
-            dishes = s.of_type("Bowl") + s.of_type("Plate")
-            if not (lettuce or ready) or not dishes:
-                return f"scene {self.name!r} has no {'lettuce' if not (lettuce or ready) else 'bowl or plate'} " \
-                       f"for a salad"
-            slices = ready + [f"{x}|LettuceSliced_{k}" for k in range(3) for x in lettuce]
-            dishes.sort(key=lambda d: (s.enclosed(d) is not None, s.objects[d].dirty, d))
-            cut = [] if ready else self._knife_clause(lettuce) + [
-                self._clause([Condition("state", x, "isSliced") for x in lettuce], src)]
-            return cut + [self._clause([Condition("relation", x, "IN", d) for x in slices for d in dishes], src)]
-        return None
-
-    def _in_vessel(self, eff, sel, tgt):
-        """Cook/heat in a pan or pot: the object in the vessel, the vessel on a lit burner."""
-        if eff == "boil":
-            return self._boil(sel)
-        s = self.initial
-        cc = teach_can_contain()
-        burners = [b for b in s.of_type("StoveBurner") if self._knobs(b)]
-        vessels = [v for v in tgt.ids if sel.cls in cc.get(s.objects[v].type, ())]
-        if not burners or not vessels or s.objects[vessels[0]].type not in cc.get("StoveBurner", ()):
-            return f"scene {self.name!r} has no stove burner to {eff} a {sel.cls} in a {tgt.cls} on"
-        v = min(vessels, key=lambda i: (not any(_inside(s, i, b) for b in burners), i))
-        under = next((b for b in burners if _inside(s, v, b)), burners[0])
-        state = "Hot" if eff == "heat" else "isCooked"
-        src = f"rule ({eff} in a {tgt.cls} on a lit stove burner)"
-        if sel.quantifier != "all":  # one instance, so that the same one goes in the vessel and cooks
-            sel.ids = [min(sel.ids, key=lambda i: (s.enclosed(i) is not None, i))]
-        for i in sel.ids:  # cooked there, not by another heater on the way
-            self.after[Condition("state", i, state)] = (Condition("relation", i, "IN", v),)
-        return [self._clause([Condition("relation", v, "IN", under)], src),
-                self._clause([Condition("state", under, "isToggled")], src)] + \
-            self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("relation", i, "IN", v)], src) + \
-            self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state)], src)
-
-    def _pot(self):
-        """``(pot, [burner], filled, [pot IN burner], pot Hot)`` for boiling on the stove (the
-        pot already filled or on a burner first), or a refusal; ``pot IN burner`` comes after
-        ``filled`` (:attr:`after`)."""
-        s = self.initial
-        burners = [b for b in s.of_type("StoveBurner") if self._knobs(b)]
-        cc = teach_can_contain()
-        pots = [i for t in ("Pot", "Kettle", "Pan", "Bowl") for i in s.of_type(t)
-                if burners and t in cc.get("StoveBurner", ()) and "canFillWithLiquid" in s.objects[i].caps]
-        if not pots or not burners or not self._faucet_clause(""):
-            what = "stove burner" if not burners else "pot or kettle" if not pots else "faucet"
-            return f"scene {self.name!r} has no {what} to boil water"
-        under = {i: next((b for b in burners if _inside(s, i, b)), None) for i in pots}
-        p = min(pots, key=lambda i: (not (s.objects[i].filled and s.objects[i].liquid == "water"),
-                                     under[i] is None, pots.index(i)))
-        burners = [under[p]] if under[p] is not None else burners[:1]
-        filled = Condition("state", p, "filledWith:water")
-        on_b = [Condition("relation", p, "IN", b) for b in burners]
-        for c in on_b:
-            self.after[c] = (filled,)
-        return p, burners, filled, on_b, Condition("state", p, "Hot")
-
-    def _boil(self, sel):
-        """Boil a cookable: it stands in a pot of water on a lit burner (AI2-THOR's isBoiled)."""
-        got = self._pot()
-        if isinstance(got, str):
-            return got
-        p, burners, filled, on_b, _ = got
-        cc = teach_can_contain()
-        if sel.cls not in cc.get(self.initial.objects[p].type, ()):
-            return f"a {sel.cls} cannot be put in a {self.initial.objects[p].type} in the THOR world"
-        src = "rule (boil: in a pot of water on a lit stove burner)"
-        return self._faucet_clause("filling the pot", [self._clause([filled])]) + [
-            self._clause([filled], src), self._clause(on_b, src),
-            self._clause([Condition("state", b, "isToggled") for b in burners], src)] + \
-            self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("relation", i, "IN", p)], src) + \
-            self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, "isBoiled")], src)
-
-    def _unclear(self, task: str, notes=None) -> GoalReading:
-        best, sim = self._closest(task)
-        return GoalReading(task, status="unclear", closest=best, notes=list(notes or []),
-                           why=f"I can't tell what end state this asks for; the closest known task is '{best}' "
-                               f"(similarity {sim:.2f})")
-
-    def _closest(self, task: str) -> tuple[str, float]:
-        names = list(INTENTS)
-        if self.embedder is not None:
-            import numpy as np
-
-            m = np.asarray(self.embedder.encode(names), dtype=float)
-            q = np.asarray(self.embedder.encode([task])[0], dtype=float)
-            sims = m @ q / (np.linalg.norm(m, axis=1) * np.linalg.norm(q) + 1e-9)
-            k = int(np.argmax(sims))
-            return names[k], float(sims[k])
-        t = _norm(task)
-        scored = [(max(difflib.SequenceMatcher(None, t, f).ratio() for f in INTENTS[n]), n) for n in names]
-        sim, best = max(scored)
-        return best, sim
-
     # --- achievers for the goal-directed planner
     def achievers(self, c: Condition, view) -> list[Step]:
         """Resolved steps, best first, that make ``c`` hold once the affordance's repair adds
@@ -928,9 +741,6 @@ def _single(clauses) -> list[Condition]:
     return list(clauses[0].options) if len(clauses) == 1 else []
 
 
-def _enabling_last(clauses: list[Clause]) -> list[Clause]:
-    """The clauses with the asked-for ones first (readable output); enabling clauses after."""
-    return [c for c in clauses if "enabling" not in c.source] + [c for c in clauses if "enabling" in c.source]
 
 
 __all__ = ["INTENTS", "NAMES", "ThorConditionView", "ThorGoals", "ThorLexicon", "phrases"]
