@@ -1,0 +1,111 @@
+"""Pluggable planners for the EAI harness: ``(PlanTask, domain) -> Program``, by name.
+
+A planner is a callable ``plan(task: PlanTask, domain) -> Program`` (``domain``: the world's
+:class:`~actionable.core.planning.PlanningDomain` of the task's own initial scene). Steps may carry
+node ids (the instances the planner chose) or not (then the world's resolver binds them). An empty
+program means "nothing to do"; a :class:`~actionable.core.errors.PlanningError` is a refusal (a
+failed task). ``program.meta["stop"]`` may say why the plan ended.
+
+:data:`PLANNERS` maps a name to a factory ``make(settings: dict) -> plan`` (called once; it loads the
+models). Register a new planner (e.g. the goal-directed planner) with :func:`register_planner`.
+
+The goal rules of issue 24: a planner scored on columns (b)/(c) gets the task text only
+(``task.goals`` is ``None``); only under EAI's protocol (column a) does it get EAI's inputs,
+goals included (``task.eai``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any, Callable
+
+from actionable.core.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class PlanTask:
+    """One query of the harness.
+
+    Attributes:
+        program_id: the annotated program whose initial scene the plan runs in.
+        task: the task name. description: ``""`` in name-only rows.
+        split: ``"lopo"`` or ``"lto"``; exclude_sources / exclude_tasks: what the planner's
+            retrieval must not use (the program itself; every title of the held-out fold).
+        eai: EAI's inputs (:func:`~actionable.evaluation.eai.protocol.sequencing_inputs`) under
+            protocol (a), else ``None``.
+    """
+
+    program_id: str
+    task: str
+    description: str = ""
+    split: str = "lopo"
+    exclude_sources: frozenset = field(default_factory=frozenset)
+    exclude_tasks: frozenset = field(default_factory=frozenset)
+    eai: dict | None = None
+
+
+Plan = Callable[[PlanTask, Any], Any]
+PLANNERS: dict[str, Callable[[dict], Plan]] = {}
+
+
+def register_planner(name: str, make: Callable[[dict], Plan]) -> None:
+    """Add ``make(settings) -> plan`` under ``name`` (replacing an earlier one)."""
+    PLANNERS[name] = make
+
+
+def make_planner(name: str, settings: dict | None = None) -> Plan:
+    """The planner ``name`` built with ``settings``.
+
+    Raises:
+        ConfigError: unknown name (the message names the flag and the choices).
+    """
+    if name not in PLANNERS:
+        raise ConfigError(f"--planner: unknown planner {name!r}; choose from {', '.join(sorted(PLANNERS))}")
+    return PLANNERS[name](dict(settings or {}))
+
+
+def _gold(settings: dict) -> Plan:
+    """The program's own human steps (with the annotator's node ids): the reference row."""
+    from actionable.evaluation.datasets import dataset
+
+    ds = dataset(settings.get("world"))
+    return lambda task, domain: ds.program(task.program_id)
+
+
+def _empty(settings: dict) -> Plan:
+    """No steps ("nothing to do" for every task): the floor of every column."""
+    from actionable.core.program import Program
+
+    return lambda task, domain: Program((), meta={"stop": "already_done"})
+
+
+def _grounded(overrides: dict) -> Callable[[dict], Plan]:
+    """Today's grounded planner (:mod:`actionable.planning.grounded`) through the sequencing
+    benchmark's worker (same models, bank, retriever and settings as ``eval sequencing``)."""
+
+    def make(settings: dict) -> Plan:
+        from actionable.core.program import Program
+        from actionable.evaluation.sequencing import SequencingSettings, SequencingWorker
+
+        w = SequencingWorker(SequencingSettings(model=settings.get("model", "embedded"),
+                                                grounded=dict(overrides), cache_dir=settings.get("cache_dir")))
+        row = "grounded" if overrides.get("use_lm", True) else "grounded-no-lm"
+
+        def plan(task: PlanTask, domain):
+            query = SimpleNamespace(task=task.task, description=task.description)
+            out = w._plan(row, query, domain, set(task.exclude_sources), set(task.exclude_tasks))
+            return Program(tuple(out["grounded"].steps), task.task, task.description,
+                           meta={"stop": out["extra"].get("stop")})
+
+        return plan
+
+    return make
+
+
+register_planner("gold", _gold)
+register_planner("empty", _empty)
+register_planner("grounded", _grounded({}))
+register_planner("grounded-no-lm", _grounded({"use_lm": False}))
+
+__all__ = ["PLANNERS", "Plan", "PlanTask", "make_planner", "register_planner"]
