@@ -4,7 +4,7 @@
     python benchmarks/bench_eai.py --planner grounded-no-lm --split lto [--name-only] [--limit 20]
     python benchmarks/bench_eai.py --planner gold --hard --out gold.jsonl   # + the hard subset (<= 2 steps)
     python benchmarks/bench_eai.py --planner grounded-no-lm --hard-from gold.jsonl   # the same flags
-    python benchmarks/bench_eai.py --goals oracle|empty|recorded:gpt-4o-2024-05-13
+    python benchmarks/bench_eai.py --goals oracle|empty|interpreter:lto|interpreter:lopo|recorded:gpt-4o-2024-05-13
 
 Prints columns (a) EAI's protocol and evaluator, (b) exact annotated nodes on the planner's own
 instances, (c) class-level; empty "nothing to do" plans apart; with ``--hard`` the subset of tasks
@@ -36,10 +36,14 @@ def goals_main(args) -> None:
         predict = lambda name, x: gold_prediction(x["program_id"])  # noqa: E731
     elif args.goals == "empty":
         predict = lambda name, x: {}  # noqa: E731
+    elif args.goals.startswith("interpreter"):  # interpreter[:lopo|lto]
+        from actionable.evaluation.eai.planners import interpreter_predictor
+
+        predict = interpreter_predictor(args.goals.partition(":")[2] or "lto")
     elif args.goals.startswith("recorded:"):
         predict = recorded_predictor(args.goals.split(":", 1)[1])
     else:
-        raise SystemExit(f"--goals: choose oracle, empty or recorded:<model>, got {args.goals!r}")
+        raise SystemExit(f"--goals: choose oracle, empty, interpreter[:lopo|lto] or recorded:<model>, got {args.goals!r}")
     ids = task_ids()[:: args.stride][: args.limit]
     res = evaluate_goal_interpretation(predict, ids)["all"]
     print(f"goal interpretation ({args.goals}), {res['n']} tasks, EAI's evaluator (virtualhome-eval 0.1.1)")

@@ -103,9 +103,82 @@ def _grounded(overrides: dict) -> Callable[[dict], Plan]:
     return make
 
 
+def _goal(settings: dict) -> Plan:
+    """The goal-directed planner (``--variant goal``): the world's goal interpreter reads the task
+    name (the description is not read: it narrates steps, not the end state), with the split's
+    exclusions applied to intent readings (no annotated goal of the program itself, nor under LTO
+    of any title of its twin-aware fold), then :func:`~actionable.planning.pipeline.plan_task`."""
+    from actionable.core.program import Program
+    from actionable.grounding.embedder import load_embedder
+    from actionable.planning.pipeline import interpreter_for, plan_task, read_goal
+
+    emb = load_embedder(settings.get("translation_model", "minilm"), settings.get("cache_dir"))
+
+    def plan(task: PlanTask, domain):
+        interp = interpreter_for(domain, emb)
+        reading = read_goal(interp, task.task, exclude_titles=task.exclude_tasks,
+                            exclude_programs=task.exclude_sources)
+        res = plan_task(domain, task.task, interp, reading=reading)
+        return Program(tuple(res.resolved_program.steps), task.task, task.description,
+                       meta={"stop": res.stop_reason, "done": res.done})
+
+    return plan
+
+
+def reading_prediction(reading, objects: dict, class_of=None) -> dict:
+    """A goal reading in EAI's goal-interpretation output format (class names; of each clause the
+    option whose objects are among EAI's relevant ``objects`` (name -> id), else its first; negated
+    conditions and the character's room left out; HOLDS as ``HOLDS_RH``)."""
+    ids = set(objects.values())
+    known = {v: k for k, v in objects.items()}
+
+    class name(dict):  # EAI's relevant name of an id, else its class in the scene
+        def get(self, k, d=None):
+            return known.get(k) or (class_of(k) if class_of is not None and k is not None else d)
+    name = name()
+    nodes, edges, actions = [], [], []
+    for clause in reading.clauses:
+        opts = sorted(clause.options, key=lambda o: -sum(x in ids or x == "character" for x in (o.subject, o.target)))
+        o = opts[0]
+        if o.negate:
+            continue
+        subj = "character" if o.subject == "character" else name.get(o.subject)
+        if o.kind == "action":
+            actions.append({"action": o.value.split("|")[0]})
+        elif o.kind == "state" and subj is not None:
+            nodes.append({"name": subj, "state": o.value})
+        elif o.kind == "relation" and subj is not None and name.get(o.target) is not None:
+            rel = "HOLDS_RH" if o.value == "HOLDS" else o.value
+            edges.append({"from_name": subj, "relation": rel, "to_name": name.get(o.target)})
+    return {"node goals": nodes, "edge goals": edges, "action goals": actions}
+
+
+def interpreter_predictor(split: str = "lto", translation_model: str = "minilm"):
+    """``predict(task_name, inputs)`` for :func:`~actionable.evaluation.eai.goal_interpretation.evaluate_goal_interpretation`:
+    VirtualHome's goal interpreter in the program's own scene, under ``split``'s exclusions; a
+    refused or unclear reading predicts no goals."""
+    from actionable.core.registry import capability
+    from actionable.evaluation.eai.folds import exclusions
+    from actionable.grounding.embedder import load_embedder
+
+    emb = load_embedder(translation_model)
+    goals = capability("virtualhome", "goals")
+
+    def predict(task_name, inputs):
+        pid = inputs["program_id"]
+        ex_src, ex_tasks = exclusions(pid, task_name, split)
+        interp = goals(pid, embedder=emb)
+        r = interp.read(task_name, exclude_titles=ex_tasks, exclude_programs=ex_src)
+        return reading_prediction(r, inputs["objects"], interp.graph.class_of) if r.is_goal else {}
+
+    return predict
+
+
+register_planner("goal", _goal)
 register_planner("gold", _gold)
 register_planner("empty", _empty)
 register_planner("grounded", _grounded({}))
 register_planner("grounded-no-lm", _grounded({"use_lm": False}))
 
-__all__ = ["PLANNERS", "Plan", "PlanTask", "make_planner", "register_planner"]
+__all__ = ["PLANNERS", "Plan", "PlanTask", "interpreter_predictor", "make_planner", "reading_prediction",
+           "register_planner"]

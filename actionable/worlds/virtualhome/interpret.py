@@ -227,7 +227,9 @@ class VirtualHomeGoals:
         """
         from actionable.grounding.clauses import clauses as split_clauses
 
-        self._exclude = (frozenset(t.lower() for t in exclude_titles), frozenset(exclude_programs))
+        from actionable.core.dataset import normalize_task
+
+        self._exclude = (frozenset(normalize_task(t) for t in exclude_titles), frozenset(exclude_programs))
         if G.not_a_task(task):
             return GoalReading(task, status="refuse", why="the text is not a household task (it addresses a chat "
                                                            "model, not an agent in the house); give a task such "
@@ -496,12 +498,14 @@ class VirtualHomeGoals:
         titles, specs = _annotated_titles()
         import numpy as np
 
+        from actionable.core.dataset import normalize_task
+
         ex_t, ex_p = getattr(self, "_exclude", (frozenset(), frozenset()))
         q = self.embedder.encode([task])[0]
         m = _title_matrix(self.embedder)
         sims = m @ q / (np.linalg.norm(m, axis=1) * np.linalg.norm(q) + 1e-9)
         for j, t in enumerate(titles):
-            if t.lower() in ex_t or all(pid in ex_p for pid, _ in specs[t]):
+            if normalize_task(t) in ex_t or all(pid in ex_p for pid, _ in specs[t]):
                 sims[j] = -1.0
         k = int(np.argmax(sims))
         best, sim = titles[k], float(sims[k])
