@@ -371,8 +371,8 @@ def main(argv: list[str] | None = None) -> int:
             return exc.exit_code
         if debug:
             _traceback()
-        typer.echo(f"internal error: {type(exc).__name__}: {_one_line(str(exc))} (rerun with --debug for the traceback)",
-                   err=True)
+        hint = "" if debug else " (rerun with --debug for the traceback)"  # with --debug it is printed above
+        typer.echo(f"internal error: {type(exc).__name__}: {_one_line(str(exc))}{hint}", err=True)
         return 1
     return 0
 
