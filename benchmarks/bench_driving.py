@@ -4,7 +4,7 @@ Target: <= 5 ms per step on this machine. Measured per level (traffic density di
 reset's warm-up, while the ego drives a route around the town; also reported: reset time and the
 simulated seconds per skill of a short skill sequence.
 
-    pip install -e ".[driving]"
+    pip install -e ".[dev,driving]" torch==2.13.0
     python benchmarks/bench_driving.py [--steps 500] [--seed 0] [--json]
 """
 

@@ -10,7 +10,7 @@ SUMO town (set size 3, seeded instructions and traffic) and prints per level:
 
     python benchmarks/bench_driving_timing.py --seeds 50,51,52 --levels low,medium,high --steps 20
 
-Needs the driving extra (``pip install -e ".[driving]"``). The seeds above are tuning seeds, not
+Needs the driving extra (``pip install -e ".[dev,driving]" torch==2.13.0``). The seeds above are tuning seeds, not
 those of the results table (0-3).
 """
 

@@ -131,6 +131,34 @@ def _polish(cmd) -> None:
         _polish(sub)
 
 
+def _note_interrupts(cmd) -> None:
+    """Wrap every command's callback so that the message of a Ctrl-C that carries one
+    (:class:`~actionable.evaluation.runner.RunInterrupted`: ``5 of 15 saved; rerun the same command
+    to resume``) reaches :func:`main`; typer turns the exception itself into a bare exit code 130."""
+    import functools
+
+    cb = getattr(cmd, "callback", None)
+    if cb is not None and not getattr(cb, "_notes_interrupts", False):
+        @functools.wraps(cb)
+        def wrapped(*a, **kw):
+            try:
+                return cb(*a, **kw)
+            except KeyboardInterrupt as exc:
+                _STATE["interrupt"] = str(exc)
+                raise
+
+        wrapped._notes_interrupts = True
+        cmd.callback = wrapped
+    for sub in (getattr(cmd, "commands", None) or {}).values():
+        _note_interrupts(sub)
+
+
+def _interrupted() -> str:
+    """The stderr line of exit code 130: ``interrupted``, and what was saved when the job says."""
+    msg = _STATE.get("interrupt") or ""
+    return f"interrupted: {msg}" if msg else "interrupted"
+
+
 def _command():
     """The click command tree of the app, with :func:`_polish` applied."""
     from typer.main import get_command
@@ -138,6 +166,7 @@ def _command():
     _register()
     cmd = get_command(app)
     _polish(cmd)
+    _note_interrupts(cmd)
     return cmd
 
 
@@ -312,6 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     from actionable.cli.progress import set_quiet
 
     set_quiet(False)  # per invocation (main() may run many times in one process)
+    _STATE["interrupt"] = ""
     _log_to_stderr(debug)
     cmd = _command()
     was_devnull = _stdout_is_devnull()
@@ -321,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         # the exit code of an Exit instead of raising it.
         if isinstance(rv, int) and rv != 0:
             if rv == 130:
-                typer.echo("interrupted", err=True)
+                typer.echo(_interrupted(), err=True)
             return rv
     except ActionableError as exc:
         if debug:
@@ -337,8 +367,9 @@ def main(argv: list[str] | None = None) -> int:
 
             typer.echo(json.dumps({"error": _one_line(text), "error_type": type(exc).__name__, "exit_code": 2}))
         return 2
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
+    except KeyboardInterrupt as exc:
+        _STATE["interrupt"] = _STATE.get("interrupt") or str(exc)
+        typer.echo(_interrupted(), err=True)
         return 130
     except BrokenPipeError:  # stdout closed by its reader (`| head -1`): not an error
         return _stdout_closed()
@@ -356,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
             return int(getattr(exc, "exit_code", 0) or 0)
         if isinstance(exc, typer.Abort) or isinstance(exc, abort_exc):
             # click turns Ctrl-C (and EOF at a prompt) into Abort
-            typer.echo("interrupted", err=True)
+            typer.echo(_interrupted(), err=True)
             return 130
         if isinstance(exc, click_exc):
             # one line, like every other error: "error: No such option: --x (see ... --help)"
@@ -371,8 +402,8 @@ def main(argv: list[str] | None = None) -> int:
             return exc.exit_code
         if debug:
             _traceback()
-        typer.echo(f"internal error: {type(exc).__name__}: {_one_line(str(exc))} (rerun with --debug for the traceback)",
-                   err=True)
+        hint = "" if debug else " (rerun with --debug for the traceback)"  # with --debug it is printed above
+        typer.echo(f"internal error: {type(exc).__name__}: {_one_line(str(exc))}{hint}", err=True)
         return 1
     return 0
 

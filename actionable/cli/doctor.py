@@ -19,7 +19,7 @@ EXTRAS = {
     "ray": (("ray",), "pip install 'actionable[ray]'", "--executor ray for eval plan/verify/continual"),
     "hf": (("transformers", "accelerate", "gguf"), "pip install 'actionable[hf]'",
            "--model hf:<path> (local transformers models)"),
-    "driving": (("libsumo", "traci", "sumolib"), "pip install 'actionable[driving]'",
+    "driving": (("libsumo", "traci", "sumolib"), 'pip install -e ".[dev,driving]" torch==2.13.0',
                 "the 'driving' world (Eclipse SUMO town)"),
 }
 #: core runtime packages: import name -> (PyPI name, role)

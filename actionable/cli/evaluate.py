@@ -66,6 +66,10 @@ def plan_eval_command(
     from actionable.evaluation.plan_eval import VARIANT_TABLE
     from actionable.core.errors import unknown_names
 
+    from actionable.cli.progress import check_seed
+
+    check_seed(seed)
+    check_seed(split_seed, "--split-seed")
     bad = [v.strip() for v in variants.split(",") if v.strip() and v.strip().lower() not in VARIANT_TABLE]
     if bad or not variants.strip():
         raise ConfigError(f"--variants: {unknown_names('variant', bad, VARIANT_TABLE)}")

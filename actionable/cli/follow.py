@@ -21,7 +21,7 @@ from actionable.core import defaults as D
 
 _ENV_HELP = ("World: virtualhome (default; a VirtualHome house), thor (an AI2-THOR kitchen, symbolic: ALFRED's "
              "PDDL semantics, FloorPlan1-30; instructions read by rule) or driving (an Eclipse SUMO town; needs "
-             "pip install -e \".\\[driving]\"; instructions read by rule).")  # \\[: rich markup
+             "pip install -e \".\\[dev,driving]\" torch==2.13.0; instructions read by rule).")  # \\[: rich markup
 _AGENT_HELP = ("exrap, exrap-tc (no temporal consistency), exrap-exp (fixed exploration), "
                "exrap-llm (LLM exploration), exrap-sample (10-sample query answers), llm-planner, saycan, "
                "zsp, instruction-wise, oracle (full observability).")
@@ -73,6 +73,18 @@ def _check_writable(flag: str, path: Optional[Path]) -> None:
         raise InputError(f"{flag} {path}: folder {path.parent} does not exist; create it first")
 
 
+def _sample(world, house, count: int, seed: int):
+    """The world's generated instruction set; a size it cannot take names ``--count``."""
+    from actionable.core.errors import InputError
+
+    try:
+        return world.sample(house, count, seed)
+    except InputError as exc:
+        if str(exc).startswith("instruction set size"):
+            raise InputError(f"--count: {exc}") from None
+        raise
+
+
 def follow_command(
     instructions: Optional[Path] = typer.Option(None, "--instructions", "-i",
                                                 help="Instruction file: one 'If <condition>, <action>.' per line, "
@@ -118,7 +130,7 @@ def follow_command(
     """
     from rich.console import Console
 
-    from actionable.cli.progress import note, plural, set_quiet
+    from actionable.cli.progress import check_seed, note, plural, set_quiet
     from actionable.core.config import LMConfig, make_config
     from actionable.continual.agent import ExRAPConfig
     from actionable.continual.episode import AGENTS, make_agent, run_episode
@@ -134,8 +146,7 @@ def follow_command(
         raise ConfigError(f"--agent: unknown agent {agent!r}; choose from {', '.join(AGENTS)}")
     if not 1 <= steps <= 2000:
         raise ConfigError(f"--steps must be 1..2000 (got {steps})")
-    if seed < 0:
-        raise ConfigError(f"--seed must be >= 0 (got {seed})")
+    check_seed(seed)
     if interpreter not in ("lm", "rule"):
         raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
     for flag, path in (("--save-instructions", save_instructions), ("--trace", trace_out)):
@@ -147,7 +158,7 @@ def follow_command(
     console = Console(stderr=False, highlight=False, soft_wrap=True)
     house = world.make_house(scene, nonstationarity)
     house.reset(seed)
-    ins = world.load(instructions, house) if instructions else world.sample(house, count, seed)
+    ins = world.load(instructions, house) if instructions else _sample(world, house, count, seed)
     if save_instructions:
         _save(ins, save_instructions)
     lm = None
@@ -177,7 +188,7 @@ def follow_command(
         if rec["completed"]:
             console.print(f"        [green]completed instruction(s) {[c + 1 for c in rec['completed']]}[/green]")
         if rec["house_changed"]:
-            console.print(f"        house changed: {'; '.join(rec['house_changed'])}")
+            console.print(f"        {world.changes_label}: {'; '.join(rec['house_changed'])}")
 
     embedder = None
     if interpreter == "lm" and lm is not None:

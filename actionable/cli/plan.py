@@ -113,6 +113,9 @@ def plan_command(
     from actionable.planning.prompts import clean_task
 
     task = clean_task(task)
+    from actionable.cli.progress import check_seed
+
+    check_seed(seed)
     if fmt not in FORMATS:
         raise ConfigError(f"--format: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     if as_json:
@@ -356,8 +359,9 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
         pass
     elif ex.get("executable"):
         n = len(resolved) or ex.get("steps_executed")
-        con.print(f"[green]Executable[/green] in scene {info['scene']}: all {n} step{'s' if n != 1 else ''} run "
-                  f"in {where}. Executable does not mean the task is done:")
+        runs = "its 1 step runs" if n == 1 else f"all {n} steps run"
+        con.print(f"[green]Executable[/green] in scene {info['scene']}: {runs} in {where}. Executable does not "
+                  f"mean the task is done; the Goal line says whether it is.")
     else:
         fi = ex.get("failed_index")
         where = f"step {fi + 1} ({ex.get('failed_step')})" if fi is not None else "the plan"

@@ -53,3 +53,25 @@ def note(message: str) -> None:
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``"1 step"``, ``"2 steps"``, ``"0 steps"`` (``many`` for irregular plurals)."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+#: the largest seed a command takes (numpy's seed range); a larger one is refused, never reduced
+SEED_MAX = 2**32 - 1
+
+
+def check_seed(value: int | None, flag: str = "--seed") -> None:
+    """Refuse a seed outside ``0..SEED_MAX``: a larger one would otherwise be reduced silently
+    somewhere below (or fail deep inside numpy).
+
+    Raises:
+        ConfigError: naming ``flag``, with the range.
+    """
+    from actionable.core.errors import ConfigError
+
+    if value is None:
+        return
+    if value < 0:
+        raise ConfigError(f"{flag} must be >= 0 (got {value})")
+    if value > SEED_MAX:
+        raise ConfigError(f"{flag} must be at most {SEED_MAX} (2**32 - 1; got {value}); larger seeds are "
+                          f"refused, not reduced")

@@ -88,11 +88,14 @@ def _print_programs(listing: dict) -> None:
 
     default, rows = listing["default"], listing["programs"]
     con = Console()
+    # header lines are never wrapped (soft_wrap): piped to a file at 80 columns, a table title would
+    # break mid-sentence ("(use the id" / "with --scene)")
     con.print(f"[bold]default[/bold]: {default['nodes']} nodes ({default['added_objects']} added objects "
               f"merged from all programs), {default['classes']} classes, rooms: "
-              + ", ".join(f"{k} ({v})" for k, v in default["objects_per_room"].items()))
-    table = Table(title=f"{len(rows)} program scenes over {listing['task_count']} tasks "
-                        "(use the id with --scene)")
+              + ", ".join(f"{k} ({v})" for k, v in default["objects_per_room"].items()), soft_wrap=True)
+    con.print(f"{len(rows)} program scenes over {listing['task_count']} tasks (use the id with --scene)",
+              soft_wrap=True)
+    table = Table()
     table.add_column("id")
     table.add_column("task")
     table.add_column("steps", justify="right")

@@ -199,6 +199,9 @@ def eval_verify_command(
 
     from actionable.core.errors import ConfigError
 
+    from actionable.cli.progress import check_seed
+
+    check_seed(seed)
     if not 1 <= n_programs <= 342:  # checked here so the error names the flag, not the field
         raise ConfigError(f"--n must be in 1..342 (got {n_programs})")
     if not 1 <= max_rounds <= 20:

@@ -102,6 +102,28 @@ class StepResult:
     changed: list[str]
 
 
+def net_changes(changes) -> list[str]:
+    """The net change of one change event, one line per object attribute.
+
+    Args:
+        changes: ``(key, before, after, message)`` per change in the order applied; ``key``
+            names one attribute of one object (e.g. ``(node, "power")``), ``before`` / ``after``
+            its value around that change, ``message`` the change in words
+            (``"television_248 became on"``).
+
+    Returns:
+        For each key, in order of its first change, the message of its last change; a key that
+        ended where it began (``off`` then ``on`` again) is left out: a step's house-change line
+        shows what changed over the step, never ``X became off; X became on``.
+    """
+    first: dict = {}
+    last: dict = {}
+    for key, before, after, message in changes:
+        first.setdefault(key, before)
+        last[key] = (after, message)
+    return [message for key, (after, message) in last.items() if after != first[key]]
+
+
 @dataclass(frozen=True)
 class Predicate:
     """One fact: ``state`` (value in on/off/open/closed), ``on`` (value = surface
@@ -284,6 +306,8 @@ class ContinualWorld:
     optional world-specific fields added to every step record / to the episode stats.
     ``names_itself_in_runs``: episode payloads carry ``env=<name>`` (:meth:`run_fields`);
     VirtualHome's do not, so run directories written before worlds existed resume as before.
+    ``changes_label``: the words that introduce a step's changes in the live trace (``house
+    changed``, ``kitchen changed``, ``on the road``).
     """
 
     name: str
@@ -302,6 +326,8 @@ class ContinualWorld:
     episode_extras: Callable | None = None
     description: str = field(default="", compare=False)
     names_itself_in_runs: bool = True
+    #: how the live trace (``actionable follow``) introduces a step's changes, in the world's words
+    changes_label: str = field(default="house changed", compare=False)
 
     def run_fields(self) -> dict:
         """Fields this world adds to an episode payload (``{"env": name}`` or nothing)."""
@@ -334,4 +360,4 @@ def rule_reading(instructions, parse, cloze) -> tuple[list[Task], list[dict]]:
 
 __all__ = ["AGENT", "ContinualHouse", "ContinualWorld", "DynamicsConfig", "Instruction", "InstructionVocabulary",
            "Observation", "PERIODS", "Predicate", "SKILL_KINDS", "STATES", "Skill", "StepResult", "Task", "holds_all",
-           "read_instructions_file", "rule_reading", "save_instructions"]
+           "net_changes", "read_instructions_file", "rule_reading", "save_instructions"]

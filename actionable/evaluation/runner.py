@@ -66,6 +66,19 @@ class Episode:
     payload: dict = field(default_factory=dict)
 
 
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_episodes`: what was finished is in ``run.jsonl``.
+
+    Attributes:
+        saved: episodes of the run with a line in ``run.jsonl`` (old and new); total: all episodes.
+        The message says both and how to go on: ``5 of 15 saved; rerun the same command to resume``.
+    """
+
+    def __init__(self, saved: int, total: int):
+        self.saved, self.total = saved, total
+        super().__init__(f"{saved} of {total} saved; rerun the same command to resume")
+
+
 @dataclass
 class RunResult:
     """Outcome of :func:`run_episodes`.
@@ -440,6 +453,7 @@ def run_episodes(episodes: Iterable[Episode], factory: WorkerFactory, run_dir: s
         ConfigError: bad executor / workers, or duplicate episode keys.
         RunFileError: the run directory is locked or belongs to a different configuration.
         EvaluationError: a Ray worker could not be restarted.
+        RunInterrupted: Ctrl-C (a ``KeyboardInterrupt``); its message counts the saved episodes.
     """
     if executor not in ("local", "ray"):
         raise ConfigError(f"--executor must be 'local' or 'ray', got {executor!r}")
@@ -488,6 +502,10 @@ def run_episodes(episodes: Iterable[Episode], factory: WorkerFactory, run_dir: s
                 new += 1
                 if bar is not None:
                     bar.advance(task)
+        except KeyboardInterrupt as exc:
+            if isinstance(exc, RunInterrupted):
+                raise
+            raise RunInterrupted(sum(1 for e in eps if e.key in records), len(eps)) from exc
         finally:
             if bar is not None:
                 bar.stop()

@@ -243,6 +243,11 @@ class GroundedPlanner:
         res.relevant_classes = dict(sorted(classes.items()))
         res.objects = match.to_dict()
         best_sim = max((r.similarity for r in retrieved), default=0.0)
+        if not match.matched and prompts.speaks_to_the_planner(task):
+            raise PlanningError(
+                f"{task!r} is not a household task: it speaks to the planner about its prompt or instructions, "
+                f"and no word of it names an object of scene {domain.name!r}. Give a task in the house with an "
+                f"object of the scene ({domain.classes_hint})")
         for word, closest in match.missing:
             res.warnings.append(f"the task names {word!r}; this scene has none (closest: {', '.join(closest)})")
         nothing = not match.matched and best_sim < cfg.min_task_similarity

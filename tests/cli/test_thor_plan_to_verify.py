@@ -234,7 +234,7 @@ def _help(argv, capsys, monkeypatch):
 
 def test_help_texts(capsys, monkeypatch):
     for cmd in (["follow"], ["eval", "continual"]):
-        assert 'pip install -e ".[driving]"' in _help(cmd, capsys, monkeypatch)
+        assert 'pip install -e ".[dev,driving]" torch==2.13.0' in _help(cmd, capsys, monkeypatch)
     h = _help(["scenes"], capsys, monkeypatch)
     assert "driving" in h
     h = _help(["plan"], capsys, monkeypatch)

@@ -5,18 +5,18 @@ import pytest
 from actionable.core.errors import UnknownNodeError, UnknownSceneError, WorldActionError, WorldNotResetError
 from actionable.worlds.driving.sumo import SumoMissingError, sumo_available
 
-needs_sumo = pytest.mark.skipif(not sumo_available(), reason='Eclipse SUMO not installed: pip install -e ".[driving]"')
+needs_sumo = pytest.mark.skipif(not sumo_available(), reason='Eclipse SUMO not installed: pip install -e ".[dev,driving]" torch==2.13.0')
 
 
 def test_missing_sumo_is_a_typed_error_naming_the_extra():
     err = SumoMissingError("libsumo")
-    assert '.[driving]' in str(err) and isinstance(err, ImportError)
+    assert 'pip install -e ".[dev,driving]" torch==2.13.0' in str(err) and isinstance(err, ImportError)
 
 
 @pytest.fixture(scope="module")
 def world():
     if not sumo_available():
-        pytest.skip('Eclipse SUMO not installed: pip install -e ".[driving]"')
+        pytest.skip('Eclipse SUMO not installed: pip install -e ".[dev,driving]" torch==2.13.0')
     from actionable.worlds import make
     return make("driving")
 

@@ -34,7 +34,7 @@ def test_checker_passes_on_every_registered_world(world_id):
         from actionable.worlds.driving.sumo import sumo_available
 
         if not sumo_available():
-            pytest.skip('SUMO is an optional extra: pip install -e ".[driving]"')
+            pytest.skip('SUMO is an optional extra: pip install -e ".[dev,driving]" torch==2.13.0')
     w = make(world_id)
     rep = check_world(w, max_actions=8 if world_id == "virtualhome" else 40, fresh=lambda: make(world_id))
     assert rep.n_executed > 0

@@ -254,7 +254,8 @@ class DrivingHouse:
         if after_skill is not None:
             after_skill()
         self.t += 1
-        changed = [f"{i.kind} at {self.town.street_name(i.where) if i.where in self.town.ends else self.town.place[i.where]}"
+        changed = [f"a {i.kind.replace('_', ' ')} at "  # "a stalled car at High Street", in the road's words
+                   f"{self.town.street_name(i.where) if i.where in self.town.ends else self.town.place[i.where]}"
                    for i in sim.incidents if i.state != "scheduled" and i.actor not in before]
         return StepResult(self.observe(), ok, err, [skill.text], changed)
 
@@ -423,7 +424,8 @@ def _load_world():
         check_scene=_check_scene, describe=_describe, lm_interpreter=False, max_instructions=12,
         step_extras=lambda house: {"sim_time": house.world.sim.now()},
         episode_extras=lambda house: {"sim_seconds": house.world.sim.now()},
-        description="Eclipse SUMO town (needs the [driving] extra); rule-read instructions")
+        description="Eclipse SUMO town (needs the [driving] extra); rule-read instructions",
+        changes_label="new on the road")
 
 
 #: the driving world as a continual world (``--env driving``; :mod:`actionable.continual.worlds`)

@@ -12,7 +12,7 @@ import importlib.util
 
 from actionable.core.errors import ConfigError, WorldError
 
-INSTALL = 'pip install -e ".[driving]"  (eclipse-sumo==1.28.0 libsumo==1.28.0 traci sumolib)'
+INSTALL = 'pip install -e ".[dev,driving]" torch==2.13.0  (eclipse-sumo==1.28.0 libsumo==1.28.0 traci sumolib)'
 
 
 class SumoMissingError(WorldError, ConfigError, ImportError):

@@ -60,7 +60,7 @@ class DrivingWorld(World):
             incident rate; :data:`~.sim.LEVELS`).
 
     Raises:
-        SumoMissingError: Eclipse SUMO is not installed (``pip install -e ".[driving]"``).
+        SumoMissingError: Eclipse SUMO is not installed (``pip install -e ".[dev,driving]" torch==2.13.0``).
         UnknownSceneError: at ``reset`` for an unknown network.
     """
 

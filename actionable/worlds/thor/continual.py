@@ -311,7 +311,8 @@ def _load_world():
         exclusive=EXCLUSIVE_PAIRS, check_scene=_check_scene,
         describe=lambda level: f"changes every {_dynamics(level).steps_between_changes} steps",
         lm_interpreter=False, max_instructions=MAX_INSTRUCTIONS,
-        description="AI2-THOR kitchen, symbolic (ALFRED PDDL semantics; FloorPlan1-30); rule-read instructions")
+        description="AI2-THOR kitchen, symbolic (ALFRED PDDL semantics; FloorPlan1-30); rule-read instructions",
+        changes_label="kitchen changed")
 
 
 #: the kitchen as a continual world (``--env thor``; :mod:`actionable.continual.worlds`)

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from actionable.core.continual import AGENT, DynamicsConfig, Observation, Skill, StepResult
+from actionable.core.continual import AGENT, DynamicsConfig, Observation, Skill, StepResult, net_changes
 from actionable.core.errors import SceneError, SimulatorError
 from actionable.core.world import Action
 from actionable.worlds.thor import actions as A
@@ -331,10 +331,19 @@ class KitchenHouse:
             pool = focus if use_focus else self.dynamic
             node = int(pool[int(rng.integers(len(pool)))])
             coin, u_kind, u_dest = bool(rng.random() < 0.5), float(rng.random()), float(rng.random())
+            before = self._facts(node)
             msg = self._change(node, coin, u_kind, u_dest, bool(use_focus))
             if msg:
-                changed.append(msg)
-        return changed
+                after = self._facts(node)
+                attr = next((a for a in after if after[a] != before[a]), msg)
+                changed.append(((node, attr), before.get(attr), after.get(attr), msg))
+        return net_changes(changed)  # one line per object attribute: off then on again is no change
+
+    def _facts(self, node: int) -> dict:
+        """The attributes of ``node`` that :meth:`_change` sets: dirt, place, power, door."""
+        o = self.state.objects[self.oid[node]]
+        knob = self.state.objects[self._knob.get(self.oid[node], self.oid[node])]
+        return {"dirty": o.dirty, "place": o.parent, "power": knob.on, "open": o.open}
 
     def _change(self, node: int, coin: bool, u_kind: float, u_dest: float, focused: bool = False) -> str | None:
         s = self.state

@@ -47,6 +47,45 @@ def name_of(house: NonStationaryHouse, node: int) -> str:
     return f"{cls} in the {house.rooms[house.static_room[node]].replace('_', ' ')}"
 
 
+#: VirtualHome class names (underscores as spaces) shown to a person as written in English; the
+#: readers map both spellings back to the class (``coffe_maker`` is the dataset's spelling)
+READABLE = {"coffe maker": "coffee maker", "food food": "food", "tablelamp": "table lamp", "tvstand": "TV stand"}
+_TO_CLASS = [(re.compile(rf"\b(?:{re.escape(k)}|{re.escape(v.lower())})\b"), k)
+             for k, v in sorted(READABLE.items(), key=lambda kv: -len(kv[1]))]
+
+
+def readable(cls: str) -> str:
+    """A class as a person reads it: ``coffe_maker`` -> ``coffee maker``, ``cup`` -> ``cup``."""
+    c = cls.replace("_", " ")
+    return READABLE.get(c, c)
+
+
+def class_words(text: str) -> str:
+    """Lower-case ``text`` with readable names put back to the dataset's (``coffee maker`` ->
+    ``coffe maker``), as :func:`name_table` spells them; other words unchanged."""
+    low = text.lower()
+    for rx, cls in _TO_CLASS:
+        low = rx.sub(cls, low)
+    return low
+
+
+def is_plural(cls: str) -> bool:
+    """``band-aids``, ``keys``: the verb is ``are`` and the pronoun ``them`` (a final ``s``, not
+    ``ss`` / ``us``)."""
+    last = readable(cls).split()[-1].lower()
+    return last.endswith("s") and not last.endswith(("ss", "us"))
+
+
+def display_name(house: NonStationaryHouse, node: int) -> str:
+    """:func:`name_of` as a person reads it: ``coffee maker in the kitchen``, ``TV stand``."""
+    if node in house.rooms:
+        return name_of(house, node)
+    cls = readable(house.class_of[node])
+    if node in house.movables:
+        return cls
+    return f"{cls} in the {house.rooms[house.static_room[node]].replace('_', ' ')}"
+
+
 def name_table(house: NonStationaryHouse) -> dict[str, int]:
     """Unique text name -> node id for every usable object and room."""
     counts: dict[str, list[int]] = {}
@@ -56,7 +95,7 @@ def name_table(house: NonStationaryHouse) -> dict[str, int]:
 
 
 def _lookup(house: NonStationaryHouse, name: str, table: dict[str, int]) -> int:
-    key = re.sub(r"\s+", " ", name.strip().lower().replace("_", " "))
+    key = re.sub(r"\s+", " ", class_words(name.strip().replace("_", " ")))
     key = re.sub(r"^(the|a|an)\s+", "", key)
     key = re.sub(r"\bin (?:the )?", "in the ", key)
     if key in table:
@@ -76,8 +115,8 @@ def _lookup(house: NonStationaryHouse, name: str, table: dict[str, int]) -> int:
 
 # ----------------------------------------------------------------------------- clauses
 _STATE_RE = re.compile(r"^(?P<x>.+?) (?:is|are) (?:still )?(?P<s>on|off|open|closed|running)$")
-_ON_RE = re.compile(r"^(?P<x>.+?) is (?:lying )?on (?:the )?(?P<y>.+)$")
-_ROOM_RE = re.compile(r"^(?P<x>.+?) is (?:somewhere )?in the (?P<r>bathroom|bedroom|dining room|home office|kitchen|living room)$")
+_ON_RE = re.compile(r"^(?P<x>.+?) (?:is|are) (?:lying )?on (?:the )?(?P<y>.+)$")
+_ROOM_RE = re.compile(r"^(?P<x>.+?) (?:is|are) (?:somewhere )?in the (?P<r>bathroom|bedroom|dining room|home office|kitchen|living room)$")
 
 
 def parse_condition(text: str, house: NonStationaryHouse) -> tuple[Predicate, ...]:
@@ -171,8 +210,8 @@ def parse_instruction(text: str, house: NonStationaryHouse) -> Instruction:
     ex = m["e"]
     first = name_of(house, query[0].node)
     ex = re.sub(r"\s+(?:again|to save power|right away|please)$", "", ex)
-    ex = re.sub(r"^(switch|turn) it (?:back )?(on|off)$", rf"\1 \2 {first}", ex)
-    ex = re.sub(r"\bit\b", first, ex)
+    ex = re.sub(r"^(switch|turn) (?:it|them) (?:back )?(on|off)$", rf"\1 \2 {first}", ex)
+    ex = re.sub(r"\b(?:it|them)\b", first, ex)
     skills, goal = parse_execution(ex, house)
     return Instruction(text, query, goal, skills, m["q"], ex)
 
@@ -196,7 +235,7 @@ def cloze_facts(preds, house: NonStationaryHouse) -> tuple:
 def mentioned(text: str, house: NonStationaryHouse) -> list[int]:
     """Nodes (objects and rooms) whose unique name occurs in ``text``, in order of
     first mention; a longer name hides the shorter names inside it."""
-    low = " " + re.sub(r"[^a-z0-9\- ]+", " ", text.lower()) + " "
+    low = " " + re.sub(r"[^a-z0-9\- ]+", " ", class_words(text)) + " "
     hits: list[tuple[int, int, int]] = []  # (start, -length, node)
     for name, node in name_table(house).items():
         for m in re.finditer(rf"(?<=[ ]){re.escape(name)}(?=[ ])", low):
@@ -309,6 +348,17 @@ def _fill(house: NonStationaryHouse, slots, rng, used: set[int], table: dict[str
     return out
 
 
+def _agree(surface: str, fill: dict[str, int], house: NonStationaryHouse) -> str:
+    """The template with its verbs and pronoun agreeing with plural objects: ``the {M} are``,
+    and ``them`` for ``it`` when the first slot (what ``it`` refers to) is plural."""
+    plural = [k for k, v in fill.items() if k[0] != "R" and is_plural(house.class_of[v])]
+    for k in plural:
+        surface = surface.replace(f"{{{k}}} is", f"{{{k}}} are")
+    if next(iter(fill), None) in plural:  # the templates' "it" is their first object
+        surface = re.sub(r"\bit\b", "them", surface)
+    return surface
+
+
 def sample_instructions(house: NonStationaryHouse, n: int, seed: int) -> list[Instruction]:
     """Draw ``n`` instructions from :data:`TEMPLATES` (distinct templates and objects).
 
@@ -334,7 +384,7 @@ def sample_instructions(house: NonStationaryHouse, n: int, seed: int) -> list[In
         if fill is None:
             continue
         names = {k: name_of(house, v) for k, v in fill.items()}
-        text = surface.format(**names)
+        text = _agree(surface, fill, house).format(**{k: display_name(house, v) for k, v in fill.items()})
         query = parse_condition(cond.format(**names), house)
         skills, goal = parse_execution(exe.format(**names), house)
         out.append(Instruction(text, query, goal, skills, cond.format(**names), exe.format(**names), tid))

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from actionable.core.continual import (AGENT, PERIODS, SKILL_KINDS, DynamicsConfig, Level, Observation,  # noqa: F401
-                                     Skill, StepResult)
+                                     Skill, StepResult, net_changes)
 from actionable.core.errors import SceneError, SimulatorError
 
 #: Object classes whose ON/OFF state changes (allow-list, intersected with the scene).
@@ -260,10 +260,15 @@ class NonStationaryHouse:
             node = int(pool[int(rng.integers(len(pool)))])
             coin = bool(rng.random() < 0.5)
             dest = int(self.surfaces[int(rng.integers(len(self.surfaces)))])
+            before = self._fact(node)
             msg = self._set_fact(node, coin, dest)
             if msg:
-                changed.append(msg)
-        return changed
+                changed.append((node, before, self._fact(node), msg))
+        return net_changes(changed)  # one line per object: "X became off; X became on" is no change
+
+    def _fact(self, node: int):
+        """The one dynamic fact of ``node`` that :meth:`_set_fact` changes (placement or states)."""
+        return self.placement(node) if node in self.movables else frozenset(self.states_of(node))
 
     def _set_fact(self, node: int, coin: bool, dest: int) -> str | None:
         from virtualhome_eval.simulation.evolving_graph.environment import State
