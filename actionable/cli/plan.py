@@ -81,6 +81,9 @@ def plan_command(
     quiet: bool = typer.Option(False, "--quiet", "-q",
                                help="No progress on stderr (the spinner on a terminal; timestamped lines "
                                     "such as 'planning step 3/30' otherwise)."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write a self-contained HTML replay of the "
+                                                             "plan (map, path, state changes, goals) here."),
+    png: Optional[Path] = typer.Option(None, "--png", help="Also write a PNG of the map with the plan's path here."),
 ) -> None:
     """Turn a household TASK into a program for a world (VirtualHome, or with --env thor the AI2-THOR
     kitchen) and check that it executes.
@@ -110,6 +113,10 @@ def plan_command(
     from actionable.planning.prompts import clean_task
 
     task = clean_task(task)
+    from actionable.cli.show import check_out
+
+    check_out("--html", html)
+    check_out("--png", png)
     if fmt not in FORMATS:
         raise ConfigError(f"--format: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     if as_json:
@@ -125,7 +132,7 @@ def plan_command(
         raise ConfigError(f"--env: {exc}") from None
     if variant == "grounded":
         return _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p,
-                              seed, bank, no_cache, fmt)
+                              seed, bank, no_cache, fmt, html, png)
     if not getattr(domain, "paper_variants", False):
         raise ConfigError(f"--variant {variant} needs a world with a whole-scene admissible-action space; "
                           f"world {env} has none: use --variant grounded")
@@ -147,12 +154,27 @@ def plan_command(
         result.goal_check = domain.goal_check(result, session)
         result.world, result.scene = domain.world, domain.name
     _output(result, session, fmt)
+    _replay(result, domain, html, png)
     if not result.steps or not result.executable:
         raise typer.Exit(1)
 
 
+def _replay(result, domain, html, png) -> None:
+    """``--html`` / ``--png``: the replay of ``result`` from what the planner computed (the world's
+    ``scene_map`` of the domain's own loaded scene replays the resolved steps once)."""
+    if html is None and png is None:
+        return
+    from actionable.cli.show import write_outputs
+    from actionable.viz.document import plan_document
+
+    scene = getattr(domain, "graph", None) or getattr(domain, "scene", None) or domain.name
+    doc = plan_document(result.to_dict(), world=domain.world, scene=scene)
+    doc["scene"] = domain.name or doc["scene"]
+    write_outputs(doc, html, png)
+
+
 def _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p, seed, bank,
-                   no_cache, fmt) -> None:
+                   no_cache, fmt, html=None, png=None) -> None:
     """``actionable plan --variant grounded`` (the default) in ``domain``'s world and scene."""
     from actionable.core.config import GroundedConfig, LMConfig, make_config
     from actionable.core.errors import ConfigError
@@ -173,6 +195,7 @@ def _plan_grounded(task, domain, model, translation_model, samples, max_steps, t
         result = session.grounded_planner(gcfg).plan(task, domain)
         result.goal_check = domain.goal_check(result, session)
     _output(result, session, fmt, domain.executes_in, getattr(domain, "world_text", None))
+    _replay(result, domain, html, png)
     if result.stop_reason == "already_done":
         return  # nothing to do is a result, not a failure (exit 0)
     if not result.steps or not result.executable:

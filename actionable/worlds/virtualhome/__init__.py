@@ -18,6 +18,7 @@ def register(registry) -> None:
         capabilities={"planning": "actionable.worlds.virtualhome.planning:VirtualHomePlanning",
                       "verify": "actionable.worlds.virtualhome.replay:VirtualHomeReplay",
                       "continual": "actionable.worlds.virtualhome.continual:CONTINUAL_WORLD",
-                      "dataset": "actionable.worlds.virtualhome.tasks:DATASET"},
+                      "dataset": "actionable.worlds.virtualhome.tasks:DATASET",
+                      "scene_map": "actionable.worlds.virtualhome.scene_map:VirtualHomeSceneMap"},
         default_scene="default", requires=("virtualhome_eval",),
         description="VirtualHome's symbolic evolving graph (TrimmedTestScene1 and the 518 program scenes)")
