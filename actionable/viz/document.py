@@ -40,10 +40,14 @@ def _scene_mapper(world: str, scene: Any):
 
 
 def _step_obj(d: Any):
-    from actionable.core.program import Step, parse_step
+    from actionable.core.errors import ProgramParseError
+    from actionable.core.program import Argument, Step, parse_step
 
     if isinstance(d, dict):
-        return Step.from_dict(d)
+        try:
+            return Step.from_dict(d)
+        except ProgramParseError:  # a world whose object ids are not numbers (THOR's "Mug|+1.0|...")
+            return Step(str(d.get("action", "")), tuple(Argument(str(n), i) for n, i in d.get("args", [])))
     if isinstance(d, str):
         return parse_step(d)
     return d
