@@ -207,7 +207,9 @@ def follow_command(
         with open(trace_out, "w", encoding="utf-8") as f:
             for rec in res.trace:
                 f.write(json.dumps(rec) + "\n")
-            f.write(json.dumps({"summary": {k: v for k, v in res.to_dict().items() if k != "trace"}}) + "\n")
+            summ = {k: v for k, v in res.to_dict().items() if k != "trace"}
+            summ.update(env=world.name, scene=scene, agent=agent, instructions=[x.text for x in ins])
+            f.write(json.dumps({"summary": summ}) + "\n")
     if html is not None or png is not None:
         from actionable.cli.show import write_outputs
         from actionable.viz.document import follow_document

@@ -254,8 +254,34 @@ def _parse_critique_lines(text: str) -> list[dict]:
 _VALUES = re.compile(r"v_T\s*([+-]?[\d.]+),\s*v_R\s*([+-]?[\d.]+)")
 
 
+def _follow_map(world: str, scene: str, rooms: list[str], mapper=None) -> dict | None:
+    """The world's map when its rooms (places) carry the names the trace uses, else the trace's
+    rooms as a grid (sorted: deterministic). Room ids are the names (the trace's ``room``)."""
+    from actionable.core.scene_map import grid_rooms
+
+    if not rooms:
+        return None
+    try:
+        if mapper is None and world:
+            mapper = _scene_mapper(world, scene or "default")
+        lay = mapper.layout(()) if mapper is not None else None
+    except Exception:  # noqa: BLE001 - no map for this scene: the grid below
+        lay = None
+    if lay is not None:
+        names = {r["name"] for r in lay["rooms"]}
+        if set(rooms) <= names:
+            keep = {}
+            for r in lay["rooms"]:
+                keep.setdefault(r["name"], {**r, "id": r["name"]})
+            return {**lay, "rooms": list(keep.values()), "items": [], "doors": []}
+    areas = grid_rooms([(r, r) for r in sorted(rooms)], cell_w=140.0, cell_h=90.0)
+    return {"kind": "rooms", "width": max(a["x"] + a["w"] for a in areas) + 6,
+            "height": max(a["y"] + a["h"] for a in areas) + 6, "rooms": areas, "items": [], "doors": [],
+            "roads": [], "lights": []}
+
+
 def follow_document(records: list[dict], summary: dict | None = None, title: str = "", world: str = "",
-                    scene: str = "", instructions: list[str] | None = None) -> dict:
+                    scene: str = "", instructions: list[str] | None = None, mapper=None) -> dict:
     """The replay of one continual episode from its trace records (``follow --trace``: one record a
     step, then ``{"summary": ...}``) or, from an eval run, only its activations.
 
@@ -297,12 +323,7 @@ def follow_document(records: list[dict], summary: dict | None = None, title: str
                          "v_t": float(m.group(1)) if m else None, "v_r": float(m.group(2)) if m else None,
                          "why": str(rec.get("why") or ""), "p": p, "truth": truth + [None] * (n - len(truth)),
                          "done": list(rec.get("completed") or []), "changed": [str(c) for c in rec.get("house_changed") or []]})
-    from actionable.core.scene_map import grid_rooms
-
-    areas = grid_rooms([(r, r) for r in sorted(rooms)], cell_w=140.0, cell_h=90.0)
-    fmap = {"kind": "rooms", "width": max((a["x"] + a["w"] for a in areas), default=100.0) + 6,
-            "height": max((a["y"] + a["h"] for a in areas), default=60.0) + 6, "rooms": areas, "items": [],
-            "doors": [], "roads": [], "lights": []} if rooms else None
+    fmap = _follow_map(world, scene, rooms, mapper)
     m = summary.get("metrics") or {}
     sm = []
     if m:

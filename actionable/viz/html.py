@@ -83,7 +83,7 @@ if(D.kind==='verify'){
 // ---------------------------------------------------------------- follow timeline
 var cursor=null,TL=D.timeline||[],ins=D.instructions||[];
 if(follow){
-  $('plan-panel').hidden=true;var f=$('follow');f.hidden=false;
+  $('plan-panel').hidden=true;var f=$('follow');f.hidden=false;$('held-h').textContent='rooms visited so far';
   var L=Math.max(1,D.length||TL.length),W=800,rowH=16,H=ins.length*rowH+20;
   var ts=sv('svg',{viewBox:'0 0 '+(W+10)+' '+H,width:'100%',id:'timeline'},$('tl'));
   var col={success:'#43a047',failure:'#e53935',cancelled:'#9e9e9e',open:'#fb8c00'};
@@ -146,7 +146,7 @@ _BODY = """<header><h1 id="title"></h1><div class="meta" id="meta"></div><div id
 <main>
 <section id="map-panel"><h2>map</h2><div id="map"></div></section>
 <section id="now"><h2>this step</h2><p id="step-text"></p><p>room: <b id="room"></b> <span id="values"></span></p>
-<h2 id="held-h">held / rooms visited</h2><ul id="held"></ul><h2>state changes</h2><ul id="changes"></ul><div id="failure"></div></section>
+<h2 id="held-h">held</h2><ul id="held"></ul><h2>state changes</h2><ul id="changes"></ul><div id="failure"></div></section>
 <section id="plan-panel"><h2>steps</h2><ol id="steps"></ol><h2>goal conditions</h2><div id="goals"></div></section>
 <section id="verify" hidden></section>
 <section id="follow" hidden><h2>instructions over time (orange active, green done, red missed, grey cancelled)</h2><div id="tl"></div>

@@ -90,7 +90,9 @@ def load_document(run: str | Path, id: str | None = None) -> dict:
         if not summ:
             raise _err(path, f"a follow trace of {len(steps)} steps without its closing summary line "
                              "(truncated; rerun `actionable follow --trace`)")
-        return follow_document(steps, summ[-1], title=f"follow trace {path.name}")
+        sm = summ[-1]
+        title = f"{sm.get('agent', 'follow')} in {sm['scene']}" if sm.get("scene") else f"follow trace {path.name}"
+        return follow_document(steps, sm, title=title, world=str(sm.get("env") or ""), scene=str(sm.get("scene") or ""))
     raise _err(path, "not a saved run: expected `plan --json`, `verify --json`, a `follow --trace` JSONL "
                      "or an eval run.jsonl")
 
