@@ -81,15 +81,45 @@ def _goal_rows(goal_check: dict | None, steps: list[dict]) -> tuple[list[dict], 
         met = bool(c.get("met")) if isinstance(c, dict) else False
         row = {"text": text, "met": met, "step": None}
         if met and not (isinstance(c, dict) and c.get("summary")):
-            words = [w.lower() for w in re.findall(r"[A-Za-z_]+", text) if len(w) > 1]
-            for s in steps:
-                ch = " ".join(s.get("changes") or []).lower()
-                if ch and words and all(w in ch for w in words):
-                    row["step"] = s["n"]
-                    break
+            row["step"] = _made_true_at(text, steps)
         rows.append(row)
     verdict = f"{gc.get('met', sum(r['met'] for r in rows))} of {gc.get('total', len(rows))} goal conditions met"
     return rows, verdict
+
+
+_STATE_GOAL = re.compile(r"^(\w+)\((\w+)\.(\w+)\)$")      # ON(television.410)
+_REL_GOAL = re.compile(r"^(\w+)\((\w+),\s*(\w+)\)$")       # INSIDE(12, 30)
+_ACT_GOAL = re.compile(r"^did\(([\w|]+)\)$")                  # did(SWITCHON|PLUGIN)
+
+
+def _made_true_at(text: str, steps: list[dict]) -> int | None:
+    """The first step (1-based) whose state changes make goal condition ``text`` true, read from
+    the condition's own form (a state, a relation, an action); ``None`` when no step did (it held
+    from the start) or the form is not one of these."""
+    m = _STATE_GOAL.match(text)
+    if m:
+        state, cls, nid = m.groups()
+        for s in steps:
+            for ch in s.get("changes") or []:
+                head, _, after = ch.partition(": ")
+                now = [x.strip() for x in after.split("->")[-1].split("/")] if "->" in after else []
+                if (f"({nid})" in head or head.startswith(cls + " ")) and state in now:
+                    return s["n"]
+        return None
+    m = _REL_GOAL.match(text)
+    if m:
+        rel, a, b = m.groups()
+        for s in steps:
+            if any(f"({a}): {rel} " in ch and f"({b})" in ch for ch in s.get("changes") or []):
+                return s["n"]
+        return None
+    m = _ACT_GOAL.match(text)
+    if m:
+        acts = set(m.group(1).split("|"))
+        for s in steps:
+            if s.get("executed") and s.get("script", "").lstrip("[").split("]")[0] in acts:
+                return s["n"]
+    return None
 
 
 def plan_document(plan: dict, world: str | None = None, scene: Any = None, mapper=None) -> dict:
@@ -185,7 +215,8 @@ def verify_document(result: dict, world: str | None = None, scene: Any = None, m
                      "unmet": list(fr.get("unmet") or []) if fr and not fr.get("executed") else []})
     goals = []
     rounds = [r for r in result.get("rounds") or [] if isinstance(r, dict)]
-    conds = result.get("goal_conditions") or (rounds[-1].get("goal_conditions") if rounds else None) or []
+    conds = result.get("goal_conditions") or next(
+        (r["goal_conditions"] for r in reversed(rounds) if r.get("goal_conditions")), [])
     for g in conds:
         if isinstance(g, dict):
             goals.append({"text": str(g.get("text") or g.get("condition") or g),

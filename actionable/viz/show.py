@@ -37,6 +37,9 @@ def _read_jsonl(path: Path) -> list[dict]:
                 try:
                     rec = json.loads(line)
                 except json.JSONDecodeError:
+                    if not out and not line.lstrip().startswith("{"):
+                        raise _err(path, "not a saved run: expected `plan --json`, `verify --json`, a "
+                                         "`follow --trace` JSONL or an eval run.jsonl") from None
                     raise _err(path, f"line {n} is not JSON (a truncated or corrupt line; rerun the command "
                                      f"that wrote the file, or delete the line)") from None
                 if not isinstance(rec, dict):
@@ -98,6 +101,9 @@ def load_document(run: str | Path, id: str | None = None) -> dict:
 
 
 def _from_record(path: Path, rec: dict, id: str | None) -> dict:
+    if "t" in rec and "skill" in rec:
+        raise _err(path, "a follow trace of 1 step without its closing summary line (truncated; rerun "
+                         "`actionable follow --trace`)")
     if rec.get("format") == FORMAT:
         return rec
     if "initial" in rec and "final" in rec and "rounds" in rec:

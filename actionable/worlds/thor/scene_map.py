@@ -14,6 +14,18 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 
+def _pos(o) -> tuple | None:
+    """An object's (x, y, z): its recorded position, else the one AI2-THOR writes in its id
+    (``Cabinet|+00.68|+00.50|-02.20``)."""
+    if o.pos:
+        return tuple(o.pos)
+    parts = str(o.id).split("|")
+    try:
+        return tuple(float(x) for x in parts[1:4]) if len(parts) >= 4 else None
+    except ValueError:
+        return None
+
+
 class ThorSceneMap:
     """``scene``: a THOR scene name (``FloorPlan1``, ``teach:<game>``, ``default``) or a loaded
     :class:`~actionable.worlds.thor.scene.Scene` (the planning domain's ``scene``).
@@ -40,10 +52,11 @@ class ThorSceneMap:
 
         s = ThorState(self.scene)
         objs = s.objects
-        rec = sorted(i for i, o in objs.items() if "receptacle" in o.caps and o.pos and o.type != "Floor")
+        pos = {i: _pos(o) for i, o in objs.items()}
+        rec = sorted(i for i, o in objs.items() if "receptacle" in o.caps and pos[i] and o.type != "Floor")
         focus = {str(f) for f in focus}
         want = {i for i in objs if i in focus or objs[i].type in focus or self._short(i) in focus}
-        pts = [objs[i].pos for i in rec] or [(0.0, 0.0, 0.0)]
+        pts = [pos[i] for i in rec] or [(0.0, 0.0, 0.0)]
         xs, zs = [p[0] for p in pts], [p[-1] for p in pts]
         x0, z0 = min(xs), min(zs)
         span = max(max(xs) - x0, max(zs) - z0, 1e-6)
@@ -56,15 +69,15 @@ class ThorSceneMap:
         h = round(40 + (max(zs) - z0) * scale, 1)
         items = []
         for i in rec:
-            x, y = xy(objs[i].pos)
+            x, y = xy(pos[i])
             kids = sorted(objs[i].children, key=lambda k: (k not in want, k))
             items.append({"id": i, "name": self._short(i) + (": " + ", ".join(self._short(k) for k in kids[:4])
                                                             + (" ..." if len(kids) > 4 else "") if kids else ""),
                           "room": "kitchen", "parent": None, "rel": None, "x": x, "y": y})
         for i in sorted(want - set(rec)):
             o = objs[i]
-            base = o.parent if o.parent in objs and objs[o.parent].pos else None
-            p = objs[base].pos if base else o.pos
+            base = o.parent if o.parent in objs and pos.get(o.parent) else None
+            p = pos[base] if base else pos[i]
             if p is None:
                 continue
             x, y = xy(p)
