@@ -27,7 +27,7 @@ h2{font-size:14px;margin:0 0 6px}#controls{display:flex;gap:8px;align-items:cent
 #slider{flex:1}ol{margin:0;padding-left:28px}li.cur{background:#fff3c4}li.rep{color:#8a6d00}li.rep::after{content:"  (repair)";font-size:11px}
 li.fail{color:#b00020;font-weight:bold}li.fut{color:#999}.tag{font-size:11px;padding:0 4px;border-radius:3px;background:#eee;margin-left:4px}
 .ok{color:#1b5e20}.bad{color:#b00020}.unk{color:#777}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;padding:2px 4px;text-align:left;font-size:13px}
-svg text{font-size:9px;fill:#333}#summary span{margin-right:12px}
+svg text{font-size:9px;fill:#333}#follow{flex-basis:100%}#timeline text{font-size:11px}#summary span{margin-right:12px}
 """
 
 _JS = r"""
@@ -54,8 +54,11 @@ if(M&&(M.rooms||[]).length){
   (M.doors||[]).forEach(function(d){sv('rect',{x:d.x-4,y:d.y-4,width:8,height:8,fill:'#8d6e63'},svg);});
   (M.roads||[]).forEach(function(r){sv('polyline',{points:r.pts.map(function(p){return p.join(',');}).join(' '),fill:'none',stroke:'#90a4ae','stroke-width':2},svg);});
   (M.lights||[]).forEach(function(l){sv('circle',{cx:l.x,cy:l.y,r:3,fill:'#fbc02d'},svg);});
-  (M.items||[]).forEach(function(it){pos[it.id]=[it.x,it.y];sv('circle',{cx:it.x,cy:it.y,r:3,fill:'#1e88e5'},svg);
-    sv('text',{x:it.x+4,y:it.y+3},svg,it.name+(it.parent?' ('+(it.rel||'').toLowerCase()+')':''));});
+  (M.items||[]).forEach(function(it){pos[it.id]=[it.x,it.y];});
+  (M.items||[]).forEach(function(it){var p=it.parent&&pos[it.parent];
+    if(p)sv('line',{x1:it.x,y1:it.y,x2:p[0],y2:p[1],stroke:'#90caf9','stroke-width':1},svg);
+    var c=sv('circle',{cx:it.x,cy:it.y,r:3,fill:'#1e88e5'},svg);sv('title',{},c,it.name+(it.parent?' '+(it.rel||'').toLowerCase()+' '+it.parent:''));
+    sv('text',{x:it.x+4,y:it.y+3},svg,it.name);});
   pathLine=sv('polyline',{points:'',fill:'none',stroke:'#e53935','stroke-width':1.5,'stroke-dasharray':'4 2',id:'path'},svg);
   agent=sv('circle',{r:6,fill:'#e53935',stroke:'#fff',id:'agent'},svg);
 } else { el('p',{'class':'unk'},'no map for this world or record',$('map')); }
@@ -84,12 +87,12 @@ if(D.kind==='verify'){
 var cursor=null,TL=D.timeline||[],ins=D.instructions||[];
 if(follow){
   $('plan-panel').hidden=true;var f=$('follow');f.hidden=false;$('held-h').textContent='rooms visited so far';
-  var L=Math.max(1,D.length||TL.length),W=800,rowH=16,H=ins.length*rowH+20;
+  var L=Math.max(1,D.length||TL.length),W=800,rowH=20,H=ins.length*rowH+20;
   var ts=sv('svg',{viewBox:'0 0 '+(W+10)+' '+H,width:'100%',id:'timeline'},$('tl'));
   var col={success:'#43a047',failure:'#e53935',cancelled:'#9e9e9e',open:'#fb8c00'};
   ins.forEach(function(x,k){var y=k*rowH+4;sv('rect',{x:0,y:y,width:W,height:rowH-4,fill:'#f5f5f5'},ts);
     x.spans.forEach(function(s){var e=(s.end==null?L:s.end);sv('rect',{x:s.start/L*W,y:y,width:Math.max(1.5,(e-s.start)/L*W),height:rowH-4,fill:col[s.outcome]||'#fb8c00','data-outcome':s.outcome},ts);});
-    sv('text',{x:3,y:y+9},ts,(k+1)+'. '+x.text);});
+    sv('text',{x:3,y:y+12},ts,(k+1)+'. '+x.text);});
   cursor=sv('line',{x1:0,x2:0,y1:0,y2:H,stroke:'#000','stroke-width':1},ts);
   var it=el('table',{id:'instr'},null,$('beliefs'));var hh=el('tr',null,null,it);['#','instruction','query','P(q)','truth','status'].forEach(function(x){el('th',null,x,hh);});
   ins.forEach(function(x,k){var tr=el('tr',null,null,it);el('td',null,k+1,tr);el('td',null,x.text,tr);el('td',null,x.query||'-',tr);

@@ -128,9 +128,9 @@ def test_verify_page(browser, tmp_path):
     from actionable.worlds.virtualhome.scene import load_scene
 
     g = load_scene("default")
-    tv = g.nodes_of_class("television")[0]
+    tv = next(t for t in g.nodes_of_class("television") if "OFF" in g.states_of(t))
     walk, grab, on = (f"[WALK] <television> ({tv})", f"[GRAB] <television> ({tv})", f"[SWITCHON] <television> ({tv})")
-    rec = {"goal": "Turn on TV", "initial": f"{walk}\n{grab}", "final": f"{walk}\n{on}", "converged": True,
+    rec = {"goal": "Turn on TV", "initial": f"{walk}\n{grab}", "final": f"{walk}\n{on}\n{on}", "converged": True,
            "rounds": [{"round": 1, "critiques": [
                {"kind": "REMOVE", "index": 1, "action": grab, "reason": "a television cannot be grabbed"},
                {"kind": "MISSING", "index": None, "action": "switch on television", "reason": "the TV must be on"}],
@@ -141,7 +141,11 @@ def test_verify_page(browser, tmp_path):
     assert "#REMOVE" in crit and "a television cannot be grabbed" in crit and "#MISSING" in crit
     assert "[GRAB]" in text(browser, "#plan-before") and "[GRAB]" not in text(browser, "#plan-after")
     key(browser, "ARROW_RIGHT")
-    assert text(browser, "#step-label") == "step 2 of 2" and "OFF -> ON" in text(browser, "#changes")
+    assert text(browser, "#step-label") == "step 2 of 3" and "OFF -> ON" in text(browser, "#changes")
+    assert text(browser, "#failure") == ""
+    key(browser, "ARROW_RIGHT")  # switching on what is on: the failed step and why
+    assert text(browser, "#step-label") == "step 3 of 3" and "failed:" in text(browser, "#failure")
+    assert "is not off" in text(browser, "#failure")
     browser.save_screenshot(str(shots(tmp_path) / "replay-verify.png"))
     check_clean(browser)
 

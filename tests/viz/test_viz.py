@@ -63,7 +63,7 @@ def test_failed_step_has_unmet_preconditions(tmp_path):
     from actionable.worlds.virtualhome.scene import load_scene
 
     g = load_scene("default")
-    tv = g.nodes_of_class("television")[0]
+    tv = next(t for t in g.nodes_of_class("television") if "OFF" in g.states_of(t))
     plan["resolved_program"] = {"steps": [{"action": "SWITCHON", "args": [["television", tv]]}]}
     doc = plan_document(plan)
     s = doc["steps"][0]
