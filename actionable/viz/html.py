@@ -27,7 +27,7 @@ h2{font-size:14px;margin:0 0 6px}#controls{display:flex;gap:8px;align-items:cent
 #slider{flex:1}ol{margin:0;padding-left:28px}li.cur{background:#fff3c4}li.rep{color:#8a6d00}li.rep::after{content:"  (repair)";font-size:11px}
 li.fail{color:#b00020;font-weight:bold}li.fut{color:#999}.tag{font-size:11px;padding:0 4px;border-radius:3px;background:#eee;margin-left:4px}
 .ok{color:#1b5e20}.bad{color:#b00020}.unk{color:#777}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #eee;padding:2px 4px;text-align:left;font-size:13px}
-svg text{font-size:9px;fill:#333}#follow{flex-basis:100%}#timeline text{font-size:11px}#summary span{margin-right:12px}
+svg text{font-size:9px;fill:#333}#follow{flex-basis:100%}#map svg{max-height:420px}#timeline text{font-size:11px}#summary span{margin-right:12px}
 """
 
 _JS = r"""

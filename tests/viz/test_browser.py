@@ -168,5 +168,7 @@ def test_follow_page(browser, tmp_path, capsys):
     assert text(browser, "#step-label") == "t = 29 (step 30 of 30)"
     assert len(browser.find_elements("css selector", "#timeline rect[data-outcome]")) == sum(
         1 for _ in json.loads(trace.read_text().splitlines()[-1])["summary"]["activations"])
+    browser.set_window_size(1400, 1300)
     browser.save_screenshot(str(shots(tmp_path) / "replay-follow.png"))
+    browser.set_window_size(1400, 1000)
     check_clean(browser)
