@@ -168,3 +168,36 @@ def test_world_checker_checks_scene_map():
 
     assert "scene_map" in check_capabilities("virtualhome")
     assert "scene_map" in check_capabilities("thor")
+
+
+def _page_doc(path):
+    return json.loads(path.read_text(encoding="utf-8").split('id="replay-data">', 1)[1].split("</script>", 1)[0])
+
+
+def test_verify_html_virtualhome_cli(tmp_path, capsys):
+    from actionable.worlds.virtualhome.scene import load_scene
+
+    tv = next(t for t in load_scene("default").nodes_of_class("television") if "OFF" in load_scene("default").states_of(t))
+    f = tmp_path / "plan.txt"
+    f.write_text(f"# task: Turn on TV\n[WALK] <television> ({tv})\n[GRAB] <television> ({tv})\n"
+                 f"[SWITCHON] <television> ({tv})\n", encoding="utf-8")
+    html = tmp_path / "v.html"
+    assert main(["verify", str(f), "--judge", "sim", "--html", str(html), "-q"]) == 0, capsys.readouterr()
+    doc = _page_doc(html)
+    assert doc["kind"] == "verify" and len(doc["before"]) == 3
+    assert doc["critiques"] and all(c["kind"] in ("REMOVE", "MISSING") and c["reason"] for c in doc["critiques"])
+    assert doc["map"] is not None and doc["steps"]
+
+
+def test_thor_plan_and_verify_html(tmp_path, capsys):
+    f = tmp_path / "detour.txt"
+    f.write_text("walk to sink\nwalk to mug\ngrab mug\nwalk to coffee machine\nput mug in coffee machine\n"
+                 "switch on coffee machine\n", encoding="utf-8")
+    html = tmp_path / "tv.html"
+    assert main(["verify", str(f), "--env", "thor", "--scene", "FloorPlan1", "--goal", "Make coffee",
+                 "--judge", "sim", "--html", str(html), "-q"]) == 0, capsys.readouterr()
+    doc = _page_doc(html)
+    assert [c["kind"] for c in doc["critiques"]] == ["REMOVE"] and doc["critiques"][0]["step"] == 1
+    assert len(doc["before"]) == 6 and len(doc["after"]) == 5
+    assert doc["map"]["kind"] == "kitchen", doc["map"]
+    assert any("CoffeeMachine" in c and "isToggled" in c for s in doc["steps"] for c in s["changes"]), doc["steps"]

@@ -88,18 +88,28 @@ class ThorSceneMap:
                 "roads": [], "lights": []}
 
     def replay(self, steps: list[Any]) -> list[dict]:
-        """One frame per resolved step (stops after the first failure)."""
+        """One frame per step, resolved or class-level (bound like the planner binds); stops after
+        the first failure."""
         from actionable.worlds.thor.planning import ThorAffordance, clone
 
         aff = ThorAffordance(self.scene, repair_budget=0)
         s = clone(aff.initial)
         frames = []
         for st in steps:
-            ids = [a.id for a in st.args if a.id is not None]
             try:
-                ok, new, unmet = aff.run(st, s)
+                # a class-level step (a verify plan: `[GRAB] <mug>`) is bound as the planner binds it:
+                # the first binding that runs, else the first binding's unmet preconditions
+                cands = [st] if st.is_resolved else aff._bindings(st, s)
+                ok, new, unmet = False, None, [f"no {st.to_text()} in the scene"]
+                for k, b in enumerate(cands):
+                    r = aff.run(b, s)
+                    if r[0] or k == 0:
+                        (ok, new, unmet), st = r, b
+                    if r[0]:
+                        break
             except Exception as exc:  # noqa: BLE001 - an unknown id or action is a failed step of the replay
                 ok, new, unmet = False, None, [str(exc)]
+            ids = [a.id for a in st.args if a.id is not None]
             if not ok:
                 frames.append({"executed": False, "room": "kitchen", "at": None,
                                "held": [self._short(s.held)] if s.held else [], "changes": [],
