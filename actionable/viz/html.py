@@ -62,7 +62,6 @@ if(M&&(M.rooms||[]).length){
   pathLine=sv('polyline',{points:'',fill:'none',stroke:'#e53935','stroke-width':1.5,'stroke-dasharray':'4 2',id:'path'},svg);
   agent=sv('circle',{r:6,fill:'#e53935',stroke:'#fff',id:'agent'},svg);
 } else { el('p',{'class':'unk'},'no map for this world or record',$('map')); }
-function placeOf(s){if(!s)return null;if(s.at&&pos[s.at])return pos[s.at];if(s.room&&pos[s.room])return pos[s.room];return null;}
 // ---------------------------------------------------------------- step list (plan / verify)
 var items=[];
 if(!follow){
@@ -114,7 +113,9 @@ function go(i){
     var fe=$('failure');fe.textContent='';
     if(!s.executed){el('p',{'class':'bad'},'failed: '+(s.error||'the step did not execute'),fe);if(s.unmet.length){var u=el('ul',{id:'unmet'},null,fe);s.unmet.forEach(function(x){el('li',null,'unmet: '+x,u);});}}
     document.querySelectorAll('[data-goal]').forEach(function(tr){var g=D.goals[+tr.getAttribute('data-goal')];tr.style.opacity=(g.step&&g.step>i+1)?'0.5':'1';});
-    if(agent){var pts=[];for(var k=0;k<=i;k++){var p=placeOf(D.steps[k]);if(p)pts.push(p);}
+    if(agent){var pts=[],pr=null;for(var k=0;k<=i;k++){var sk=D.steps[k],p=null;
+        if(sk.at&&pos[sk.at])p=pos[sk.at];else if(sk.room&&sk.room!==pr&&pos[sk.room])p=pos[sk.room];
+        pr=sk.room||pr;if(p)pts.push(p);}  // a step without a place of its own leaves the agent where it was
       pathLine.setAttribute('points',pts.map(function(p){return p.join(',');}).join(' '));
       var last=pts.length?pts[pts.length-1]:[-50,-50];agent.setAttribute('cx',last[0]);agent.setAttribute('cy',last[1]);
       for(var r in roomRect)roomRect[r].setAttribute('fill',r===s.room?'#fff9c4':'#f1f8e9');}

@@ -16,9 +16,10 @@ def _places(doc: dict) -> list[tuple[float, float]]:
     m = doc.get("map") or {}
     pos = {r["id"]: (r["x"] + r["w"] / 2, r["y"] + r["h"] / 2) for r in m.get("rooms", [])}
     pos.update({i["id"]: (i["x"], i["y"]) for i in m.get("items", [])})
-    pts = []
-    for s in doc.get("steps", []):
-        p = pos.get(s.get("at")) or pos.get(s.get("room"))
+    pts, room = [], None
+    for s in doc.get("steps", []):  # a step without a place of its own leaves the agent where it was
+        p = pos.get(s.get("at")) or (pos.get(s.get("room")) if s.get("room") != room else None)
+        room = s.get("room") or room
         if p is not None and (not pts or pts[-1] != p):
             pts.append(p)
     return pts
