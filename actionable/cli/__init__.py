@@ -71,9 +71,9 @@ def _root(debug: bool = typer.Option(False, "--debug", help="Show full traceback
 
 
 def _register() -> None:
-    from actionable.cli import doctor, evaluate, follow, plan, scenes, sequencing, verify
+    from actionable.cli import doctor, evaluate, follow, plan, scenes, sequencing, show, verify
 
-    for mod in (plan, scenes, verify, follow, evaluate, sequencing, doctor):
+    for mod in (plan, scenes, verify, follow, evaluate, sequencing, doctor, show):
         mod.register(app, eval_app)
 
 
@@ -82,7 +82,8 @@ def _register() -> None:
 _METAVARS = {"--out": "DIR", "--grounded": "JSON", "--program": "ID", "--address": "ADDRESS",
              "--bank": "FILE", "--tasks": "FILE", "--example-bank": "FILE", "--teach": "FILE",
              "--instructions": "FILE", "--save-instructions": "FILE", "--trace": "FILE",
-             "--set-sizes": "N,N,...", "--translation-model": "MODEL", "--env": "WORLD"}
+             "--set-sizes": "N,N,...", "--translation-model": "MODEL", "--env": "WORLD",
+             "--html": "FILE", "--png": "FILE", "--id": "KEY"}
 
 
 def _metavar(param) -> str:

@@ -121,6 +121,10 @@ def follow_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No live trace and no progress lines; print only "
                                                             "the summary."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write a self-contained HTML replay of the "
+                                                             "episode (instruction timeline, P(q) vs truth, "
+                                                             "rooms, house changes, chosen skill) here."),
+    png: Optional[Path] = typer.Option(None, "--png", help="Also write a PNG of the episode's timeline here."),
 ) -> None:
     """Follow standing conditional instructions in a changing house, with a live trace.
 
@@ -149,7 +153,8 @@ def follow_command(
     check_seed(seed)
     if interpreter not in ("lm", "rule"):
         raise ConfigError(f"--interpreter must be lm or rule (got {interpreter!r})")
-    for flag, path in (("--save-instructions", save_instructions), ("--trace", trace_out)):
+    for flag, path in (("--save-instructions", save_instructions), ("--trace", trace_out), ("--html", html),
+                       ("--png", png)):
         _check_writable(flag, path)
     if agent != "oracle":
         _check_model(model)
@@ -213,7 +218,17 @@ def follow_command(
         with open(trace_out, "w", encoding="utf-8") as f:
             for rec in res.trace:
                 f.write(json.dumps(rec) + "\n")
-            f.write(json.dumps({"summary": {k: v for k, v in res.to_dict().items() if k != "trace"}}) + "\n")
+            summ = {k: v for k, v in res.to_dict().items() if k != "trace"}
+            summ.update(env=world.name, scene=scene, agent=agent, instructions=[x.text for x in ins])
+            f.write(json.dumps({"summary": summ}) + "\n")
+    if html is not None or png is not None:
+        from actionable.cli.show import write_outputs
+        from actionable.viz.document import follow_document
+
+        summ = {"metrics": res.metrics, "interpretation": res.interpretation, "activations": res.activations,
+                "instructions": [x.text for x in ins]}
+        write_outputs(follow_document(res.trace, summ, title=f"{agent} in {scene}", world=world.name, scene=scene),
+                      html, png)
 
 
 def continual_eval_command(

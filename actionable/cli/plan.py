@@ -84,6 +84,9 @@ def plan_command(
     quiet: bool = typer.Option(False, "--quiet", "-q",
                                help="No progress on stderr (the spinner on a terminal; timestamped lines "
                                     "such as 'planning step 3/30' otherwise)."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write a self-contained HTML replay of the "
+                                                             "plan (map, path, state changes, goals) here."),
+    png: Optional[Path] = typer.Option(None, "--png", help="Also write a PNG of the map with the plan's path here."),
 ) -> None:
     """Turn a household TASK into a program for a world (VirtualHome, or with --env thor the AI2-THOR
     kitchen) and check that it executes.
@@ -116,6 +119,11 @@ def plan_command(
     from actionable.cli.progress import check_seed
 
     check_seed(seed)
+
+    from actionable.cli.show import check_out
+
+    check_out("--html", html)
+    check_out("--png", png)
     if fmt not in FORMATS:
         raise ConfigError(f"--format: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
     if as_json:
@@ -134,10 +142,11 @@ def plan_command(
 
         return plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, _output,
                          lambda: _plan_grounded(task, domain, model, translation_model, samples, max_steps,
-                                                temperature, top_p, seed, bank, no_cache, fmt))
+                                                temperature, top_p, seed, bank, no_cache, fmt, html, png),
+                         after=lambda result: _replay(result, domain, html, png))
     if variant == "grounded":
         return _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p,
-                              seed, bank, no_cache, fmt)
+                              seed, bank, no_cache, fmt, html, png)
     if not getattr(domain, "paper_variants", False):
         raise ConfigError(f"--variant {variant} needs a world with a whole-scene admissible-action space; "
                           f"world {env} has none: use --variant grounded")
@@ -159,11 +168,26 @@ def plan_command(
         result.world, result.scene = domain.world, domain.name
         _goal_check(result, domain, session)
     _output(result, session, fmt)
+    _replay(result, domain, html, png)
     _exit(result)
 
 
+def _replay(result, domain, html, png) -> None:
+    """``--html`` / ``--png``: the replay of ``result`` from what the planner computed (the world's
+    ``scene_map`` of the domain's own loaded scene replays the resolved steps once)."""
+    if html is None and png is None:
+        return
+    from actionable.cli.show import write_outputs
+    from actionable.viz.document import plan_document
+
+    scene = getattr(domain, "graph", None) or getattr(domain, "scene", None) or domain.name
+    doc = plan_document(result.to_dict(), world=domain.world, scene=scene)
+    doc["scene"] = domain.name or doc["scene"]
+    write_outputs(doc, html, png)
+
+
 def _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p, seed, bank,
-                   no_cache, fmt) -> None:
+                   no_cache, fmt, html=None, png=None) -> None:
     """``actionable plan --variant grounded`` (the default) in ``domain``'s world and scene."""
     from actionable.core.config import GroundedConfig, LMConfig, make_config
     from actionable.core.errors import ConfigError
@@ -184,6 +208,7 @@ def _plan_grounded(task, domain, model, translation_model, samples, max_steps, t
         result = session.grounded_planner(gcfg).plan(task, domain)
         _goal_check(result, domain, session)
     _output(result, session, fmt, domain.executes_in, getattr(domain, "world_text", None))
+    _replay(result, domain, html, png)
     _exit(result)
 
 

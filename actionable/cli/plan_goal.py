@@ -41,7 +41,7 @@ def exit_code(result) -> int:
     return 0 if result.done else 1
 
 
-def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output, fallback) -> None:
+def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output, fallback, after=None) -> None:
     """Run the goal-directed planner and exit with :func:`exit_code`; ``fallback()`` (the imitation
     planner) runs when the world has no ``goals`` capability."""
     from actionable.core.config import LMConfig, make_config
@@ -59,6 +59,8 @@ def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output,
     cfg = GoalSearchConfig(max_steps=max_steps) if max_steps else GoalSearchConfig()
     result = plan_task(domain, task, interp, cfg, reading)
     output(result, GoalSessionInfo(domain, emb), fmt, domain.executes_in, getattr(domain, "world_text", None))
+    if after is not None:  # --html / --png
+        after(result)
     code = exit_code(result)
     if code:
         raise typer.Exit(code)

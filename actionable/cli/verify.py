@@ -64,6 +64,9 @@ def verify_command(
                                       "that could not be used (the model's failure, not your input's)."),
     quiet: bool = typer.Option(False, "--quiet", "-q",
                                help="No progress on stderr (as `actionable plan --quiet`: model loading lines)."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write a self-contained HTML replay (plan "
+                                                             "before and after, every critique, goals) here."),
+    png: Optional[Path] = typer.Option(None, "--png", help="Also write a PNG of the map with the revised plan's path."),
 ) -> None:
     """Critique a plan and print the critiques of every round and the revised plan.
 
@@ -79,6 +82,10 @@ def verify_command(
 
     if not 1 <= max_rounds <= 20:
         raise ConfigError(f"--max-rounds must be in 1..20 (got {max_rounds})")
+    from actionable.cli.show import check_out
+
+    check_out("--html", html)
+    check_out("--png", png)
     if goal is not None and not goal.strip():
         raise ConfigError("--goal is empty; give the instruction (e.g. --goal \"Turn on TV\"), or leave "
                           "--goal out to use the file's task line")
@@ -86,7 +93,7 @@ def verify_command(
 
     if verify_route(env) == "adapter":  # the world's adapter judges; "graph": the scene-graph judge below
         return _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env,
-                             verbose)
+                             verbose, html, png)
     from actionable.verify.inworld import verify_on_graph
     from actionable.verify.judge import JUDGE_NAMES, VerifyTask
     from actionable.verify.loop import loop_lm
@@ -116,6 +123,7 @@ def verify_command(
     task = VerifyTask(goal=goal, scene=None if scene == "default" else scene, goal_spec=spec, program_id=program)
     result = verify_on_graph(plan, task, judge=judge, planner=planner, lm=lm, max_rounds=max_rounds,
                              where=f"plan file {str(plan_file)!r}", world=env)
+    _replay({"goal": goal, **result.to_dict()}, env, scene, html, png)
     if as_json:
         typer.echo(json.dumps({"goal": goal, "judge": judge, "planner": planner,
                                "model": getattr(lm, "model_id", None), **result.to_dict()}))
@@ -143,7 +151,18 @@ def _echo_rounds(result, max_rounds: int, verbose: bool, fmt) -> None:
         typer.echo(f"{i:3d}. {fmt(s)}")
 
 
-def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env, verbose):
+def _replay(record: dict, env: str, scene, html, png) -> None:
+    """``--html`` / ``--png`` of a verification from its record (``--json``'s object)."""
+    if html is None and png is None:
+        return
+    from actionable.cli.show import write_outputs
+    from actionable.viz.document import verify_document
+
+    write_outputs(verify_document(record, world=env, scene=scene or "default"), html, png)
+
+
+def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_cache, as_json, env, verbose,
+                  html=None, png=None):
     """``actionable verify --env <world>``: the plan in the world's language, judged in that world
     (:func:`actionable.verify.inworld.verify_in_world`; no world-specific code here)."""
     from actionable.verify.inworld import verify_in_world, world_scene
@@ -159,6 +178,7 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
     wv = verify_in_world(env, text, scene=sc, goal=goal, judge=judge, planner=planner, lm=lm,
                          max_rounds=max_rounds, where=where, suffix=plan_file.suffix)
     before, after = wv.before, wv.after
+    _replay({"goal": wv.goal, **wv.to_dict()}, env, wv.scene, html, png)
     if as_json:
         typer.echo(json.dumps({"goal": wv.goal, "env": env, "scene": wv.scene, "judge": judge, "planner": planner,
                                "model": getattr(lm, "model_id", None), **wv.to_dict()}))

@@ -107,7 +107,7 @@ def run_episode(agent, house: ContinualHouse, instructions: list[Instruction], s
         rec = {"t": t, "room": obs.room, "skill": d.skill.text or d.skill.kind, "why": d.why,
                "executed": res.executed, "error": res.error, "completed": done,
                "beliefs": {k: round(v, 3) for k, v in d.beliefs.items()}, "house_changed": res.changed,
-               "observed": len(obs.facts)}
+               "observed": len(obs.facts), "truth": list(tracker.truth)}
         if spec.step_extras is not None:
             rec.update(spec.step_extras(house))
         if keep_trace:

@@ -46,11 +46,15 @@ class ActivationTracker:
 
     def __post_init__(self):
         self._open: dict[int, Activation] = {}
+        #: per instruction, whether its condition held on the true house at the last observe_state
+        self.truth: list[bool] = []
 
     def observe_state(self, house, t: int) -> None:
         """Call at the start of step ``t`` (after the house changed)."""
+        self.truth = []
         for i, ins in enumerate(self.instructions):
             q, g = holds_all(ins.query, house), holds_all(ins.goal, house)
+            self.truth.append(bool(q))
             act = self._open.get(i)
             if act is not None and not (q and not g):
                 act.end, act.outcome = t, ("cancelled" if g else "failure")

@@ -204,6 +204,18 @@ def check_capabilities(world_id: str, scene: str | None = None) -> list[str]:
         done.append("dataset")
     if sp.has("goals"):
         done.append("goals")
+    if sp.has("scene_map"):
+        from actionable.core.scene_map import MAP_KINDS, SceneMapper
+
+        mp = sp.capability("scene_map")(scene)
+        if not isinstance(mp, SceneMapper):
+            fail("scene_map", f"{type(mp).__name__} does not implement SceneMapper (layout, replay)")
+        lay = mp.layout(())
+        if lay.get("kind") not in MAP_KINDS or lay != mp.layout(()):
+            fail("scene_map", f"layout() must return a deterministic map of kind {', '.join(MAP_KINDS)}")
+        if mp.replay([]) != []:
+            fail("scene_map", "the empty plan must replay as no frame")
+        done.append("scene_map")
     return done
 
 

@@ -68,7 +68,7 @@ def test_every_declared_capability_meets_its_protocol(world_id):
 
         if not sumo_available():
             pytest.skip('SUMO is an optional extra: pip install -e ".[dev,driving]" torch==2.13.0')
-    assert check_capabilities(world_id) == [c for c in ("planning", "verify", "continual", "dataset", "goals")
+    assert check_capabilities(world_id) == [c for c in ("planning", "verify", "continual", "dataset", "goals", "scene_map")
                                             if spec(world_id).has(c)]
 
 

@@ -12,7 +12,8 @@ def register(registry) -> None:
     """Register this world in ``registry`` (:class:`actionable.core.registry.Registry`)."""
     registry.register(
         "driving", "actionable.worlds.driving.world:DrivingWorld",
-        capabilities={"continual": "actionable.worlds.driving.continual:CONTINUAL_WORLD"},
+        capabilities={"continual": "actionable.worlds.driving.continual:CONTINUAL_WORLD",
+                      "scene_map": "actionable.worlds.driving.scene_map:DrivingSceneMap"},
         default_scene="town", extra="driving", requires=("libsumo", "traci", "sumolib"),
         description="Eclipse SUMO town (optional extra [driving]): ego vehicle skills, traffic lights, "
                     "pedestrians, incidents; SUMO standing in for CARLA")

@@ -14,7 +14,8 @@ def register(registry) -> None:
                       "verify": "actionable.worlds.thor.verify_adapter:ThorAdapter",
                       "continual": "actionable.worlds.thor.continual:CONTINUAL_WORLD",
                       "dataset": "actionable.worlds.thor.tasks:DATASET",
-                      "goals": "actionable.worlds.thor.interpret:ThorGoals"},
+                      "goals": "actionable.worlds.thor.interpret:ThorGoals",
+                      "scene_map": "actionable.worlds.thor.scene_map:ThorSceneMap"},
         default_scene="FloorPlan1",
         description="AI2-THOR kitchens, symbolic: ALFRED's PDDL domain + TEACh actions, 120 ALFRED "
                     "layouts and 79 TEACh initial states")

@@ -362,7 +362,9 @@ class ThorPlanning:
         ok = bool((result.executability or {}).get("executable"))
         return {"checked": True, "met": len(gr.met), "total": len(gr.met) + len(gr.unmet), "unmet": list(gr.unmet),
                 "task_success": bool(gr.success and ok), "program_id": "the THOR world's goal predicates",
-                "task": result.task, "origin": f"from the THOR world's goal predicates of {result.task!r}"}
+                "task": result.task, "origin": f"from the THOR world's goal predicates of {result.task!r}",
+                "conditions": [{"text": str(g), "met": True} for g in gr.met]
+                + [{"text": str(g), "met": False} for g in gr.unmet]}
 
 
 __all__ = ["ThorPlanning", "ThorAffordance", "clone", "thor_vocabulary", "ALIASES", "WATER", "STEP_TO_THOR"]

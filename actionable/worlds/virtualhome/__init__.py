@@ -19,6 +19,7 @@ def register(registry) -> None:
                       "verify": "actionable.worlds.virtualhome.replay:VirtualHomeReplay",
                       "continual": "actionable.worlds.virtualhome.continual:CONTINUAL_WORLD",
                       "dataset": "actionable.worlds.virtualhome.tasks:DATASET",
-                      "goals": "actionable.worlds.virtualhome.interpret:VirtualHomeGoals"},
+                      "goals": "actionable.worlds.virtualhome.interpret:VirtualHomeGoals",
+                      "scene_map": "actionable.worlds.virtualhome.scene_map:VirtualHomeSceneMap"},
         default_scene="default", requires=("virtualhome_eval",),
         description="VirtualHome's symbolic evolving graph (TrimmedTestScene1 and the 518 program scenes)")

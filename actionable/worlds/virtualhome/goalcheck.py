@@ -54,8 +54,13 @@ def implied_goal_check(retriever, result, graph, description: str | None = None,
         if not ex.get("executable") and ex.get("steps_executed") is not None:
             executed = executed[: ex["steps_executed"]]
         gr = check_goals(spec, state.to_dict(), executed, match="class", classes=classes)
-        return {"checked": True, "met": gr.met, "total": gr.total, "unmet": list(gr.unmet),
-                "task_success": bool(gr.task_success and ex.get("executable"))}
+        out = {"checked": True, "met": gr.met, "total": gr.total, "unmet": list(gr.unmet),
+               "task_success": bool(gr.task_success and ex.get("executable"))}
+        descs = [g.describe() for g in (*spec.states, *spec.relations, *spec.actions)]
+        unmet = set(gr.unmet)
+        if len(descs) == gr.total and sum(d in unmet for d in descs) == gr.total - gr.met:
+            out["conditions"] = [{"text": d, "met": d not in unmet} for d in descs]  # each, for the replays
+        return out
 
     for r in retriever.nearest(result.task, description, k=10):
         src = r.example.source
