@@ -61,12 +61,33 @@ def attach_goal_check(result: PlanResult, interp, reading: GoalReading) -> dict:
         steps = steps[: ex["steps_executed"]]
     chk = check_clauses(reading.clauses, interp.view(state), steps)
     ok = chk.done and executable and result.stop_reason != "max_steps"
+    became = _became_true(result, interp, reading, steps)
     result.goal_check = {"checked": True, "met": chk.met, "total": chk.total, "unmet": list(chk.unmet),
                          "task_success": ok, "origin": "read from the task (goal interpreter), bound to instances",
-                         "conditions": [c.to_dict() for c in reading.clauses]}
+                         "conditions": [{**c.to_dict(), "met": f, "step": b}
+                                        for c, f, b in zip(reading.clauses, chk.flags, became)]}
     result.reading = reading.to_dict()
     result.done = ok
     return result.goal_check
+
+
+def _became_true(result, interp, reading, steps) -> list:
+    """Per clause, the 1-based step after which it first holds (0: before any step; ``None``:
+    never), replaying ``steps`` in the plan's world when its domain is at hand."""
+    domain = getattr(result, "_domain", None)
+    if domain is None:
+        return [None] * len(reading.clauses)
+    aff = domain.start(repair_budget=0)
+    out = [0 if f else None for f in check_clauses(reading.clauses, interp.view(aff.state)).flags]
+    for k, st in enumerate(steps, 1):
+        att = aff.attempt(st, repair=False)
+        if not att.ok:
+            break
+        aff.commit(att)
+        for i, f in enumerate(check_clauses(reading.clauses, interp.view(aff.state), steps[:k]).flags):
+            if f and out[i] is None:
+                out[i] = k
+    return out
 
 
 def plan_task(domain, task: str, interp, config: GoalSearchConfig | None = None,
@@ -92,6 +113,7 @@ def plan_task(domain, task: str, interp, config: GoalSearchConfig | None = None,
                                                        "repair_budget": cfg.repair_budget,
                                                        "lookahead": cfg.lookahead})
     res.world, res.scene = domain.world, domain.name
+    res._domain = domain  # for the step each condition became true at (not serialised)
     start = domain.start(repair_budget=cfg.repair_budget)
     t_read = time.perf_counter() - t0
     if check_clauses(reading.clauses, interp.view(start.state)).done:

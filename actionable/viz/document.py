@@ -80,7 +80,9 @@ def _goal_rows(goal_check: dict | None, steps: list[dict]) -> tuple[list[dict], 
         text = str(c.get("text") if isinstance(c, dict) else c)
         met = bool(c.get("met")) if isinstance(c, dict) else False
         row = {"text": text, "met": met, "step": None}
-        if met and not (isinstance(c, dict) and c.get("summary")):
+        if isinstance(c, dict) and "step" in c:  # the goal interpreter's check says when it became true
+            row["step"] = c["step"] if met else None
+        elif met and not (isinstance(c, dict) and c.get("summary")):
             row["step"] = _made_true_at(text, steps)
         rows.append(row)
     verdict = f"{gc.get('met', sum(r['met'] for r in rows))} of {gc.get('total', len(rows))} goal conditions met"
