@@ -60,6 +60,7 @@ from actionable.verify.critique import Critique, CritiqueKind, _bind_ids
 from actionable.verify.relevance import reason_for, relevance_candidates
 from actionable.verify.repairs import ALREADY_INV, STATE_FIX, already, goal_proposals, precondition_fixes
 from actionable.verify.replay import StateView, goal_check, graph_replay
+from actionable.core.incremental import IncrementalReplay, supports_incremental
 
 INSERT, REMOVE_CAUSE, INSERT_UNDO, REMOVE_FAILING, REMOVE_GOAL = 1, 1, 3, 3, 5
 #: the agent's posture goals and the action that establishes them (a STANDUP undoes both)
@@ -78,10 +79,18 @@ class SimJudgeConfig:
     max_positions: int = 16
     use_goals: bool = True
     derive_goals: bool = True
+    incremental: bool = True
 
     def __post_init__(self) -> None:
         if not (1 <= self.max_repairs <= 100 and 1 <= self.max_positions <= 200):
             raise ConfigError("SimJudgeConfig: max_repairs must be in 1..100 and max_positions in 1..200")
+
+
+def _runs_past(res, index: int) -> bool:
+    """The replay executed steps ``0..index`` (it ran to the end, failed later, or stopped on
+    request after ``index``)."""
+    return res.executable or not getattr(res, "complete", True) or (
+        res.failed_index is not None and res.failed_index > index)
 
 
 def _goal_nodes(spec) -> set[int]:
@@ -143,6 +152,8 @@ class SimulatorJudge:
         self._sim = None
         self._scenes: dict = {}
         self._match = "id"  # goal matching; "class" for a plan written without node ids
+        self._inc: dict = {}  # scene -> IncrementalReplay
+        self._goal_memo: dict = {}
 
     def _bind(self, plan: Program, task):
         """Resolve ``plan`` in the task's scene and choose the goal matching: a plan written
@@ -165,16 +176,46 @@ class SimulatorJudge:
             return self._scenes[key]
         return s
 
-    def _run(self, steps, task, observe=None):
+    def _run(self, steps, task, observe=None, until=None):
+        """Replay ``steps`` in the task's scene: incrementally (:mod:`actionable.core.incremental`,
+        prefix caching and convergence; exact) when the world offers the hooks, else from the
+        initial state. ``until``: only whether steps ``0..until`` execute is needed."""
+        scene = self._scene(task)
+        if self.config.incremental and supports_incremental(self.world):
+            inc = self._inc.get(id(scene))
+            if inc is None or inc.scene is not scene:
+                if len(self._inc) >= 8:
+                    self._inc.pop(next(iter(self._inc)))
+                inc = self._inc[id(scene)] = IncrementalReplay(self.world, scene, self.world.simulator())
+            return inc.replay(steps, observe=observe, until=until)
         if self._sim is None:
             self._sim = self.world.simulator()
-        return self.world.replay(steps, self._scene(task), sim=self._sim, observe=observe)
+        return self.world.replay(steps, scene, sim=self._sim, observe=observe)
 
     def _met(self, res, task) -> int:
         if not self.config.use_goals:
             return 0
-        g = goal_check(task, res, self._match)
+        g = self._goal_result(res, task)
         return 0 if g is None else g.met
+
+    def _goal_result(self, res, task):
+        """:func:`goal_check`, memoised by final state and executed actions (many candidate edits
+        end in the same state object: the incremental replay's convergence)."""
+        if task.goal_spec is None:
+            return None
+        token = getattr(res.obs, "token", None)
+        if token is None:
+            return goal_check(task, res, self._match)
+        key = (id(token), id(task.goal_spec), self._match,
+               frozenset(s.action for s in res.executed) if task.goal_spec.actions else None)
+        hit = self._goal_memo.get(key)
+        if hit is not None and hit[0] is token:
+            return hit[1]
+        g = goal_check(task, res, self._match)
+        if len(self._goal_memo) > 4096:
+            self._goal_memo.clear()
+        self._goal_memo[key] = (token, g)
+        return g
 
     def _ok_without(self, steps: list[Step], drop: set[int], task, base_met: int) -> bool:
         res = self._run([s for k, s in enumerate(steps) if k not in drop], task)
@@ -269,8 +310,8 @@ class SimulatorJudge:
             for cost, _, kind, payload, why in self._candidates(entries, k, res, task):
                 if kind == "insert":
                     pos, new = payload
-                    r2 = self._run(steps[:pos] + new + steps[pos:], task)
-                    if not (r2.executable or r2.failed_index > k + len(new)):
+                    r2 = self._run(steps[:pos] + new + steps[pos:], task, until=k + len(new))
+                    if not _runs_past(r2, k + len(new)):
                         continue
                     anchor = next((o for o, _ in entries[pos:] if o is not None), n_plan)
                     for st in new:
@@ -281,8 +322,8 @@ class SimulatorJudge:
                     break
                 j = payload
                 if j != k:
-                    r2 = self._run(steps[:j] + steps[j + 1:], task)
-                    if not (r2.executable or r2.failed_index >= k):
+                    r2 = self._run(steps[:j] + steps[j + 1:], task, until=k - 1)
+                    if not _runs_past(r2, k - 1):
                         continue
                 orig, bad = entries.pop(j)
                 if orig is not None:
@@ -296,7 +337,7 @@ class SimulatorJudge:
     def _goal_repair(self, entries, task, crits) -> None:
         steps = [s for _, s in entries]
         res = self._run(steps, task)
-        g = goal_check(task, res, self._match)
+        g = self._goal_result(res, task)
         if not res.executable or g is None or g.task_success:
             return
         met = g.met
