@@ -60,7 +60,7 @@ from actionable.core.program import Program, Step
 from actionable.core.errors import ConfigError
 from actionable.verify.base import NAVIGATION, POSTURE_ACTIONS, JudgeResult, VerifyTask, mentions, undoes
 from actionable.verify.critique import Critique, CritiqueKind, _bind_ids
-from actionable.verify.relevance import reason_for, relevance_candidates
+from actionable.verify.relevance import COPY, reason_for, relevance_candidates
 from actionable.verify.repairs import ALREADY_INV, STATE_FIX, already, goal_proposals, precondition_fixes
 from actionable.verify.replay import StateView, goal_check, graph_replay
 from actionable.core.incremental import IncrementalReplay, supports_incremental
@@ -261,6 +261,14 @@ class SimulatorJudge:
         res = self._run([s for k, s in enumerate(steps) if k not in drop], task)
         return res.executable and self._met(res, task) >= base_met
 
+    def _same_final(self, steps: list[Step], drop: set[int], task) -> bool:
+        """The plan without ``drop`` ends in the state the plan ends in (the world's
+        ``same_state``; without it, not checked)."""
+        same = getattr(self.world, "same_state", None)
+        a = getattr(self._run(steps, task).obs, "token", None)
+        b = getattr(self._run([s for k, s in enumerate(steps) if k not in drop], task).obs, "token", None)
+        return same is None or a is None or b is None or same(a, b)
+
     def with_goals(self, plan: Program, task: VerifyTask) -> tuple[VerifyTask, str]:
         """``task`` with goal conditions (annotated, or derived from the goal text for
         the resolved ``plan``) and a note saying which conditions are checked."""
@@ -352,6 +360,8 @@ class SimulatorJudge:
             k = res.failed_index
             if res.error_type in ("unknown_node", "unseen") and self._reground(entries, k, res, task, crits, notes):
                 continue
+            if task.goal_spec is not None and self._goal_reground(entries, task, crits, res, None, k):
+                continue
             for cost, _, kind, payload, why in self._candidates(entries, k, res, task):
                 if kind == "insert":
                     pos, new = payload
@@ -391,28 +401,37 @@ class SimulatorJudge:
         named = {a.id for st in steps for a in st.args if a.name == name}
         return min(ids, key=lambda i: (not view.close(i), view.room_of(i) != here, i not in named, i))
 
-    def _goal_reground(self, entries, task, crits, res, met: int) -> int:
+    def _goal_reground(self, entries, task, crits, res, met: int | None, failing: int | None = None):
         """Goal re-grounding (cost :data:`REGROUND` an object): a goal condition names node ``X``
         that no step names, while the plan acts on another node ``Y`` of ``X``'s class (the other
         lamp, the other cup): every step naming ``Y`` is re-bound to ``X`` when the plan then
         executes and meets more goal conditions (REMOVE + MISSING each re-bound step, T4 of
-        benchmarks/data/verify_new). Returns the goal conditions met."""
+        benchmarks/data/verify_new). Returns the goal conditions met.
+
+        With ``failing=k`` (phase 1): only a node named by the failing step ``k`` is re-bound, and
+        the edit is kept when the plan then runs past step ``k``; returns whether it re-bound."""
         view = StateView(res.obs)
         steps = [s for _, s in entries]
         named = {a.id for st in steps for a in st.args}
+        here = {a.id for a in steps[failing].args} if failing is not None else None
         for x in sorted(_goal_nodes(task.goal_spec) - named):
             if x not in view or x == view.char or view.is_room(x):
                 continue
             cls = view.cls(x)
             for y in sorted({a.id for st in steps for a in st.args if a.id is not None and a.id != x
-                             and a.id in view and view.cls(a.id) == cls}):
+                             and a.id in view and view.cls(a.id) == cls and (here is None or a.id in here)}):
                 def rebind(st: Step) -> Step:
                     return Step(st.action, tuple(type(b)(b.name, x) if b.id == y else b for b in st.args))
 
                 new_steps = [rebind(st) if any(b.id == y for b in st.args) else st for st in steps]
-                r2 = self._run(new_steps, task)
-                if not (r2.executable and self._met(r2, task) > met):
-                    continue
+                if failing is not None:
+                    r2 = self._run(new_steps, task, until=failing)
+                    if not _runs_past(r2, failing):
+                        continue
+                else:
+                    r2 = self._run(new_steps, task)
+                    if not (r2.executable and self._met(r2, task) > met):
+                        continue
                 why = (f"re-grounded: the goal names <{cls}> ({x}), the plan acts on <{cls}> ({y}); "
                        f"every step naming ({y}) re-bound to ({x})")
                 for idx, (o, st) in enumerate(entries):
@@ -423,10 +442,12 @@ class SimulatorJudge:
                         crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), why, st, self.name))
                         crits.append(Critique(CritiqueKind.MISSING, o, new_steps[idx].to_script(), why,
                                               new_steps[idx], self.name))
+                if failing is not None:
+                    return True
                 met = self._met(r2, task)
                 steps = new_steps
                 break
-        return met
+        return False if failing is not None else met
 
     def _reground(self, entries, k, res, task, crits, notes) -> bool:
         """Re-grounding (cost :data:`REGROUND`, tried before any other repair): step ``k`` names a
@@ -547,7 +568,8 @@ class SimulatorJudge:
                 self._say(f"sim judge: relevance, {g_i} of {len(groups)} candidate groups checked")
             if any(entries[k][0] is None for k in group) or group <= drop:
                 continue
-            if self._ok_without(steps, drop | group, task, base_met):
+            if self._ok_without(steps, drop | group, task, base_met) and (
+                    not (isinstance(why, str) and why.startswith(COPY)) or self._same_final(steps, drop | group, task)):
                 fresh = group - drop
                 drop |= group
                 for k in sorted(fresh):

@@ -138,6 +138,8 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
     return groups
 
 
+#: Reason prefix of copy groups: the judge removes them only when the final state stays the same.
+COPY = "copy: "
 #: Actions that change an object's state and leave it so (a side effect when nothing needs it).
 STATE_CHANGE = frozenset({"SWITCHON", "SWITCHOFF", "OPEN", "CLOSE", "PLUGIN", "PLUGOUT"})
 
@@ -163,8 +165,9 @@ def unneeded_groups(steps: list[Step], goal_nodes=frozenset(), goal_text: str = 
     * **posture again**: a STANDUP and the same SIT/LIE right after it (only navigation between),
       when the agent already sat/lay there; or a SIT/LIE stood up from with only navigation
       between (nothing done seated), with the walk to the seat;
-    * **far twin**: a state-changing step that repeats an earlier identical step three or more
-      steps before it (with its walk when that repeats an earlier walk too).
+    * **copies** (reason starting :data:`COPY`; kept only when the plan without them also ends in
+      the same state): a step identical to one three or more steps before it (far twin; not a
+      walk), or a run of two or more steps each identical to a step before the run.
     """
     label = label or _step_label
     n = len(steps)
@@ -206,12 +209,19 @@ def unneeded_groups(steps: list[Step], goal_nodes=frozenset(), goal_text: str = 
             lead = _lead_in(steps, prev, seat) if seat is not None and users.get(key(seat)) == [prev] else []
             out.append(({prev, j, *lead}, f"{steps[prev].to_text()} and stands up again with nothing done "
                                           "seated"))
-    for i, s in enumerate(steps):
-        if s.action in STATE_CHANGE | {"GRAB"} or s.action in PUT_ACTIONS:
-            twin = next((p for p in range(i - 3, -1, -1) if steps[p] == s), None)
-            if twin is not None:
-                lead = [b for b in _lead_in(steps, i, s.args[0]) if steps[b] in steps[:twin + 1]] if s.args else []
-                out.append(({i, *lead}, f"{s.to_text()} repeats {label(twin)}"))
+    first: dict = {}
+    for k, st in enumerate(steps):
+        first.setdefault(st, k)
+    i = 0
+    while i < n:  # copies (the judge keeps them only when the final state is unchanged too)
+        j = i
+        while j < n and first[steps[j]] < i:
+            j += 1
+        if j - i >= 2:
+            out.append((set(range(i, j)), f"{COPY}{label(i)} to {label(j - 1)} repeat earlier steps"))
+        elif j - i == 1 and first[steps[i]] <= i - 3 and steps[i].action not in WALKS:
+            out.append(({i}, f"{COPY}{steps[i].to_text()} repeats {label(first[steps[i]])}"))
+        i = max(j, i + 1)
     return out
 
 

@@ -34,7 +34,7 @@ def test_wrong_instance_of_goal_object_is_regrounded(annotations):
     from actionable.worlds.virtualhome.scene import load_scene
 
     scene = load_scene("150_2")
-    other = next(i for i in scene.nodes_of_class("light") if i != 411)
+    other = next(i for i in scene.nodes_of_class("light") if i != 411)  # on already: SWITCHON fails
     plan = Program.parse(f"[WALK] <home_office> (319)\n[WALK] <light> ({other})\n[FIND] <light> ({other})\n"
                          f"[SWITCHON] <light> ({other})\n")
     task = VerifyTask(goal="Turn on light", scene="150_2", goal_spec=annotations["150_2"])
