@@ -137,9 +137,9 @@ def _exit_if_all_removed(result) -> None:
             typer.echo(f"round {r.index}: {plural(len(r.critiques), 'critique')}")
             for c in r.critiques:
                 typer.echo(f"  {c.describe()}")
-        typer.echo(f"error: the verification removed all {plural(len(result.initial), 'step')} of the plan; "
-                   "no step could be repaired into an executable plan (check the object ids against "
-                   "`actionable scenes <scene> --classes`, or the --scene/--program)", err=True)
+        typer.echo(f"error: the verification removed all {plural(len(result.initial), 'step')} of the plan (the "
+                   "revised plan is empty: the judge found no step worth keeping or repairing); check the goal, "
+                   "the object ids (`actionable scenes <scene> --classes`) and --scene/--program", err=True)
         raise typer.Exit(1)
 
 

@@ -63,7 +63,7 @@ def test_cli_plan_deleted_whole_says_so_and_exits_1(tmp_path, capsys):
     finally:
         grounded.SimulatorJudge._nearest = orig
     err = capsys.readouterr().err
-    assert "removed all 1 step of the plan" in err
+    assert "removed all 1 step of the plan" in err and "revised plan is empty" in err
 
 
 def test_unknown_action_names_line_and_action(tmp_path, capsys):
