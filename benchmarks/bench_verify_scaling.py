@@ -13,7 +13,8 @@ another room. The plan is judged by the sim judge in the Judge/Planner loop (``a
 5 rounds at most, the program's annotated goal conditions), as ``actionable verify --judge sim
 --program 1057_1`` does. Columns: wall seconds of the loop, simulator steps run and taken over
 (prefix caching and convergence, :mod:`actionable.core.incremental`), critiques of round 1.
-``--plain`` also times the replay-from-the-start judge (the one before issue 26) for comparison.
+``--plain`` also times the judge as it was before issue 26 (every replay from the initial state,
+the evolving graph's deep-copied states) on the same plans, for comparison.
 The numbers are wall time on this machine (2 shared cores), one run each.
 """
 
@@ -105,7 +106,17 @@ def judge_once(steps, incremental: bool):
     from actionable.worlds.virtualhome.goals import load_goal_annotations
 
     spec = load_goal_annotations()[SCENE]
-    judge = SimulatorJudge(SimJudgeConfig(incremental=incremental))
+    world = None
+    if not incremental:  # the judge before issue 26: every replay from the start, deep-copied states
+        from actionable.worlds.virtualhome.replay import VirtualHomeReplay
+        from actionable.worlds.virtualhome.simulator import Simulator
+
+        class Plain(VirtualHomeReplay):
+            def simulator(self):
+                return Simulator(fast_copy=False)
+
+        world = Plain()
+    judge = SimulatorJudge(SimJudgeConfig(incremental=incremental), world=world)
     loop = VerificationLoop(judge, max_rounds=5)
     task = VerifyTask(goal="Watch TV", scene=SCENE, goal_spec=spec, program_id=SCENE)
     t0 = time.perf_counter()

@@ -132,12 +132,16 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                 goal_obj = s.args[0].id in goal_nodes or _named_by_goal(s.args[0].name, goal_text)
                 if not goal_obj or not strict:
                     groups.append(({i}, f"{s.args[0].name} is picked up and never used"))
-    if limit == len(steps):
-        groups += unneeded_groups(steps, goal_nodes, goal_text, label)
     _walk_groups(steps, res, limit, groups, removed_after, label)
+    if limit == len(steps) and len(steps) < UNNEEDED_MAX_STEPS:  # after the walks: candidates only
+        groups += unneeded_groups(steps, goal_nodes, goal_text, label)
     return groups
 
 
+#: :func:`unneeded_groups` is used on plans shorter than this: removing a side effect changes the
+#: state for the rest of the plan, so the incremental replay cannot take over the reference's rest,
+#: and testing each such group costs a replay of the plan's tail (quadratic on long plans).
+UNNEEDED_MAX_STEPS = 200
 #: Reason prefix of copy groups: the judge removes them only when the final state stays the same.
 COPY = "copy: "
 #: Actions that change an object's state and leave it so (a side effect when nothing needs it).
