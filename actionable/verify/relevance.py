@@ -132,9 +132,12 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                 goal_obj = s.args[0].id in goal_nodes or _named_by_goal(s.args[0].name, goal_text)
                 if not goal_obj or not strict:
                     groups.append(({i}, f"{s.args[0].name} is picked up and never used"))
+    n0 = len(groups)
     _walk_groups(steps, res, limit, groups, removed_after, label)
-    if limit == len(steps) and len(steps) < UNNEEDED_MAX_STEPS:  # after the walks: candidates only
-        groups += unneeded_groups(steps, goal_nodes, goal_text, label)
+    if limit == len(steps) and len(steps) < UNNEEDED_MAX_STEPS:
+        # tried before the walk groups, but not counted as taken by them (a rejected candidate
+        # must not hide a walk that only leads to removed steps)
+        groups[n0:n0] = unneeded_groups(steps, goal_nodes, goal_text, label)
     return groups
 
 
