@@ -121,14 +121,34 @@ def verify_command(
         scene = ds.scene(program)
     lm = loop_lm(judge, planner, model, cache=not no_cache)
     task = VerifyTask(goal=goal, scene=None if scene == "default" else scene, goal_spec=spec, program_id=program)
+    from actionable.cli.progress import line, quiet as _quiet
+
     result = verify_on_graph(plan, task, judge=judge, planner=planner, lm=lm, max_rounds=max_rounds,
-                             where=f"plan file {str(plan_file)!r}", world=env)
+                             where=f"plan file {str(plan_file)!r}", world=env,
+                             progress=None if _quiet() else line)
     _replay({"goal": goal, **result.to_dict()}, env, scene, html, png)
+    _exit_if_all_removed(result)
     if as_json:
         typer.echo(json.dumps({"goal": goal, "judge": judge, "planner": planner,
                                "model": getattr(lm, "model_id", None), **result.to_dict()}))
         return
     _echo_rounds(result, max_rounds, verbose, lambda s: s.to_script())
+
+
+def _exit_if_all_removed(result) -> None:
+    """The loop removed every step of a non-empty plan: never silent. The rounds are printed,
+    then one ``error:`` line says so, and the command exits 1 (the plan could not be repaired)."""
+    if len(result.initial) and not len(result.final):
+        from actionable.cli.progress import plural
+
+        for r in result.rounds:
+            typer.echo(f"round {r.index}: {plural(len(r.critiques), 'critique')}")
+            for c in r.critiques:
+                typer.echo(f"  {c.describe()}")
+        typer.echo(f"error: the verification removed all {plural(len(result.initial), 'step')} of the plan (the "
+                   "revised plan is empty: the judge found no step worth keeping or repairing); check the goal, "
+                   "the object ids (`actionable scenes <scene> --classes`) and --scene/--program", err=True)
+        raise typer.Exit(1)
 
 
 def _echo_rounds(result, max_rounds: int, verbose: bool, fmt) -> None:

@@ -106,6 +106,10 @@ class ReplayResult:
             nothing): a scene-graph view with ``states_of``, ``properties_of``, ``class_of``,
             ``targets``, ``room_of``, ``held``, ``character_id`` and ``to_dict()``.
         executed: the steps the simulator accepted, in order.
+        complete: False when the replay stopped early on request (``until`` of
+            :class:`~actionable.core.incremental.IncrementalReplay`): the steps after
+            ``len(executed)`` were not run, so neither ``executable`` nor ``failed_index`` says
+            anything about them.
     """
 
     executable: bool
@@ -115,6 +119,7 @@ class ReplayResult:
     unmet: list[str]
     obs: Any
     executed: list[Step] = field(default_factory=list)
+    complete: bool = True
 
     @property
     def final_graph(self) -> dict:

@@ -20,6 +20,9 @@ remove the failing step (its precondition is merely   ``REMOVE_FAILING`` = 3
 missing; the last resort)
 remove a step that serves the goal (names a goal      ``REMOVE_GOAL`` = 5
 object or does an action goal)
+re-ground a wrong or absent instance: every step      ``REGROUND`` = 1 an
+naming ``<class> (id)`` re-bound to the nearest       object (tried first)
+instance of the class (REMOVE + MISSING a step)
 ====================================================  ======================
 
 So a step whose precondition is missing gets the precondition inserted rather
@@ -57,11 +60,15 @@ from actionable.core.program import Program, Step
 from actionable.core.errors import ConfigError
 from actionable.verify.base import NAVIGATION, POSTURE_ACTIONS, JudgeResult, VerifyTask, mentions, undoes
 from actionable.verify.critique import Critique, CritiqueKind, _bind_ids
-from actionable.verify.relevance import reason_for, relevance_candidates
+from actionable.verify.relevance import COPY, reason_for, relevance_candidates
 from actionable.verify.repairs import ALREADY_INV, STATE_FIX, already, goal_proposals, precondition_fixes
 from actionable.verify.replay import StateView, goal_check, graph_replay
+from actionable.core.incremental import IncrementalReplay, supports_incremental
 
 INSERT, REMOVE_CAUSE, INSERT_UNDO, REMOVE_FAILING, REMOVE_GOAL = 1, 1, 3, 3, 5
+#: re-bind every step naming a wrong or absent instance to the nearest instance of its class
+#: (issue 26): cheaper than any removal, and tried first
+REGROUND = 1
 #: the agent's posture goals and the action that establishes them (a STANDUP undoes both)
 POSTURE_FIX = {"SITTING": "SIT", "LYING": "LIE"}
 
@@ -78,10 +85,44 @@ class SimJudgeConfig:
     max_positions: int = 16
     use_goals: bool = True
     derive_goals: bool = True
+    incremental: bool = True
 
     def __post_init__(self) -> None:
         if not (1 <= self.max_repairs <= 100 and 1 <= self.max_positions <= 200):
             raise ConfigError("SimJudgeConfig: max_repairs must be in 1..100 and max_positions in 1..200")
+
+
+#: The longest plan the simulator judge takes (a plan file holds at most 200,000 characters,
+#: about 7,000 steps). Judging grows about linearly with length (incremental replay,
+#: :mod:`actionable.core.incremental`): about 3-5 s for 1,000 steps on 2 shared cores
+#: (docs/results.md, "Long plans").
+MAX_JUDGE_STEPS = 5000
+#: Plans this long get progress lines (``SimulatorJudge.progress``).
+PROGRESS_MIN_STEPS = 200
+
+
+def check_length(plan) -> None:
+    """Raises :class:`~actionable.core.errors.InputError` when ``plan`` has more than
+    :data:`MAX_JUDGE_STEPS` steps (the message says how to split it)."""
+    if len(plan) > MAX_JUDGE_STEPS:
+        from actionable.core.errors import InputError
+
+        raise InputError(f"the plan has {len(plan):,} steps; the simulator judge takes at most "
+                         f"{MAX_JUDGE_STEPS:,} (split the plan into parts of at most {MAX_JUDGE_STEPS:,} "
+                         "steps and verify each from the state the previous part ends in)")
+
+
+def repair_budget(max_repairs: int, n_steps: int) -> int:
+    """Precondition repairs tried on a plan of ``n_steps``: ``max_repairs``, or one per 25 steps
+    on long plans (a 1,000-step plan may hold dozens of independent failures)."""
+    return max(max_repairs, n_steps // 25)
+
+
+def _runs_past(res, index: int) -> bool:
+    """The replay executed steps ``0..index`` (it ran to the end, failed later, or stopped on
+    request after ``index``)."""
+    return res.executable or not getattr(res, "complete", True) or (
+        res.failed_index is not None and res.failed_index > index)
 
 
 def _goal_nodes(spec) -> set[int]:
@@ -143,6 +184,12 @@ class SimulatorJudge:
         self._sim = None
         self._scenes: dict = {}
         self._match = "id"  # goal matching; "class" for a plan written without node ids
+        self._inc: dict = {}  # scene -> IncrementalReplay
+        #: ``progress(message)`` for plans of :data:`PROGRESS_MIN_STEPS` steps or more (the CLI
+        #: prints them on stderr); None: silent
+        self.progress = None
+        self._long = False
+        self._goal_memo: dict = {}
 
     def _bind(self, plan: Program, task):
         """Resolve ``plan`` in the task's scene and choose the goal matching: a plan written
@@ -153,6 +200,10 @@ class SimulatorJudge:
         return self.world.resolve_plan(plan, self._scene(task))
 
     # ---------------------------------------------------------------- helpers
+    def _say(self, message: str) -> None:
+        if self._long and self.progress is not None:
+            self.progress(message)
+
     def _scene(self, task):
         """The task's scene as a SceneGraph, loaded once per judge."""
         s = task.scene
@@ -165,20 +216,58 @@ class SimulatorJudge:
             return self._scenes[key]
         return s
 
-    def _run(self, steps, task, observe=None):
+    def _run(self, steps, task, observe=None, until=None):
+        """Replay ``steps`` in the task's scene: incrementally (:mod:`actionable.core.incremental`,
+        prefix caching and convergence; exact) when the world offers the hooks, else from the
+        initial state. ``until``: only whether steps ``0..until`` execute is needed."""
+        scene = self._scene(task)
+        if self.config.incremental and supports_incremental(self.world):
+            inc = self._inc.get(id(scene))
+            if inc is None or inc.scene is not scene:
+                if len(self._inc) >= 8:
+                    self._inc.pop(next(iter(self._inc)))
+                inc = self._inc[id(scene)] = IncrementalReplay(self.world, scene, self.world.simulator())
+            return inc.replay(steps, observe=observe, until=until)
         if self._sim is None:
             self._sim = self.world.simulator()
-        return self.world.replay(steps, self._scene(task), sim=self._sim, observe=observe)
+        return self.world.replay(steps, scene, sim=self._sim, observe=observe)
 
     def _met(self, res, task) -> int:
         if not self.config.use_goals:
             return 0
-        g = goal_check(task, res, self._match)
+        g = self._goal_result(res, task)
         return 0 if g is None else g.met
+
+    def _goal_result(self, res, task):
+        """:func:`goal_check`, memoised by final state and executed actions (many candidate edits
+        end in the same state object: the incremental replay's convergence)."""
+        if task.goal_spec is None:
+            return None
+        token = getattr(res.obs, "token", None)
+        if token is None:
+            return goal_check(task, res, self._match)
+        key = (id(token), id(task.goal_spec), self._match,
+               frozenset(s.action for s in res.executed) if task.goal_spec.actions else None)
+        hit = self._goal_memo.get(key)
+        if hit is not None and hit[0] is token:
+            return hit[1]
+        g = goal_check(task, res, self._match)
+        if len(self._goal_memo) > 4096:
+            self._goal_memo.clear()
+        self._goal_memo[key] = (token, g)
+        return g
 
     def _ok_without(self, steps: list[Step], drop: set[int], task, base_met: int) -> bool:
         res = self._run([s for k, s in enumerate(steps) if k not in drop], task)
         return res.executable and self._met(res, task) >= base_met
+
+    def _same_final(self, steps: list[Step], drop: set[int], task) -> bool:
+        """The plan without ``drop`` ends in the state the plan ends in (the world's
+        ``same_state``; without it, not checked)."""
+        same = getattr(self.world, "same_state", None)
+        a = getattr(self._run(steps, task).obs, "token", None)
+        b = getattr(self._run([s for k, s in enumerate(steps) if k not in drop], task).obs, "token", None)
+        return same is None or a is None or b is None or same(a, b)
 
     def with_goals(self, plan: Program, task: VerifyTask) -> tuple[VerifyTask, str]:
         """``task`` with goal conditions (annotated, or derived from the goal text for
@@ -260,17 +349,24 @@ class SimulatorJudge:
 
     def _repair(self, entries, task, crits, notes) -> None:
         n_plan = sum(1 for o, _ in entries if o is not None)
-        for _ in range(self.config.max_repairs):
+        budget = repair_budget(self.config.max_repairs, n_plan)
+        for r in range(budget):
+            if r and r % 10 == 0:
+                self._say(f"sim judge: {r} repairs so far (budget {budget})")
             steps = [s for _, s in entries]
             res = self._run(steps, task)
             if res.executable:
                 return
             k = res.failed_index
+            if res.error_type in ("unknown_node", "unseen") and self._reground(entries, k, res, task, crits, notes):
+                continue
+            if task.goal_spec is not None and self._goal_reground(entries, task, crits, res, None, k):
+                continue
             for cost, _, kind, payload, why in self._candidates(entries, k, res, task):
                 if kind == "insert":
                     pos, new = payload
-                    r2 = self._run(steps[:pos] + new + steps[pos:], task)
-                    if not (r2.executable or r2.failed_index > k + len(new)):
+                    r2 = self._run(steps[:pos] + new + steps[pos:], task, until=k + len(new))
+                    if not _runs_past(r2, k + len(new)):
                         continue
                     anchor = next((o for o, _ in entries[pos:] if o is not None), n_plan)
                     for st in new:
@@ -281,8 +377,8 @@ class SimulatorJudge:
                     break
                 j = payload
                 if j != k:
-                    r2 = self._run(steps[:j] + steps[j + 1:], task)
-                    if not (r2.executable or r2.failed_index >= k):
+                    r2 = self._run(steps[:j] + steps[j + 1:], task, until=k - 1)
+                    if not _runs_past(r2, k - 1):
                         continue
                 orig, bad = entries.pop(j)
                 if orig is not None:
@@ -290,16 +386,123 @@ class SimulatorJudge:
                 else:
                     notes.append(f"dropped an inserted step that does not execute: {bad.to_script()}")
                 break
-        notes.append(f"plan still fails after {self.config.max_repairs} repairs")
+        notes.append(f"plan still fails after {budget} repairs")
+
+    def _nearest(self, view: StateView, name: str, steps: list[Step]) -> int | None:
+        """The instance of class ``name`` nearest the agent in ``view``: one the agent is close
+        to, else one in the agent's room, else one the plan already names, else the lowest id."""
+        try:
+            ids = list(view.obs.nodes_of_class(name))
+        except (AttributeError, KeyError):
+            return None
+        if not ids:
+            return None
+        here = view.room_of(view.char) if view.char is not None else None
+        named = {a.id for st in steps for a in st.args if a.name == name}
+        return min(ids, key=lambda i: (not view.close(i), view.room_of(i) != here, i not in named, i))
+
+    def _goal_reground(self, entries, task, crits, res, met: int | None, failing: int | None = None):
+        """Goal re-grounding (cost :data:`REGROUND` an object): a goal condition names node ``X``
+        that no step names, while the plan acts on another node ``Y`` of ``X``'s class (the other
+        lamp, the other cup): every step naming ``Y`` is re-bound to ``X`` when the plan then
+        executes and meets more goal conditions (REMOVE + MISSING each re-bound step, T4 of
+        benchmarks/data/verify_new). Returns the goal conditions met.
+
+        With ``failing=k`` (phase 1): only a node named by the failing step ``k`` is re-bound, and
+        the edit is kept when the plan then runs past step ``k``; returns whether it re-bound."""
+        view = StateView(res.obs)
+        steps = [s for _, s in entries]
+        named = {a.id for st in steps for a in st.args}
+        here = {a.id for a in steps[failing].args} if failing is not None else None
+        for x in sorted(_goal_nodes(task.goal_spec) - named):
+            if x not in view or x == view.char or view.is_room(x):
+                continue
+            cls = view.cls(x)
+            for y in sorted({a.id for st in steps for a in st.args if a.id is not None and a.id != x
+                             and a.id in view and view.cls(a.id) == cls and (here is None or a.id in here)}):
+                def rebind(st: Step) -> Step:
+                    return Step(st.action, tuple(type(b)(b.name, x) if b.id == y else b for b in st.args))
+
+                new_steps = [rebind(st) if any(b.id == y for b in st.args) else st for st in steps]
+                if failing is not None:
+                    r2 = self._run(new_steps, task, until=failing)
+                    if not _runs_past(r2, failing):
+                        continue
+                else:
+                    r2 = self._run(new_steps, task)
+                    if not (r2.executable and self._met(r2, task) > met):
+                        continue
+                why = (f"re-grounded: the goal names <{cls}> ({x}), the plan acts on <{cls}> ({y}); "
+                       f"every step naming ({y}) re-bound to ({x})")
+                for idx, (o, st) in enumerate(entries):
+                    if new_steps[idx] is st:
+                        continue
+                    entries[idx] = (None, new_steps[idx])
+                    if o is not None:
+                        crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), why, st, self.name))
+                        crits.append(Critique(CritiqueKind.MISSING, o, new_steps[idx].to_script(), why,
+                                              new_steps[idx], self.name))
+                if failing is not None:
+                    return True
+                met = self._met(r2, task)
+                steps = new_steps
+                break
+        return False if failing is not None else met
+
+    def _reground(self, entries, k, res, task, crits, notes) -> bool:
+        """Re-grounding (cost :data:`REGROUND`, tried before any other repair): step ``k`` names a
+        node id the scene lacks (``unknown_node``) or a node of another class (``unseen``); every
+        step naming that ``<class> (id)`` is bound to the nearest instance of the class
+        (:meth:`_nearest`) when the plan then runs past step ``k``. Each re-bound step of the plan
+        is one REMOVE (the step as written) and one MISSING (the step re-bound) at its place, with
+        the reason. Returns whether it re-grounded."""
+        steps = [s for _, s in entries]
+        view = StateView(res.obs)
+        for a in steps[k].args:
+            if a.id is None or (a.id in view and view.cls(a.id) == a.name):
+                continue
+            new_id = self._nearest(view, a.name, steps)
+            if new_id is None or new_id == a.id:
+                continue
+            what = (f"node {a.id} is not in the scene" if a.id not in view
+                    else f"node {a.id} is <{view.cls(a.id)}>, not <{a.name}>")
+            why = f"re-grounded: {what}; the nearest <{a.name}> is node {new_id}"
+
+            def rebind(st: Step) -> Step:
+                return Step(st.action, tuple(type(b)(b.name, new_id) if (b.name, b.id) == (a.name, a.id) else b
+                                             for b in st.args))
+
+            new_steps = [rebind(st) if any((b.name, b.id) == (a.name, a.id) for b in st.args) else st
+                         for st in steps]
+            r2 = self._run(new_steps, task, until=k)
+            if not _runs_past(r2, k):
+                continue
+            for idx, (o, st) in enumerate(entries):
+                if new_steps[idx] is st:
+                    continue
+                entries[idx] = (None, new_steps[idx])
+                if o is not None:
+                    crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), why, st, self.name))
+                    crits.append(Critique(CritiqueKind.MISSING, o, new_steps[idx].to_script(), why,
+                                          new_steps[idx], self.name))
+            notes.append(f"{why} (every step naming <{a.name}> ({a.id}) re-bound)")
+            return True
+        return False
 
     # ---------------------------------------------------------------- phase 2
     def _goal_repair(self, entries, task, crits) -> None:
         steps = [s for _, s in entries]
         res = self._run(steps, task)
-        g = goal_check(task, res, self._match)
+        g = self._goal_result(res, task)
         if not res.executable or g is None or g.task_success:
             return
         met = g.met
+        met = self._goal_reground(entries, task, crits, res, met)
+        steps = [s for _, s in entries]
+        res = self._run(steps, task)
+        g = self._goal_result(res, task)
+        if g is None or g.task_success:
+            return
         n_plan = sum(1 for o, _ in entries if o is not None)
         solved: set[str] = set()
         props = goal_proposals(task.goal_spec, StateView(res.obs), steps)
@@ -359,10 +562,14 @@ class SimulatorJudge:
             o, st = entries[k]
             return f"step {o + 1}" if o is not None else f"the added step {st.to_text()!r}"
 
-        for group, why in self.relevance_candidates(steps, task, removed_after=removed_after, label=label):
+        groups = self.relevance_candidates(steps, task, removed_after=removed_after, label=label)
+        for g_i, (group, why) in enumerate(groups):
+            if g_i and g_i % 100 == 0:
+                self._say(f"sim judge: relevance, {g_i} of {len(groups)} candidate groups checked")
             if any(entries[k][0] is None for k in group) or group <= drop:
                 continue
-            if self._ok_without(steps, drop | group, task, base_met):
+            if self._ok_without(steps, drop | group, task, base_met) and (
+                    not (isinstance(why, str) and why.startswith(COPY)) or self._same_final(steps, drop | group, task)):
                 fresh = group - drop
                 drop |= group
                 for k in sorted(fresh):
@@ -375,6 +582,9 @@ class SimulatorJudge:
         """Critiques of ``plan`` (0-based indices) with the goal conditions checked."""
         if not len(plan):
             return JudgeResult((), ("empty plan: nothing to judge",))
+        check_length(plan)
+        self._long = len(plan) >= PROGRESS_MIN_STEPS
+        self._say(f"sim judge: binding and replaying {len(plan)} steps")
         plan = self._bind(plan, task)
         given = task.goal_spec
         task, goal_note = self.with_goals(plan, task)
@@ -382,10 +592,14 @@ class SimulatorJudge:
         entries: list[tuple[int | None, Step]] = list(enumerate(plan.steps))
         crits: list[Critique] = []
         notes: list[str] = [goal_note]
+        self._say("sim judge: phase 1 of 3, precondition repair")
         self._repair(entries, task, crits, notes)
         if self.config.use_goals and task.goal_spec is not None:
+            self._say("sim judge: phase 2 of 3, goal repair")
             self._goal_repair(entries, task, crits)
+        self._say("sim judge: phase 3 of 3, relevance")
         self._relevance(entries, task, crits)
+        self._say(f"sim judge: done, {len(crits)} critique(s)")
         crits.sort(key=lambda c: (c.index if c.index is not None else len(plan), c.kind.value))
         from actionable.core.goals import describe_spec
 

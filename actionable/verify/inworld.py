@@ -169,7 +169,7 @@ def verify_in_world(env: str, text: str, *, scene: str | None = None, goal: str 
 
 
 def verify_on_graph(plan: Program, task, *, judge: str = "hybrid", planner: str = "apply", lm=None,
-                    max_rounds: int = 5, where: str = "plan", world: str | None = None):
+                    max_rounds: int = 5, where: str = "plan", world: str | None = None, progress=None):
     """The loop on a plan judged on a scene graph (a world whose ``verify`` capability is a
     :class:`~actionable.core.replay.GraphReplay`, VirtualHome's; ``world``: its id, default the
     default world): ``task`` is a :class:`~actionable.verify.base.VerifyTask` (its ``scene``, goal
@@ -177,14 +177,25 @@ def verify_on_graph(plan: Program, task, *, judge: str = "hybrid", planner: str 
 
     Raises:
         InputError: a step names an object the scene lacks (names ``where``, the step, the scene
-            and the closest objects)."""
+            and the closest objects); a plan longer than the simulator judge takes
+        (:data:`~actionable.verify.grounded.MAX_JUDGE_STEPS`).
+
+    ``progress(message)``: progress lines of the simulator judge on long plans (the CLI: stderr)."""
     from actionable.core.errors import ResolutionError
     from actionable.verify.loop import make_loop
     from actionable.verify.planfile import unknown_object_error
     from actionable.verify.replay import graph_replay
 
+    loop = make_loop(judge, planner, lm, max_rounds, world=graph_replay(world))
+    sim = getattr(loop.judge, "sim", loop.judge)  # the hybrid judge's simulator judge, or the sim judge
+    if progress is not None and hasattr(sim, "progress"):
+        sim.progress = progress
+    if hasattr(sim, "progress"):
+        from actionable.verify.grounded import check_length
+
+        check_length(plan)
     try:
-        return make_loop(judge, planner, lm, max_rounds, world=graph_replay(world)).run(plan, task)
+        return loop.run(plan, task)
     except ResolutionError as exc:
         raise unknown_object_error(exc, plan, task.scene, where) from None
 

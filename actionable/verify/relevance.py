@@ -32,7 +32,7 @@ import re
 from typing import Any, Callable
 
 from actionable.core.program import Step
-from actionable.verify.base import INVERSE_ACTIONS, NAVIGATION, PUT_ACTIONS, mentions
+from actionable.verify.base import INVERSE_ACTIONS, NAVIGATION, POSTURE_ACTIONS as POSTURE, PUT_ACTIONS, mentions
 from actionable.verify.replay import ReplayResult, StateView
 
 WALKS = frozenset({"WALK", "RUN"})
@@ -132,8 +132,104 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                 goal_obj = s.args[0].id in goal_nodes or _named_by_goal(s.args[0].name, goal_text)
                 if not goal_obj or not strict:
                     groups.append(({i}, f"{s.args[0].name} is picked up and never used"))
+    n0 = len(groups)
     _walk_groups(steps, res, limit, groups, removed_after, label)
+    if limit == len(steps) and len(steps) < UNNEEDED_MAX_STEPS:
+        # tried before the walk groups, but not counted as taken by them (a rejected candidate
+        # must not hide a walk that only leads to removed steps)
+        groups[n0:n0] = unneeded_groups(steps, goal_nodes, goal_text, label)
     return groups
+
+
+#: :func:`unneeded_groups` is used on plans shorter than this: removing a side effect changes the
+#: state for the rest of the plan, so the incremental replay cannot take over the reference's rest,
+#: and testing each such group costs a replay of the plan's tail (quadratic on long plans).
+UNNEEDED_MAX_STEPS = 200
+#: Reason prefix of copy groups: the judge removes them only when the final state stays the same.
+COPY = "copy: "
+#: Actions that change an object's state and leave it so (a side effect when nothing needs it).
+STATE_CHANGE = frozenset({"SWITCHON", "SWITCHOFF", "OPEN", "CLOSE", "PLUGIN", "PLUGOUT"})
+
+
+def _lead_in(steps: list[Step], i: int, obj) -> list[int]:
+    """The navigation steps right before ``i`` that name ``obj`` (the walk/find that leads to it)."""
+    out, j = [], i - 1
+    while j >= 0 and steps[j].action in NAVIGATION and mentions(steps[j], obj):
+        out.append(j)
+        j -= 1
+    return out
+
+
+def unneeded_groups(steps: list[Step], goal_nodes=frozenset(), goal_text: str = "",
+                    label=None) -> list[tuple[set[int], str | dict[int, str]]]:
+    """Issue 26's kinds of unneeded steps, as candidate groups (the judge keeps a group only when
+    the plan without it still executes and meets every goal condition it met):
+
+    * **side effect**: a state change (SWITCHON/OFF, OPEN/CLOSE, PLUGIN/OUT) of an object that no
+      goal condition names, that the goal text does not name, and that no other non-navigation
+      step names, with the walk/find leading to it; or such an object moved (its grab and put,
+      and the walks right before them);
+    * **posture again**: a STANDUP and the same SIT/LIE right after it (only navigation between),
+      when the agent already sat/lay there; or a SIT/LIE stood up from with only navigation
+      between (nothing done seated), with the walk to the seat;
+    * **copies** (reason starting :data:`COPY`; kept only when the plan without them also ends in
+      the same state): a step identical to one three or more steps before it (far twin; not a
+      walk), or a run of two or more steps each identical to a step before the run.
+    """
+    label = label or _step_label
+    n = len(steps)
+    users: dict = {}
+    for k, st in enumerate(steps):
+        if st.action in NAVIGATION:
+            continue
+        for a in st.args:
+            users.setdefault(a.id if a.id is not None else a.name, []).append(k)
+    key = lambda a: a.id if a.id is not None else a.name  # noqa: E731
+    free = lambda a: (key(a) not in goal_nodes and not _named_by_goal(a.name, goal_text))  # noqa: E731
+    out: list[tuple[set[int], str | dict[int, str]]] = []
+    for i, s in enumerate(steps):
+        if s.action in STATE_CHANGE and s.args and free(s.args[0]) and users.get(key(s.args[0])) == [i]:
+            out.append(({i, *_lead_in(steps, i, s.args[0])},
+                        f"side effect: {s.to_text()} changes {s.args[0].name}, which neither the goal nor "
+                        "a later step needs"))
+        elif s.action == "GRAB" and s.args and free(s.args[0]):
+            use = users.get(key(s.args[0]), [])
+            if len(use) == 2 and use[0] == i and steps[use[1]].action in PUT_ACTIONS:
+                j = use[1]
+                between = range(i + 1, j)
+                if all(steps[b].action in NAVIGATION for b in between):
+                    out.append(({i, j, *between, *_lead_in(steps, i, s.args[0])},
+                                f"side effect: {s.args[0].name} is moved, and neither the goal nor a later "
+                                "step needs it moved"))
+    for j, s in enumerate(steps):
+        if s.action != "STANDUP":
+            continue
+        prev = next((p for p in range(j - 1, -1, -1) if steps[p].action in POSTURE | {"STANDUP"}), None)
+        nxt = next((k for k in range(j + 1, n) if steps[k].action not in NAVIGATION), None)
+        if prev is not None and steps[prev].action in POSTURE and nxt is not None and steps[nxt] == steps[prev]:
+            out.append(({j, nxt}, {j: f"stands up only to {steps[nxt].to_text()} again ({label(nxt)})",
+                                   nxt: f"{steps[nxt].to_text()} again: the agent was already there "
+                                        f"({label(prev)})"}))
+        if prev is not None and steps[prev].action in POSTURE and all(
+                steps[b].action in NAVIGATION for b in range(prev + 1, j)):
+            seat = steps[prev].args[0] if steps[prev].args else None
+            lead = _lead_in(steps, prev, seat) if seat is not None and users.get(key(seat)) == [prev] else []
+            out.append(({prev, j, *lead}, f"{steps[prev].to_text()} and stands up again with nothing done "
+                                          "seated"))
+    first: dict = {}
+    for k, st in enumerate(steps):
+        first.setdefault(st, k)
+    i = 0
+    while i < n:  # copies (the judge keeps them only when the final state is unchanged too)
+        j = i
+        while j < n and first[steps[j]] < i:
+            j += 1
+        if j - i >= 2:
+            out.append((set(range(i, j)), f"{COPY}{label(i)} to {label(j - 1)} repeat earlier steps"))
+        elif j - i == 1 and first[steps[i]] <= i - 3 and steps[i].action not in WALKS:
+            out.append(({i}, f"{COPY}{steps[i].to_text()} repeats {label(first[steps[i]])}"))
+        i = max(j, i + 1)
+    return out
 
 
 def _step_label(i: int) -> str:

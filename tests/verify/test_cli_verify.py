@@ -25,8 +25,11 @@ def test_verify_sim_json_with_program_goals(tmp_path, capsys):
 def test_verify_teach_json(tmp_path, capsys):
     f = tmp_path / "demo.json"
     f.write_text(json.dumps({"goal": "Fill mug", "actions": ["PickUp(Mug)", "PickUp(Mug)"]}), encoding="utf-8")
-    assert main(["verify", str(f), "--judge", "rule"]) == 0
-    assert "#REMOVE 2" in capsys.readouterr().out
+    # the rule judge removes the repeat, then the never-used pick-up: the plan is deleted whole,
+    # which is never silent (issue 26): the rounds, one error line, exit 1
+    assert main(["verify", str(f), "--judge", "rule"]) == 1
+    cap = capsys.readouterr()
+    assert "#REMOVE 2" in cap.out and "removed all 2 steps of the plan" in cap.err
 
 
 def test_bad_inputs_exit_2(tmp_path, capsys):

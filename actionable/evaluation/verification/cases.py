@@ -35,7 +35,9 @@ from actionable.core.program import Program, Step, parse_script_step
 from actionable.core.errors import InputError
 
 #: Case classes of issue 14.
-CLASSES = ("contradiction", "missing_grab", "undo_pair", "detour", "unused_pickup", "gold", "preparation")
+CLASSES = ("contradiction", "missing_grab", "undo_pair", "detour", "unused_pickup", "gold", "preparation",
+           # issue 26
+           "side_effect", "posture_again", "far_twin", "repeated_block", "prep_needed", "missing_one")
 _CODES = {"  ": "valid", "R ": "redundant", "C ": "contradictory"}
 _HEAD_RE = re.compile(r"^===\s*(c\d+)\s*\|\s*(\w+)\s*\|\s*(\d+_\d+)\s*\|\s*goal:\s*(.+?)\s*$")
 

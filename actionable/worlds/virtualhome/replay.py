@@ -56,6 +56,38 @@ class VirtualHomeReplay(GraphReplay):
                 observe(i, s, "after", sim)
         return ReplayResult(True, None, None, None, [], sim.observation, executed)
 
+    # ------------------------------------------------------------ incremental replay hooks
+    # (:class:`actionable.core.incremental.IncrementalReplay`: prefix caching and convergence)
+    def initial_state(self, sim, scene: Any):
+        """Reset ``sim`` to ``scene``; the initial state token (the evolving graph's
+        copy-on-write ``EnvironmentState``, never changed once made)."""
+        sim.reset(options={"scene": scene})
+        return sim.state_token
+
+    def advance(self, sim, state, step: Step, index: int):
+        """``step`` (``index`` in its plan) from ``state``: ``(new_state, info)``, or ``(None, info)``
+        when it fails (an unknown node id is a failure, ``error_type="unknown_node"``)."""
+        sim.restore(state, index)
+        try:
+            _, _, _, _, info = sim.step(step)
+        except UnknownNodeError as exc:
+            return None, {"error": str(exc), "error_type": "unknown_node", "unmet": []}
+        if not info.get("executed", False):
+            return None, {"error": info.get("error"), "error_type": info.get("error_type"),
+                          "unmet": list(info.get("unmet_preconditions") or [])}
+        return sim.state_token, {}
+
+    def same_state(self, a, b) -> bool:
+        """:func:`~actionable.worlds.virtualhome.simulator.same_state`."""
+        from actionable.worlds.virtualhome.simulator import same_state
+
+        return same_state(a, b)
+
+    def view(self, sim, state):
+        """``sim`` set to ``state``; its observation."""
+        sim.restore(state)
+        return sim.observation
+
     def resolve_plan(self, plan: Program, scene: Any, *, sim=None) -> Program:
         """Bind a class-level plan to node ids against the evolving state
         (:func:`~actionable.worlds.virtualhome.resolver.resolve_and_execute`: proximity, room,

@@ -44,6 +44,138 @@ def _vh():
     return environment, execution, scripts
 
 
+_FAST_STATE: list = []
+
+
+def fast_state_class():
+    """``EnvironmentState`` with a cheaper step, reaching the same states (issue 26, "long plans").
+
+    The evolving graph's ``change_state`` deep-copies the state's whole overlay on the scene graph
+    (changed nodes with their bounding boxes, added and removed edge sets, grab bookkeeping) at
+    every step, and a walk deletes the agent's INSIDE/CLOSE/FACING edges by trying every node of
+    the house in both directions (about 1,800 ``delete_edge`` calls). Together a step cost 10-20 ms
+    on a long plan. Here:
+
+    * **copy-on-write overlays**: a new state shares the node map, the edge sets and the grab
+      bookkeeping of the state it came from; an edge set is copied the first time this state
+      changes it (``add_edge``/``delete_edge``; the executor never changes a node object in place:
+      it ``copy()``-s a node before changing its states, and ``ChangeNode`` replaces it);
+    * ``get_nodes_from``/``get_node_ids_from`` return a fresh set (the original adds the graph's
+      edges into the state's own set as it reads; the value returned is the same);
+    * ``DeleteEdges(..., AnyNode())``: only the nodes that have such an edge, in the graph or in the
+      overlay, are tried (deleting an edge that exists nowhere does nothing; deletions commute).
+
+    tests/verify/test_incremental.py replays every packaged program both ways and compares the
+    graphs and each step's verdict."""
+    if _FAST_STATE:
+        return _FAST_STATE[0]
+    environment = _vh()[0]
+    base = environment.EnvironmentState
+    DeleteEdges, AnyNode = environment.DeleteEdges, environment.AnyNode
+    reverse_index: dict = {}  # id(graph) -> (graph, {(to_id, relation): {from_id}})
+
+    def _rev(graph):
+        hit = reverse_index.get(id(graph))
+        if hit is None or hit[0] is not graph:
+            rev: dict = {}
+            for (frm, rel), targets in graph._edge_map.items():
+                for to in targets:
+                    rev.setdefault((to, rel), set()).add(frm)
+            hit = reverse_index[id(graph)] = (graph, rev)
+        return hit[1]
+
+    class FastEnvironmentState(base):
+        def __init__(self, graph, name_equivalence, instance_selection: bool = False):
+            super().__init__(graph, name_equivalence, instance_selection)
+            self._own_new: set = set()      # keys of _new_edges_from whose sets this state owns
+            self._own_removed: set = set()  # same for _removed_edges_from
+
+        def _owned(self, table: dict, own: set, key):
+            if key not in own:
+                table[key] = set(table[key])
+                own.add(key)
+            return table[key]
+
+        def add_edge(self, from_node, relation, to_node):
+            key = (from_node.id, relation)
+            if key in self._removed_edges_from and to_node.id in self._removed_edges_from[key]:
+                self._owned(self._removed_edges_from, self._own_removed, key).remove(to_node.id)
+                return
+            if not self._graph.has_edge(from_node, relation, to_node):
+                if key not in self._new_edges_from:
+                    self._new_edges_from[key] = set()
+                    self._own_new.add(key)
+                self._owned(self._new_edges_from, self._own_new, key).add(to_node.id)
+
+        def delete_edge(self, from_node, relation, to_node):
+            key = (from_node.id, relation)
+            if self._graph.has_edge(from_node, relation, to_node):
+                if key not in self._removed_edges_from:
+                    self._removed_edges_from[key] = set()
+                    self._own_removed.add(key)
+                if to_node.id not in self._removed_edges_from[key]:
+                    self._owned(self._removed_edges_from, self._own_removed, key).add(to_node.id)
+            elif key in self._new_edges_from and to_node.id in self._new_edges_from[key]:
+                self._owned(self._new_edges_from, self._own_new, key).discard(to_node.id)
+
+        def get_node_ids_from(self, from_id, relation):
+            key = (from_id, relation)
+            ids = set(self._new_edges_from.get(key, ()))
+            ids.update(self._graph.get_node_ids_from(from_id, relation))
+            ids.difference_update(self._removed_edges_from.get(key, ()))
+            return ids
+
+        def get_nodes_from(self, from_node, relation):
+            return [self.get_node(i) for i in self.get_node_ids_from(from_node.id, relation)]
+
+        def change_state(self, changers, node=None, obj=None, in_place=False):
+            new_state = FastEnvironmentState(self._graph, self._name_equivalence, self.instance_selection)
+            if in_place:
+                new_state._new_nodes = self._new_nodes
+                new_state._removed_edges_from = self._removed_edges_from
+                new_state._new_edges_from = self._new_edges_from
+                new_state._script_objects = self._script_objects
+                new_state.executor_data = self.executor_data
+                new_state._own_new, new_state._own_removed = self._own_new, self._own_removed
+            else:
+                new_state._new_nodes = dict(self._new_nodes)
+                new_state._removed_edges_from = dict(self._removed_edges_from)
+                new_state._new_edges_from = dict(self._new_edges_from)
+                new_state._script_objects = dict(self._script_objects)
+                new_state.executor_data = dict(self.executor_data)
+                self._own_new, self._own_removed = set(), set()  # the sets are shared from now on
+            if obj is not None and node is not None:
+                new_state._script_objects[(obj.name, obj.instance)] = node.id
+            new_state.apply_changes(changers)
+            return new_state
+
+        def apply_changes(self, changers):
+            for changer in changers:
+                if type(changer) is DeleteEdges and type(changer.to_node) is AnyNode:
+                    self._delete_any(changer)
+                else:
+                    changer.apply_changes(self)
+
+        def _delete_any(self, changer):
+            """``DeleteEdges(from, relations, AnyNode())`` trying only nodes with such an edge."""
+            rev = _rev(self._graph) if changer.delete_reverse else None
+            for n1 in list(changer.from_node.enumerate(self)):
+                for e in changer.relations:
+                    key = (n1.id, e)
+                    fwd = set(self._graph.get_node_ids_from(n1.id, e)) | set(self._new_edges_from.get(key, ()))
+                    for i in sorted(fwd):
+                        self.delete_edge(n1, e, self.get_node(i))
+                    if rev is None:
+                        continue
+                    back = set(rev.get((n1.id, e), ()))
+                    back.update(k[0] for k, ids in self._new_edges_from.items() if k[1] == e and n1.id in ids)
+                    for i in sorted(back):
+                        self.delete_edge(self.get_node(i), e, n1)
+
+    _FAST_STATE.append(FastEnvironmentState)
+    return FastEnvironmentState
+
+
 class StateView:
     """Read-only snapshot of a simulator state, with the query interface of
     :class:`~actionable.worlds.virtualhome.scene.SceneGraph` (``nodes_of_class``, ``room_of``,
@@ -56,6 +188,11 @@ class StateView:
         self._state = state
         self._char_id = char_id
         self._R = relation_enum if relation_enum is not None else _vh()[0].Relation
+
+    @property
+    def token(self) -> Any:
+        """The state this view reads (:attr:`Simulator.state_token`)."""
+        return self._state
 
     @property
     def character_id(self) -> int:
@@ -139,6 +276,79 @@ def state_diff(state: Any) -> tuple[tuple, tuple]:
     return tuple(sorted(nodes)), tuple(sorted(edges))
 
 
+def same_state(a: Any, b: Any) -> bool:
+    """Whether two evolving-graph states of one scene graph are the same world state (nodes'
+    class, states and properties, edges, grab bookkeeping), whatever overlay records produced
+    them; equal to ``state_signature(a) == state_signature(b)``. Overlay entries that the two
+    share (copy-on-write states descending from one state, :func:`fast_state_class`) are equal
+    by identity, so comparing two states of related trajectories costs about one dict lookup per
+    overlay entry."""
+    if a is b:
+        return True
+    g = a._graph
+    if b._graph is not g:
+        return state_signature(a) == state_signature(b)
+    an, bn = a._new_nodes, b._new_nodes
+    if an is not bn:
+        for nid in an.keys() | bn.keys():
+            x, y = an.get(nid), bn.get(nid)
+            if x is y:
+                continue
+            x = x if x is not None else g.get_node(nid)
+            y = y if y is not None else g.get_node(nid)
+            if x is None or y is None or (x.class_name, x.states, x.properties) != (y.class_name, y.states, y.properties):
+                return False
+    anew, bnew, arem, brem = a._new_edges_from, b._new_edges_from, a._removed_edges_from, b._removed_edges_from
+    empty: frozenset = frozenset()
+    for k in anew.keys() | bnew.keys() | arem.keys() | brem.keys():
+        x1, y1, x2, y2 = anew.get(k), bnew.get(k), arem.get(k), brem.get(k)
+        if x1 is y1 and x2 is y2:
+            continue
+        gids = set(g.get_node_ids_from(k[0], k[1]))
+        if ((set(x1 or empty) | gids) - (x2 or empty)) != ((set(y1 or empty) | gids) - (y2 or empty)):
+            return False
+    ad, bd = a.executor_data, b.executor_data
+    if ad is not bd and ad.keys() != bd.keys():
+        return False
+    if ad is not bd:
+        for k in ad:
+            x, y = ad[k], bd[k]
+            if x is y:
+                continue
+            if not (isinstance(x, tuple) and isinstance(y, tuple) and len(x) == len(y) == 2
+                    and getattr(x[0], "id", x[0]) == getattr(y[0], "id", y[0]) and x[1] == y[1]):
+                return False
+    return True
+
+
+def state_signature(state: Any) -> tuple:
+    """A hashable canonical form of an evolving-graph ``EnvironmentState``: equal for two states
+    exactly when their nodes (class, states, properties), edges and grab bookkeeping are equal,
+    whatever overlay records produced them (an edge added and deleted again leaves no trace).
+
+    Cost: linear in the state's overlay on the scene graph (what the plan changed so far)."""
+    g = state._graph
+    nodes = []
+    for nid, node in state._new_nodes.items():
+        key = (node.class_name, frozenset(node.states), frozenset(node.properties))
+        base = g.get_node(nid)
+        if base is None or key != (base.class_name, frozenset(base.states), frozenset(base.properties)):
+            nodes.append((nid, key))
+    edges = []
+    new, removed = state._new_edges_from, state._removed_edges_from
+    for k in new.keys() | removed.keys():
+        gids = set(g.get_node_ids_from(k[0], k[1]))
+        eff = (set(new.get(k, ())) | gids) - removed.get(k, set())
+        plus, minus = eff - gids, gids - eff
+        if plus or minus:
+            edges.append((k[0], k[1].name, frozenset(plus), frozenset(minus)))
+    data = []
+    for k, v in state.executor_data.items():
+        dest, rel = v if isinstance(v, tuple) and len(v) == 2 else (v, None)
+        data.append((str(k), getattr(dest, "id", dest), str(rel)))
+    return frozenset(nodes), frozenset(edges), frozenset(data)
+
+
 @dataclass(frozen=True)
 class ExecutionResult:
     """Outcome of running a program (executability, Huang et al. 2022 Sec. 4).
@@ -194,14 +404,18 @@ class Simulator:
             ``error_type="unseen"`` instead of silently acting on node 1 (the raw
             simulator ignores class names). Names equivalent under VirtualHome's
             ``class_name_equivalence.json`` are accepted.
+        fast_copy: step with :func:`fast_state_class` (same states, a cheaper copy of the
+            state at each step); False: the evolving graph's own deep copy.
     """
 
-    def __init__(self, max_steps: int | None = None, cache_dir=None, check_names: bool = True):
+    def __init__(self, max_steps: int | None = None, cache_dir=None, check_names: bool = True,
+                 fast_copy: bool = True):
         if max_steps is not None and max_steps < 1:
             raise SimulatorError(f"max_steps must be >= 1 or None, got {max_steps}")
         self.max_steps = max_steps
         self.cache_dir = cache_dir
         self.check_names = check_names
+        self.fast_copy = fast_copy
         self._equiv = None
         self._state = None
         self._scene: SceneGraph | None = None
@@ -254,7 +468,8 @@ class Simulator:
         self._scene_named = named
         self._char_id = char_id
         self._executor = execution.ScriptExecutor(self._env_graph, {})
-        self._state = environment.EnvironmentState(self._env_graph, {}, instance_selection=True)
+        state_cls = fast_state_class() if self.fast_copy else environment.EnvironmentState
+        self._state = state_cls(self._env_graph, {}, instance_selection=True)
         self._t = 0
         self.seed = seed
         return self.observation, {"scene": scene.name, "step_index": 0}
@@ -360,6 +575,22 @@ class Simulator:
         else:
             s = f"{name(p['from_id'])} {p['relation']} {name(p['to_id'])}"
         return ("NOT " + s) if negate else s
+
+    # --- state tokens (incremental replay) ---
+    @property
+    def state_token(self) -> Any:
+        """The current state, as an opaque token (copy-on-write: later steps never change it)."""
+        self._require()
+        return self._state
+
+    def restore(self, token: Any, step_index: int | None = None) -> None:
+        """Set the current state to a token of :attr:`state_token` taken in this episode's scene;
+        ``step_index``: the step counter to go on from (it numbers the steps in error messages,
+        and changes nothing else), default kept."""
+        self._require()
+        self._state = token
+        if step_index is not None:
+            self._t = step_index
 
     # --- accessors ---
     @property
