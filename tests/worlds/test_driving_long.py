@@ -21,7 +21,36 @@ def test_follow_driving_30_steps_does_not_crash(capsys):
     assert "SR " in out.out and "internal error" not in out.err
 
 
-def test_street_skill_begun_inside_a_junction_settles_first():
+@pytest.mark.parametrize("kind", ["stop_on", "keep_right"])
+def test_street_skill_begun_inside_a_junction_settles_first(kind):
+    """The crash's situation: the ego stands still inside a junction (as when it waits there to
+    turn left), so one tick does not bring it onto a street. Before the fix `route` got the
+    internal edge and raised KeyError; now the skill waits for the ego to leave, then runs."""
+    from actionable.continual.worlds import get_world
+    from actionable.core.continual import Skill
+
+    w = get_world("driving")
+    house = w.make_house("town", "high")
+    house.reset(3)
+    sim, v = house.world.sim, house.world.sim.ls.vehicle
+    for _ in range(400):  # drive on until the ego is inside a junction
+        if sim.ego()["internal"]:
+            break
+        sim.tick()
+    assert sim.ego()["internal"], "the ego never entered a junction in 400 s"
+    v.setSpeed("ego", 0.0)  # it halts inside the junction
+    for _ in range(4):
+        sim.tick()
+    v.setSpeed("ego", -1)  # free to go again, from standstill: one tick is not enough to leave
+    assert sim.ego()["internal"] and sim.ego()["halted"]
+    base = 100 if kind == "stop_on" else 200
+    node = next(n for n in sorted(house.street_of_node) if base <= n < base + 100)
+    res = house.step(Skill(kind, (node,), kind))
+    assert res.executed, res.error
+    assert not sim.ego()["internal"] and sim.ego()["edge"] == house.street_of_node[node]
+
+
+def test_ego_held_inside_a_junction_fails_the_skill_without_a_crash():
     from actionable.continual.worlds import get_world
     from actionable.core.continual import Skill
 
@@ -29,15 +58,14 @@ def test_street_skill_begun_inside_a_junction_settles_first():
     house = w.make_house("town", "high")
     house.reset(3)
     sim = house.world.sim
-    for _ in range(400):  # drive on until the ego is inside a junction
+    for _ in range(400):
         if sim.ego()["internal"]:
             break
         sim.tick()
-    assert sim.ego()["internal"], "the ego never entered a junction in 400 s"
-    street_node = next(n for n in house.street_of_node if 100 <= n < 200)
-    res = house.step(Skill("stop_on", (street_node,), "stop"))
-    assert not sim.ego()["internal"] or not res.executed  # no KeyError; the ego left the junction
-    assert res.observation is not None
+    sim.ls.vehicle.setSpeed("ego", 0.0)  # held there for good (as if blocked)
+    node = next(n for n in sorted(house.street_of_node) if 100 <= n < 200)
+    res = house.step(Skill("stop_on", (node,), "stop"))
+    assert not res.executed and "still inside the" in res.error and "junction" in res.error
 
 
 @pytest.mark.parametrize("agent,seed", [("oracle", 1), ("exrap", 2)])

@@ -240,6 +240,7 @@ class DrivingHouse:
         before = {i.actor for i in sim.incidents if i.state != "scheduled"}
         self._overtook = False
         ok, err, k = True, None, skill.kind
+        t_start = sim.now()
         self._settle()  # every skill starts on a street (a skill cannot be begun inside a junction)
         if k == "go":
             place = self.rooms[skill.args[0]]
@@ -248,6 +249,8 @@ class DrivingHouse:
             street = self.street_of_node[skill.args[0]]
             err = self._onto(street)
             if err is None and k == "stop_on":
+                if sim.ego()["to_line"] > APPROACH:  # halted (or slow) far from the line: drive up first
+                    self.world.drive_along([], 90)
                 ok, err = self._do("stop") if not sim.ego()["halted"] else (True, None)
             elif err is None and sim.ego()["lane"] != RIGHT_LANE:
                 ok, err = self._do("change_lane", "right")
@@ -270,6 +273,8 @@ class DrivingHouse:
             ok, err = self._hold()
         else:
             raise SimulatorError(f"unknown driving skill {k!r}; use go, stop_on, yield_at, keep_right, overtake, wait")
+        if sim.now() == t_start:
+            sim.tick()  # a skill takes time: a step that ran no tick would freeze the world (issue 25)
         if after_skill is not None:
             after_skill()
         self.t += 1
