@@ -68,6 +68,7 @@ def test_ego_held_inside_a_junction_fails_the_skill_without_a_crash():
     assert not res.executed and "still inside the" in res.error and "junction" in res.error
 
 
+@pytest.mark.slow  # about 1-2.5 min each on 2 loaded cores (a driving skill is ~60 simulated s)
 @pytest.mark.parametrize("agent,seed", [("oracle", 1), ("exrap", 2)])
 def test_driving_runs_300_steps(agent, seed):
     from actionable.continual.episode import make_agent, run_episode
