@@ -50,7 +50,7 @@ def run(seeds, levels, steps: int) -> dict:
             res = run_episode(Patrol(), house, ins, steps, s, world=W)
             drive += [b["sim_time"] - a["sim_time"] for a, b in zip(res.trace, res.trace[1:])]
             for a in res.activations:
-                lengths[ins[a["instruction"]].template].append(a["end"] - a["start"])
+                lengths[ins[a["instruction"] - 1].template].append(a["end"] - a["start"])
         q = sorted(drive)
         out[lv] = {"go_median_s": statistics.median(q), "go_p10_s": q[len(q) // 10], "go_p90_s": q[int(0.9 * len(q))],
                    "activations": {k: {"n": len(v), "median_steps": statistics.median(v),

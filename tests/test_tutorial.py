@@ -1,6 +1,7 @@
 """docs/tutorial.md cannot go stale: its commands run here, in order, in a scratch directory,
 as a user would type them (bash, the real console entry point), and each must exit 0 and print
-the key lines the page shows. Numbers are not compared (they may differ between machines).
+the key lines the page shows; `actionable follow`'s pasted output must match its real output line
+for line (``...`` skips lines, wall-clock seconds are masked).
 About a minute on 2 cores with warm model caches."""
 
 from __future__ import annotations
@@ -47,6 +48,32 @@ def tutorial_commands(text: str) -> list[tuple[str, str]]:
     return out
 
 
+#: Commands whose pasted output must appear line for line, in order, in the real output (issue 25:
+#: the page drifted from what `follow` prints). ``...`` on the page skips lines; wall-clock
+#: seconds are masked (they differ between machines).
+EXACT = ("actionable follow",)
+_SECONDS = re.compile(r"(wall time|seconds?) [0-9.]+ ?s|[0-9.]+ s(?=,? model loading)")
+
+
+def _mask(line: str) -> str:
+    return _SECONDS.sub("<s>", line.rstrip())
+
+
+def pasted_lines_missing(pasted: str, stdout: str) -> list[str]:
+    """Pasted lines (``...`` skips) not found in order in ``stdout``; [] when the page is exact."""
+    got = [_mask(x) for x in stdout.splitlines()]
+    pos, missing = 0, []
+    for line in pasted.splitlines():
+        if line.strip() in ("", "..."):
+            continue
+        want = _mask(line)
+        try:
+            pos = got.index(want, pos) + 1
+        except ValueError:
+            missing.append(line)
+    return missing
+
+
 def _keys(cmd: str) -> list[str]:
     for prefix, keys in KEYS.items():
         if cmd.startswith(prefix):
@@ -66,12 +93,16 @@ def test_the_page_holds_one_plan_verification_run_and_table():
 def test_tutorial_commands_run_as_documented(tmp_path):
     # `actionable` is the console script of this interpreter's install (a venv may not be on PATH)
     shim = f'actionable() {{ "{sys.executable}" -c "from actionable.cli import run; run()" "$@"; }}\n'
-    for cmd, _ in tutorial_commands(TUTORIAL.read_text()):
+    for cmd, pasted in tutorial_commands(TUTORIAL.read_text()):
         p = subprocess.run(["bash", "-c", shim + cmd], cwd=tmp_path, capture_output=True, text=True,
                            timeout=600)
         assert p.returncode == 0, f"{cmd!r} exited {p.returncode}:\n{p.stdout[-2000:]}\n{p.stderr[-2000:]}"
         assert "Traceback" not in p.stderr, p.stderr[-2000:]
         for key in _keys(cmd):
             assert key in p.stdout, f"{cmd!r} printed no {key!r}:\n{p.stdout[-3000:]}"
+        if cmd.startswith(EXACT):
+            missing = pasted_lines_missing(pasted, p.stdout)
+            assert not missing, (f"docs/tutorial.md shows lines {cmd!r} no longer prints (regenerate the "
+                                 f"page from its output):\n" + "\n".join(missing[:10]))
     assert (tmp_path / "plan.txt").is_file()
     assert (tmp_path / "runs" / "tutorial-seq" / "summary.md").is_file()

@@ -191,7 +191,7 @@ def follow_command(
         if bel:
             console.print(f"        memory: {bel}")
         if rec["completed"]:
-            console.print(f"        [green]completed instruction(s) {[c + 1 for c in rec['completed']]}[/green]")
+            console.print(f"        [green]completed instruction(s) {rec['completed']}[/green]")
         if rec["house_changed"]:
             console.print(f"        {world.changes_label}: {'; '.join(rec['house_changed'])}")
 

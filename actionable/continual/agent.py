@@ -25,6 +25,18 @@ At each step ``t`` (ExRAP Sec. 3, Algorithm 1):
      query names (else the rooms it names);
 5. the skill is ``argmax_z w_T v_T(z) + w_R v_R(z)`` (Eq. 12; w_T = 0.01, w_R = 1).
 
+Value scales (issue 25 item 3, ``values="normalised"``, the default): the paper's Table A.4
+weights only balance when ``w_T v_T`` and ``w_R v_R`` share a range. Raw, v_T is a summed log-prob
+(-12 to -17 nats for SmolLM2-135M) and only its *differences* matter, so exploitation moved the
+total by 0.01 x a few nats, less than any exploration gain: the agent never carried out an
+instruction it knew was due (kitchen: "bread is on the counter" believed at 1.00 for 30 steps).
+We therefore read Eq. 9 as the LM's *choice probability* over the candidate skills, in percent:
+``v_T(z) = 100 softmax_z(log P(z | pending))`` in [0, 100], so ``w_T v_T`` in [0, 1]; and Eq. 11 as
+the *mean* over the instructions of the information gain with H in bits:
+``v_R(z) = (1/|Q|) sum_q H_2(P_t(q)) max(0, 1 - d_after/d_now)`` in [0, 1]. No weight was tuned:
+w_T = 0.01 and w_R = 1 are the paper's. ``values="raw"`` keeps the old scales (before/after
+tests and benchmarks).
+
 Deviation (documented in docs/continual.md): the Eq. 11 term is clipped at 0.
 Information gain cannot be negative; unclipped, leaving a room whose objects
 the LM is still unsure about costs up to ``-3 H`` per query in this house, and
@@ -77,6 +89,11 @@ class ExRAPConfig(BaseModel):
     reuse: bool = True
     staleness_tau: float = Field(12.0, gt=0.0, description="steps; 1e9 disables the prior")
     explore: str = Field("info_gain", pattern="^(info_gain|fixed|llm)$")
+    values: str = Field("normalised", pattern="^(normalised|raw)$",
+                        description="Eq. 11-12 value scales: normalised (v_T the LM's choice probability "
+                                    "over the candidates in percent, 0..100; v_R the mean over queries of "
+                                    "H in bits x the distance gain, 0..1) or raw (before issue 25: v_T the "
+                                    "summed log-prob in nats, v_R the sum over queries of H in nats x gain)")
     targets: str = Field("query", pattern="^(query|retrieved)$",
                          description="Eq. 11 targets: the query's own objects (query) or, as before "
                                      "issue 13 item 5, the query-named entities of the retrieved quadruples")
@@ -243,7 +260,12 @@ class ExRAPAgent(MemoryAgentBase):
                   f"Pending tasks:\n{todo}\nNext skill:")
         self.lm_calls += 1
         scores = self.lm.score(prompt, [" " + z.text for z in cands])
-        return {z.text: s for z, s in zip(cands, scores)}
+        if self.config.values == "raw":
+            return {z.text: s for z, s in zip(cands, scores)}
+        m = max(scores)
+        ex = [math.exp(s - m) for s in scores]
+        tot = sum(ex)
+        return {z.text: 100.0 * e / tot for z, e in zip(cands, ex)}
 
     def _explore(self, cands, beliefs, ents, here, pending: bool = False) -> dict[str, float]:
         mode = self.config.explore
@@ -267,6 +289,8 @@ class ExRAPAgent(MemoryAgentBase):
             z_sum = sum(math.exp(s - m) for s in sc)
             probs = {z.text: math.exp(s - m) / z_sum for z, s in zip(nav, sc)}
             return {z.text: probs.get(z.text, 0.0) for z in cands}
+        raw = self.config.values == "raw"
+        scale = 1.0 if raw else 1.0 / (math.log(2.0) * max(1, len(beliefs)))  # nats -> bits, mean over q
         out = {}
         for z in cands:
             after = self.skill_room(z, here)
@@ -275,5 +299,5 @@ class ExRAPAgent(MemoryAgentBase):
                 d_now = self._distance(ents[q], here)
                 d_after = self._distance(ents[q], after)
                 v += entropy(p) * max(0.0, 1.0 - d_after / d_now)
-            out[z.text] = v
+            out[z.text] = v * scale
         return out

@@ -6,6 +6,10 @@
   logged in the result's ``interpretation``); the world (``world=``, a
   :class:`~actionable.continual.worlds.ContinualWorld` or its ``--env`` name) also
   supplies the TEKG's exclusive states.
+* **Numbering** (issue 25): instructions are numbered from 1 everywhere a user reads them -
+  the console (``instruction 1: ...``), the trace records' ``completed`` and the summary's
+  ``activations[].instruction`` (instruction ``n`` is ``instructions[n - 1]``). Steps ``t``
+  count skills already run, from 0 (``t=0`` is the first decision), in the console and the trace.
 * :func:`run_episode` - one episode: ``steps`` skills, dynamics by seed, the
   live trace (observation, beliefs, chosen skill, why) through ``on_step``.
 * :func:`make_agent` - agents by name (``exrap``, ``exrap-tc``, ``exrap-exp``,
@@ -105,7 +109,7 @@ def run_episode(agent, house: ContinualHouse, instructions: list[Instruction], s
         res = house.step(d.skill, after_skill=lambda: done.extend(tracker.after_agent(house, t)))
         failed += not res.executed
         rec = {"t": t, "room": obs.room, "skill": d.skill.text or d.skill.kind, "why": d.why,
-               "executed": res.executed, "error": res.error, "completed": done,
+               "executed": res.executed, "error": res.error, "completed": [i + 1 for i in done],
                "beliefs": {k: round(v, 3) for k, v in d.beliefs.items()}, "house_changed": res.changed,
                "observed": len(obs.facts), "truth": list(tracker.truth)}
         if spec.step_extras is not None:
@@ -121,6 +125,6 @@ def run_episode(agent, house: ContinualHouse, instructions: list[Instruction], s
     if spec.episode_extras is not None:
         stats.update(spec.episode_extras(house))
     stats["lm_calls_per_step"] = stats.get("lm_calls", 0) / steps
-    acts = [{"instruction": a.instruction, "start": a.start, "end": a.end, "outcome": a.outcome}
+    acts = [{"instruction": a.instruction + 1, "start": a.start, "end": a.end, "outcome": a.outcome}
             for a in tracker.activations]
     return EpisodeResult(sr_ps(tracker.activations), stats, log, trace, acts)

@@ -156,6 +156,11 @@ class TEKG:
         self._by_source[q.source].discard(i)
         self._n_alive -= 1
         self._total_len -= self._len[i]
+
+    def _maybe_compact(self) -> None:
+        """Renumber the slots once half of them are dead. Only between updates: compacting inside
+        :meth:`_remove` renumbered the slots while :meth:`update` still held indices from before
+        (IndexError / wrong quadruples removed after ~250 steps in the driving world, issue 25)."""
         if len(self._slots) > 256 and self._n_alive < len(self._slots) // 2:
             self._compact()
 
@@ -225,6 +230,7 @@ class TEKG:
                             removed += 1
         for q in new:
             self._add(q)
+        self._maybe_compact()
         return {"added": len(new), "removed": removed}
 
     def _post_slots(self, token_text: str) -> list[int]:

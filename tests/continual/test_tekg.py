@@ -129,3 +129,16 @@ def test_retrieve_relevance_cutoff_drops_generic_matches():
     assert g.retrieve("television is on", k=12, min_ratio=1.0)[0].triple == ("television_248", "is", "on")
     with pytest.raises(ContinualError, match="min_ratio"):
         g.retrieve("television", k=3, min_ratio=1.5)
+
+
+def test_compaction_never_runs_inside_an_update():
+    """Regression (issue 25): compaction inside ``_remove`` renumbered the slots while ``update``
+    still looped over indices taken before (a 300-step driving episode died with IndexError).
+    Here one update removes 200 of 300 quadruples, crossing the half-dead threshold mid-loop."""
+    g = TEKG()
+    g.update([("agent", "sees", f"x_{i}") for i in range(200)] + [(f"cup_{i}", "is", "on") for i in range(100)], 0)
+    g.update([("agent", "in_room", "bedroom")], 1)
+    assert len(g) == 101 and [q.triple for q in g.about("agent")] == [("agent", "in_room", "bedroom")]
+    assert all([q.triple for q in g.about(f"cup_{i}")] == [(f"cup_{i}", "is", "on")] for i in range(100))
+    g.update([("cup_0", "is", "off")], 2)  # storage still consistent after the deferred compaction
+    assert [q.triple for q in g.about("cup_0")] == [("cup_0", "is", "off")] and len(g) == 101

@@ -39,6 +39,7 @@ from actionable.worlds.driving.network import RIGHT_LANE
 from actionable.worlds.driving.sim import APPROACH, EGO
 
 AGENT, EGO_ID, CAR = "agent", 65, 400
+SETTLE_S = 60  # simulated s the ego may take to leave a junction before a street skill fails
 #: mutually exclusive states for the TEKG's contradiction rule (a new ``red`` replaces a remembered
 #: ``green``); handed to the agents through :data:`CONTINUAL_WORLD`'s ``exclusive``
 EXCLUSIVE_PAIRS = (("red", "green"), ("waiting", "clear"), ("blocked", "free"), ("stalled", "moving"))
@@ -203,13 +204,30 @@ class DrivingHouse:
                 return self._do(name)
         return False, "no way to wait here"
 
+    def _settle(self, cap: int = SETTLE_S) -> bool:
+        """Let the ego roll off the junction's internal edges (``:A1_7``), at most ``cap`` simulated
+        s; True when it is on a street. A vehicle waiting inside a junction to turn left can stay
+        there for many ticks (issue 25: one tick was not enough, and ``route`` then got an internal
+        edge and raised KeyError at t=15 of ``follow --env driving --steps 30``)."""
+        sim = self.world.sim
+        for _ in range(cap):
+            if not sim.ego()["internal"]:
+                return True
+            sim.tick()
+        return not sim.ego()["internal"]
+
     def _onto(self, street: str) -> str | None:
+        """Drive onto ``street``; an error text (the skill fails, the episode goes on) when the ego
+        cannot leave the junction it is in or cannot reach the street within 300 s."""
+        if not self._settle():
+            return f"still inside the {self.rooms[self._ego_room()]} junction after {SETTLE_S} s"
         e = self.world.sim.ego()
-        if e["internal"]:
-            self.world.sim.tick()
-            e = self.world.sim.ego()
         if e["edge"] != street:
-            self.world.drive_along(self.town.route(e["edge"], to_edge=street), 300)
+            try:
+                seq = self.town.route(e["edge"], to_edge=street)
+            except KeyError:
+                return f"no route from {self.town.street_name(e['edge'])} to {self.town.street_name(street)}"
+            self.world.drive_along(seq, 300)
             if self.world.sim.ego()["edge"] != street:
                 return f"could not reach {self.town.street_name(street)} in time"
         return None
@@ -222,6 +240,8 @@ class DrivingHouse:
         before = {i.actor for i in sim.incidents if i.state != "scheduled"}
         self._overtook = False
         ok, err, k = True, None, skill.kind
+        t_start = sim.now()
+        self._settle()  # every skill starts on a street (a skill cannot be begun inside a junction)
         if k == "go":
             place = self.rooms[skill.args[0]]
             ok, err = self._do("drive_to", place) if self.rooms[self._ego_room()] != place else self._hold()
@@ -229,6 +249,8 @@ class DrivingHouse:
             street = self.street_of_node[skill.args[0]]
             err = self._onto(street)
             if err is None and k == "stop_on":
+                if sim.ego()["to_line"] > APPROACH:  # halted (or slow) far from the line: drive up first
+                    self.world.drive_along([], 90)
                 ok, err = self._do("stop") if not sim.ego()["halted"] else (True, None)
             elif err is None and sim.ego()["lane"] != RIGHT_LANE:
                 ok, err = self._do("change_lane", "right")
@@ -251,6 +273,8 @@ class DrivingHouse:
             ok, err = self._hold()
         else:
             raise SimulatorError(f"unknown driving skill {k!r}; use go, stop_on, yield_at, keep_right, overtake, wait")
+        if sim.now() == t_start:
+            sim.tick()  # a skill takes time: a step that ran no tick would freeze the world (issue 25)
         if after_skill is not None:
             after_skill()
         self.t += 1

@@ -169,9 +169,15 @@ class TownSim:
         rng = random.Random(f"ego/{self.network}/{self.seed}/{self.now():.0f}")
         start = rng.choice(self.town.streets)
         rid = f"ego_start_{self.now():.0f}"
-        ls.route.add(rid, [start, self.default_next(start)])
-        ls.vehicle.add(EGO, rid, typeID="ego", departLane=str(RIGHT_LANE),
-                       departPos="10", departSpeed="0")
+        if rid not in ls.route.getIDList():
+            ls.route.add(rid, [start, self.default_next(start)])
+        for _ in range(5):  # a removed ego's id is free again after a step
+            try:
+                ls.vehicle.add(EGO, rid, typeID="ego", departLane=str(RIGHT_LANE),
+                               departPos="10", departSpeed="0")
+                break
+            except ls.TraCIException:
+                ls.simulationStep()
         for _ in range(60):
             self.tick()
             if EGO in ls.vehicle.getIDList():
@@ -191,6 +197,11 @@ class TownSim:
         if getattr(self, "_ego_in", False):
             v = self.ls.vehicle
             try:
+                if not v.getRoadID(EGO):
+                    # teleporting after a jam (SUMO --time-to-teleport): the ego is on no road, and
+                    # ego() / the goals would read edge '' (KeyError after ~700 driving steps, issue 25)
+                    v.remove(EGO)
+                    raise self.ls.TraCIException("ego teleporting")
                 route, idx = v.getRoute(EGO), v.getRouteIndex(EGO)
                 if idx >= len(route) - 1:
                     v.setRoute(EGO, [route[-1], self.default_next(route[-1])])
@@ -247,6 +258,9 @@ class TownSim:
         (the one ahead)."""
         v = self.ls.vehicle
         edge = v.getRoadID(EGO)
+        if not edge:  # teleporting (on no road): one tick brings it back on a street (see tick)
+            self.tick()
+            edge = v.getRoadID(EGO)
         internal = edge.startswith(":")
         lane = v.getLaneIndex(EGO)
         pos = v.getLanePosition(EGO)

@@ -240,6 +240,8 @@ class NonStationaryHouse:
             if error is not None:
                 break
             done.append(line)
+        if skill.kind in ("put_on", "put_in", "move_onto") and done:
+            self._rehome(skill.args[0])
         if after_skill is not None:
             after_skill()
         self.t += 1
@@ -305,6 +307,29 @@ class NonStationaryHouse:
         st.add_edge(me, Relation.CLOSE, to)
         st.add_edge(to, Relation.CLOSE, me)
 
+    def _rehome(self, node: int) -> None:
+        """Put a placed object's ``INSIDE`` room edge in the room of what it now stands on / in.
+
+        VirtualHome's GRAB adds ``INSIDE <room of the grab>`` and PUTBACK / PUTIN add only ``ON`` /
+        ``INSIDE`` the destination, so an object carried to another room kept its old room edge
+        and :meth:`room_of` (hence the continual truth and the oracle's distances) named the room
+        it was taken from (issue 25 item 2)."""
+        from virtualhome_eval.simulation.evolving_graph.environment import Relation
+        if self.holder_of(node) is not None:
+            return
+        where = self.placement(node)
+        if where is None:
+            return
+        room = self.room_of(where[1])
+        st = self._state
+        me = st.get_node(node)
+        old = [r for r in st.get_node_ids_from(node, Relation.INSIDE) if r in self.rooms]
+        if old == [room]:
+            return
+        for r in old:
+            st.delete_edge(me, Relation.INSIDE, st.get_node(r))
+        st.add_edge(me, Relation.INSIDE, st.get_node(room))
+
     # ------------------------------------------------------------------ true state
     def states_of(self, node: int) -> set[str]:
         """Lower-case dynamic states of a node (subset of on/off/open/closed)."""
@@ -318,12 +343,11 @@ class NonStationaryHouse:
         self._need_reset()
         if node in self.rooms:
             return node
+        if node != CHARACTER_ID and self.holder_of(node) is not None:
+            return self.room_of(CHARACTER_ID)  # carried: where the agent is (GRAB's room edge is stale)
         rs = [r for r in self._state.get_node_ids_from(node, Relation.INSIDE) if r in self.rooms]
         if rs:
             return rs[0]
-        holder = self.holder_of(node)
-        if holder is not None:
-            return self.room_of(CHARACTER_ID)
         return self.static_room[node]
 
     def placement(self, node: int) -> tuple[str, int] | None:
