@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, GoalReading, check_clauses
-from actionable.core.errors import ResolutionError
+from actionable.core.errors import EnvError, ResolutionError
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan
                     out.attempts += 1
                     try:
                         att = aff.attempt(st, repair=True)
-                    except ResolutionError as exc:
+                    except (ResolutionError, EnvError) as exc:  # an achiever the world cannot run
                         blockers.setdefault(clause.text, str(exc))
                         continue
                     if not att.ok:

@@ -590,6 +590,8 @@ class VirtualHomeGoals:
 
         def arg(x):
             return Argument(g.class_of(x), x)
+        if c.subject != CHARACTER and (c.target == CHARACTER or (c.subject is not None and g.class_of(c.subject) is None)):
+            return []  # a condition on the character as an object ("CLOSE(cat, character)"): no step names it
         if c.kind == "action":
             alts = c.value.split("|")
             if c.subject is None:
