@@ -122,7 +122,14 @@ class PlanningSession:
         """A :class:`~actionable.planning.grounded.GroundedPlanner` over this session's parts."""
         from actionable.planning.grounded import GroundedPlanner
 
-        return GroundedPlanner(self.lm, self.embedder, self.retriever, config, progress=self.progress)
+        planner = getattr(self, "_grounded", None)
+        key = (config, self.lm_config.lm_mode)
+        if planner is not None and planner[0] == key:  # the mode probe runs once per session
+            return planner[1]
+        p = GroundedPlanner(self.lm, self.embedder, self.retriever, config, progress=self.progress,
+                            lm_mode=self.lm_config.lm_mode)
+        self._grounded = (key, p)
+        return p
 
     def with_scene(self, scene) -> "PlanningSession":
         """A session sharing this one's LMs and example bank, on another scene of its world
