@@ -323,6 +323,14 @@ def as_scorer(lm, mode: str = "auto", flag: str = "--model"):
     return ChoiceScorer(lm, mode)
 
 
+def scoring(lm):
+    """``lm`` as it is when it scores (or is ``None``), else :func:`as_scorer` in ``auto`` mode: what a
+    method that ranks candidates with ``lm.score`` (the continual agents) wraps its LM in."""
+    if lm is None or getattr(lm, "supports_score", False):
+        return lm
+    return as_scorer(lm)
+
+
 def _echo_ok(lm, raise_: bool = False) -> bool:
     check = getattr(lm, "check_score", None)
     if not callable(check):
@@ -345,4 +353,4 @@ def _probe_logprobs(lm) -> bool:
 
 
 __all__ = ["MODES", "MODE_CHOICES", "MAX_SHOWN", "ChoiceScorer", "as_scorer", "backend_modes", "choice_prompt",
-           "parse_answer", "renormalise", "retry_prompt", "scoring_mode"]
+           "parse_answer", "renormalise", "retry_prompt", "scoring", "scoring_mode"]
