@@ -335,7 +335,11 @@ def serve_command(
         raise ConfigError(f"--lm-mode: unknown mode {lm_mode!r}; use one of {', '.join(MODE_CHOICES)}")
     check_bind(host, token)
     check_spec(model)
-    import uvicorn
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn
+    except ImportError as exc:
+        raise ConfigError(f"actionable serve needs FastAPI and uvicorn: pip install 'actionable[serve]' ({exc})") from None
 
     engine = Engine(model=model, lm_mode=lm_mode, world=env, cache=not no_cache)
     t0 = time.perf_counter()

@@ -345,9 +345,13 @@ def _echo_ok(lm, raise_: bool = False) -> bool:
 
 
 def _probe_logprobs(lm) -> bool:
+    from actionable.core.errors import BackendUnavailableError, LMError
+
     try:
         got = lm.choice_logprobs(choice_prompt("Task: wash hands", ["walk to bathroom", "Done"]), 2)
-    except CapabilityError:
+    except BackendUnavailableError:
+        raise  # the server is down: say so, do not pick another mode
+    except LMError:  # the server refuses log-probs (HTTP 4xx, no field): mode (c)
         return False
     return got is not None and bool(got[1])
 
