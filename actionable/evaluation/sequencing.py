@@ -220,6 +220,7 @@ class SequencingWorker:
             g = ground_program(res.resolved_program, scene, repair=False)  # an empty program grounds
             return {"steps": [s.step for s in res.steps], "repaired": [s.repaired for s in res.steps],
                     "grounded": g, "extra": {"stop": res.stop_reason, "lm_calls": res.lm_calls, "lm_mode": res.lm_mode,
+                                             "prior_decided": [w for w in res.warnings if "prior decided" in w],
                                              "retrieved": res.retrieved[:3], "task_steps": res.task_steps}}
         if row.startswith("retrieval"):
             near = self.retriever.nearest(prog.task, prog.description or None, k=1,
