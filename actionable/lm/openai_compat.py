@@ -352,7 +352,7 @@ class OpenAICompatLM:
     def choice_logprobs(self, prompt: str, k: int = 20) -> tuple[str, list[tuple[str, float]]] | None:
         """One greedy answer token to the choice prompt ``prompt`` with its top-``k`` log-probs
         (mode b of :mod:`actionable.lm.choice`): chat style sends ``logprobs=True,
-        top_logprobs=k``; completions style appends ``"\\nAnswer:"`` and sends ``logprobs=k``.
+        top_logprobs=k``; completions style appends ``"\\nAnswer: "`` and sends ``logprobs=k``.
 
         Returns:
             ``(answer text, [(token, log-prob nats), ...])``, or ``None`` when the server sends
@@ -364,7 +364,9 @@ class OpenAICompatLM:
             kw.update(messages=[{"role": "user", "content": prompt}], logprobs=True, top_logprobs=k)
             resp = self._request(lambda: self._client.chat.completions.create(**kw), "choice request")
         else:
-            kw.update(prompt=prompt + "\nAnswer:", logprobs=k)
+            # "Answer: " ends in the space so that the next token is the digit itself (SmolLM2 and
+            # Qwen tokenizers write " 1" as two tokens, a space then the digit)
+            kw.update(prompt=prompt + "\nAnswer: ", logprobs=k)
             resp = self._request(lambda: self._client.completions.create(**kw), "choice request")
         ch = (getattr(resp, "choices", None) or [None])[0]
         if ch is None:
@@ -393,7 +395,7 @@ class OpenAICompatLM:
             ch = (getattr(resp, "choices", None) or [None])[0]
             text = getattr(getattr(ch, "message", None), "content", None) if ch is not None else None
         else:
-            kw.update(prompt=prompt + "\nAnswer:", stop=["\n"])
+            kw.update(prompt=prompt + "\nAnswer: ", stop=["\n"])
             resp = self._request(lambda: self._client.completions.create(**kw), "choice request")
             ch = (getattr(resp, "choices", None) or [None])[0]
             text = getattr(ch, "text", None) if ch is not None else None

@@ -100,4 +100,4 @@ def test_completions_top_logprobs_shape(srv):
     s = as_scorer(_lm(srv, "completions"), "choice-logprobs")
     got = s.score("ctx", [" a", " b"])
     assert got[0] > got[1] and abs(sum(math.exp(v) for v in got) - 1) < 1e-9
-    assert srv.bodies[-1]["prompt"].endswith("\nAnswer:") and srv.bodies[-1]["logprobs"] >= 1
+    assert srv.bodies[-1]["prompt"].endswith("\nAnswer: ") and srv.bodies[-1]["logprobs"] >= 1
