@@ -27,8 +27,6 @@ without a token (``--token`` or ``$ACTIONABLE_SERVE_TOKEN``), and then every req
 ``/health`` and the docs must send ``Authorization: Bearer <token>`` (401 otherwise).
 """
 
-from __future__ import annotations
-
 import asyncio
 import hmac
 import ipaddress

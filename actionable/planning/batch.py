@@ -88,7 +88,7 @@ def done_ids(path: str | Path) -> set[str]:
     keep = data.rfind(b"\n") + 1
     ids: set[str] = set()
     good = 0
-    for line in data[:keep].split(b"\n"):
+    for line in data[:keep].split(b"\n")[:-1]:  # complete lines only (each ends with a newline)
         if not line.strip():
             good += len(line) + 1
             continue
@@ -98,7 +98,6 @@ def done_ids(path: str | Path) -> set[str]:
             break  # a corrupt line (never written by us): stop; rewrite from here
         ids.add(str(rec.get("id")))
         good += len(line) + 1
-    good = min(good, len(data))
     if good < len(data):
         with open(p, "r+b") as f:
             f.truncate(good)

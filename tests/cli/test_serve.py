@@ -102,8 +102,9 @@ def test_openapi_documents_the_endpoints(server):
 
 
 def test_verify_and_continual_step(server):
-    code, out = server.call("/verify", {"plan": ["walk to living room", "switch on television"],
-                                        "goal": "Watch TV", "judge": "sim"})
+    code, planned = server.call("/plan", {"task": "Watch TV"})
+    assert code == 200
+    code, out = server.call("/verify", {"plan": planned["program_script"], "goal": "Watch TV", "judge": "sim"})
     assert code == 200, out
     assert out["judge"] == "sim" and "rounds" in out and "final" in out
     code, out = server.call("/continual/step", {"steps": 2, "seed": 0, "agent": "oracle"})
