@@ -6,7 +6,7 @@ Each mode is one resumable ``actionable eval sequencing`` run (its command is pr
 compares executability, task success, goal-condition success and LCS, plus seconds per plan and the
 share of steps where mode (c)'s answer named no candidate (the prior decided).
 
-    python benchmarks/bench_lm_modes.py [--stride 17] [--out runs/lm-modes]
+    python benchmarks/bench_lm_modes.py [--stride 17] [--limit N] [--out runs/lm-modes]
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from pathlib import Path
 MODES = ("score", "choice-logprobs", "choice-name")
 
 
-def run(stride: int, out: Path, model: str = "embedded") -> list[dict]:
+def run(stride: int, out: Path, model: str = "embedded", limit: int | None = None) -> list[dict]:
     rows = []
     for mode in MODES:
         d = out / mode
         cmd = [sys.executable, "-c", "from actionable.cli import run; run()", "eval", "sequencing", "--out", str(d),
                "--rows", "grounded", "--splits", "lopo", "--stride", str(stride), "--model", model,
-               "--lm-mode", mode, "--no-cache", "--no-progress"]
+               "--lm-mode", mode, "--no-cache", "--no-progress"] + (["--limit", str(limit)] if limit else [])
         print("$ actionable " + " ".join(cmd[3:]), file=sys.stderr, flush=True)
         subprocess.run(cmd, check=False)
         recs = [json.loads(x) for x in (d / "run.jsonl").read_text().splitlines() if x.strip()]
@@ -50,5 +50,6 @@ if __name__ == "__main__":
     ap.add_argument("--stride", type=int, default=17)
     ap.add_argument("--out", type=Path, default=Path("runs/lm-modes"))
     ap.add_argument("--model", default="embedded")
+    ap.add_argument("--limit", type=int, default=None, help="only the first N programs of the subset")
     a = ap.parse_args()
-    print(json.dumps(run(a.stride, a.out, a.model), indent=2))
+    print(json.dumps(run(a.stride, a.out, a.model, a.limit), indent=2))
