@@ -66,7 +66,7 @@ def _progress(progress: Progress) -> Callable[[dict], None] | None:
 # ----------------------------------------------------------------------------- plan
 def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str = D.MODEL,
          variant: str = D.VARIANT, *, translation_model: str = D.TRANSLATION_MODEL, bank=None,
-         cache: bool = True, progress: Progress = True, **options: Any):
+         cache: bool = True, progress: Progress = True, lm_mode: str = "auto", **options: Any):
     """Plan a household ``task`` and check it in the simulator, as ``actionable plan`` does.
 
     Args:
@@ -87,6 +87,8 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
             THOR's TEACh demonstrations).
         cache: use the LM response cache.
         progress: see the module docstring.
+        lm_mode: how the grounded planner scores candidates (``auto``, ``score``, ``choice-logprobs``,
+            ``choice-name``; :mod:`actionable.lm.choice`); ``result.lm_mode`` says which ran.
         **options: planner settings: fields of ``GroundedConfig`` for ``grounded``
             (``max_steps``, ``samples``, ``seed``, ...), of ``PlannerConfig`` otherwise
             (``samples``, ``beta``, ``cutoff``, ``max_steps``, ``seed``, ``repair``, ...).
@@ -112,7 +114,7 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
     if variant not in ("grounded", "goal") and variant not in VARIANTS:
         raise ConfigError(f"variant={variant!r}: use one of goal, grounded, {', '.join(VARIANTS)}")
     task = clean_task(task)
-    lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=cache)
+    lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=cache, lm_mode=lm_mode)
     if bank is not None and not Path(bank).is_file():
         raise ConfigError(f"bank={str(bank)!r} is not a file; give a JSONL example bank")
     if variant == "goal":
@@ -195,7 +197,7 @@ def _as_program(plan):
 
 def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str = D.VERIFY_PLANNER,
            model: str = D.MODEL, scene: str = D.VERIFY_SCENE, program: str | None = None,
-           max_rounds: int = D.MAX_ROUNDS, cache: bool = True, world: str | None = None):
+           max_rounds: int = D.MAX_ROUNDS, cache: bool = True, world: str | None = None, lm=None):
     """Critique a plan with the Judge/Planner loop (arXiv 2509.02761), as ``actionable verify`` does.
 
     Args:
@@ -215,6 +217,8 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
             ``virtualhome``). In ``thor`` a plan is a PlanResult of ``plan(world="thor")``, a Path
             to any output of ``actionable plan --env thor`` or TEACh-style lines
             (``PickUp(Mug)``), or such text.
+        lm: an already-loaded LM for the ``llm``/``hybrid`` judge and ``llm`` planner (``actionable
+            serve`` passes its one model); default: loaded from ``model`` when needed.
 
     Returns:
         :class:`actionable.verify.loop.LoopResult`: ``initial``, ``final``, ``rounds``,
@@ -246,7 +250,7 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
     except ConfigError as exc:  # name the argument, not the CLI flag
         raise ConfigError(f"world={world!r}: {str(exc).split(': ', 1)[-1]}") from None
     if route == "adapter":
-        return _verify_in_world(plan, goal, judge, planner, model, scene, program, max_rounds, cache, world)
+        return _verify_in_world(plan, goal, judge, planner, model, scene, program, max_rounds, cache, world, lm)
     prog, own_goal = _as_program(plan)
     goal = (goal or own_goal or "").strip()
     if not goal:
@@ -261,7 +265,8 @@ def verify(plan, goal: str | None = None, judge: str = D.JUDGE, *, planner: str 
         spec = ds.goal_annotations().get(program)
         scene = ds.scene(program)
     task = VerifyTask(goal=goal, scene=None if scene == "default" else scene, goal_spec=spec, program_id=program)
-    return verify_on_graph(prog, task, judge=judge, planner=planner, lm=loop_lm(judge, planner, model, cache),
+    return verify_on_graph(prog, task, judge=judge, planner=planner,
+                           lm=lm if lm is not None else loop_lm(judge, planner, model, cache),
                            max_rounds=max_rounds, world=world)
 
 
@@ -277,7 +282,7 @@ def _recorded_world(plan) -> str | None:
     return plan_world(plan) if isinstance(plan, str) else None
 
 
-def _verify_in_world(plan, goal, judge, planner, model, scene, program, max_rounds, cache, world):
+def _verify_in_world(plan, goal, judge, planner, model, scene, program, max_rounds, cache, world, lm=None):
     """:func:`verify` in a world judged through its adapter (:mod:`actionable.verify.inworld`)."""
     from actionable.core.program import Program
     from actionable.core.errors import ConfigError
@@ -310,7 +315,8 @@ def _verify_in_world(plan, goal, judge, planner, model, scene, program, max_roun
 
     sc = world_scene(world, scene, text)  # a bad scene: one clear error before any model loads
     return verify_in_world(world, text, scene=sc, goal=goal, judge=judge, planner=planner,
-                           lm=loop_lm(judge, planner, model, cache), max_rounds=max_rounds, where=where, suffix=suffix)
+                           lm=lm if lm is not None else loop_lm(judge, planner, model, cache), max_rounds=max_rounds,
+                           where=where, suffix=suffix)
 
 
 # ----------------------------------------------------------------------------- follow
@@ -346,7 +352,7 @@ def follow(instructions=None, world: str = D.WORLD, steps: int = D.FOLLOW_STEPS,
            agent: str = D.AGENT, nonstationarity: str = D.NONSTATIONARITY, count: int = D.INSTRUCTION_COUNT,
            model: str = D.MODEL, seed: int = D.SEED, query_mode: str = D.QUERY_MODE, w_t: float = D.W_T,
            relevance: float = D.RELEVANCE, interpreter: str = D.INTERPRETER, cache: bool = True,
-           on_step: Callable[[dict], None] | None = None, progress: Progress = True) -> FollowResult:
+           on_step: Callable[[dict], None] | None = None, progress: Progress = True, lm=None) -> FollowResult:
     """Follow standing conditional instructions in a changing house, as ``actionable follow`` does.
 
     Args:
@@ -360,6 +366,7 @@ def follow(instructions=None, world: str = D.WORLD, steps: int = D.FOLLOW_STEPS,
         agent, nonstationarity, model, seed, query_mode, w_t, relevance, interpreter: as the
             flags of ``actionable follow``.
         on_step: called with each step's record (the live trace).
+        lm: an already-loaded LM (``actionable serve`` passes its one model); default: loaded from ``model``.
 
     Returns:
         :class:`FollowResult` (``sr``, ``ps``, ``metrics``, ``to_dict()``).
@@ -398,8 +405,9 @@ def follow(instructions=None, world: str = D.WORLD, steps: int = D.FOLLOW_STEPS,
             p = Path(d) / "instructions.txt"
             p.write_text("\n".join(lines) + "\n", encoding="utf-8")
             ins = load(p, house)
-    lm = None
-    if agent != "oracle":
+    if agent == "oracle":
+        lm = None
+    elif lm is None:
         from actionable.lm.registry import load_lm
 
         say(f"loading LM ({model}) ...")

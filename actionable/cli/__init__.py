@@ -71,9 +71,9 @@ def _root(debug: bool = typer.Option(False, "--debug", help="Show full traceback
 
 
 def _register() -> None:
-    from actionable.cli import doctor, evaluate, follow, plan, scenes, sequencing, show, verify
+    from actionable.cli import doctor, evaluate, follow, plan, scenes, sequencing, serve, show, verify
 
-    for mod in (plan, scenes, verify, follow, evaluate, sequencing, doctor, show):
+    for mod in (plan, scenes, verify, follow, evaluate, sequencing, doctor, show, serve):
         mod.register(app, eval_app)
 
 

@@ -27,7 +27,8 @@ _VARIANT_HELP = ("Planner: goal (default) = read the task as goal conditions ove
 
 
 def plan_command(
-    task: str = typer.Argument(..., help="The household task, e.g. \"Make coffee\" (at most 300 characters)."),
+    task: Optional[str] = typer.Argument(None, help="The household task, e.g. \"Make coffee\" (at most 300 "
+                                                    "characters). Omit it with --tasks."),
     variant: str = typer.Option(D.VARIANT, "--variant", "-v", help=_VARIANT_HELP),
     scene: str = typer.Option(D.PLAN_SCENE, "--scene", "-s",
                               help="Scene: 'default' (the house with every packaged object) or a packaged "
@@ -40,7 +41,25 @@ def plan_command(
                                  "Boil water and Water the plant checked)."),
     model: str = typer.Option(D.MODEL, "--model", "-m",
                               help="Planning LM: embedded (SmolLM2-135M, offline), gguf:<file>, "
-                                   "openai:<name>@<base_url>, hf:<path>."),
+                                   "openai:<name>@<base_url> (completions), openai-chat:<name>@<base_url> "
+                                   "(chat: scored through a choice prompt, see --lm-mode), hf:<path>."),
+    lm_mode: str = typer.Option("auto", "--lm-mode", metavar="auto|score|choice-logprobs|choice-name",
+                                help="How the grounded planner scores candidates with the LM: score = (a) each "
+                                     "candidate's log-likelihood (needs prompt log-probs: embedded, gguf:, hf:, "
+                                     "openai: on a server that echoes them); choice-logprobs = (b) a numbered "
+                                     "choice prompt, the chosen number's log-prob renormalised over the "
+                                     "candidates (chat APIs with top log-probs); choice-name = (c) the model "
+                                     "names a candidate, retried once, else the prior decides (chat APIs "
+                                     "without log-probs). auto (default): the first the backend can do. The "
+                                     "output says which ran."),
+    tasks: Optional[Path] = typer.Option(None, "--tasks",
+                                         help="Batch: plan every task of this file (JSONL {\"id\", \"task\", "
+                                              "\"description\", \"scene\"} a line, or one task a line) with one "
+                                              "model load; JSONL out (--out), one line a task; a rerun skips the "
+                                              "ids already written (resume after a crash or kill)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o",
+                                       help="With --tasks: the JSONL file the plans are appended to (default: "
+                                            "stdout, not resumable)."),
     translation_model: str = typer.Option(D.TRANSLATION_MODEL, "--translation-model", "-t",
                                           help="Translation LM: minilm (all-MiniLM-L6-v2, offline), "
                                                "bow (bag-of-words baseline), st:<model dir>."),
@@ -115,11 +134,21 @@ def plan_command(
     from actionable.core.errors import ConfigError
     from actionable.planning.prompts import clean_task
 
-    task = clean_task(task)
+    if tasks is not None and task is not None:
+        raise ConfigError("give a TASK or --tasks FILE, not both")
+    if tasks is None and task is None:
+        raise ConfigError("missing TASK: give the task text (actionable plan \"Make coffee\") or --tasks FILE")
+    if out is not None and tasks is None:
+        raise ConfigError("--out needs --tasks FILE (a single plan prints to stdout)")
+    from actionable.lm.choice import MODE_CHOICES
+
+    if lm_mode not in MODE_CHOICES:
+        raise ConfigError(f"--lm-mode: unknown mode {lm_mode!r}; use one of {', '.join(MODE_CHOICES)}")
+    if tasks is None:
+        task = clean_task(task)
     from actionable.cli.progress import check_seed
 
     check_seed(seed)
-
     from actionable.cli.show import check_out
 
     check_out("--html", html)
@@ -137,16 +166,22 @@ def plan_command(
         domain = planning_domain(env, scene)  # unknown world or scene: one clear error before any model loads
     except UnknownWorldError as exc:
         raise ConfigError(f"--env: {exc}") from None
+    if tasks is not None:
+        if variant not in ("grounded", "goal"):
+            raise ConfigError("--tasks plans with the goal or grounded planner; for the paper variants use "
+                              "`actionable eval plan --tasks`")
+        return _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samples, max_steps,
+                           temperature, top_p, seed, bank, no_cache, variant)
     if variant == "goal":
         from actionable.cli.plan_goal import plan_goal
 
         return plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, _output,
                          lambda: _plan_grounded(task, domain, model, translation_model, samples, max_steps,
-                                                temperature, top_p, seed, bank, no_cache, fmt, html, png),
+                                                temperature, top_p, seed, bank, no_cache, fmt, html, png, lm_mode),
                          after=lambda result: _replay(result, domain, html, png))
     if variant == "grounded":
         return _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p,
-                              seed, bank, no_cache, fmt, html, png)
+                              seed, bank, no_cache, fmt, html, png, lm_mode)
     if not getattr(domain, "paper_variants", False):
         raise ConfigError(f"--variant {variant} needs a world with a whole-scene admissible-action space; "
                           f"world {env} has none: use --variant grounded")
@@ -186,15 +221,115 @@ def _replay(result, domain, html, png) -> None:
     write_outputs(doc, html, png)
 
 
+def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samples, max_steps, temperature,
+                top_p, seed, bank, no_cache, variant="goal") -> None:
+    """``actionable plan --tasks FILE [--out OUT.jsonl]``: one session, one JSON line a task
+    (:mod:`actionable.planning.batch`); with ``--variant goal`` (default) each task is read as goal
+    conditions and planned to them (the imitation planner where no goal can be read), else the
+    grounded planner; every plan is checked against the goal read from its task. Exit 1 when a
+    task failed or did not execute."""
+    import sys
+
+    from actionable.cli.progress import line as print_line
+    from actionable.core.config import GroundedConfig, LMConfig, make_config
+    from actionable.core.errors import ConfigError
+    from actionable.core.registry import planning_domain
+    from actionable.lm.registry import check_spec
+    from actionable.planning.batch import read_tasks, run_batch
+
+    items = read_tasks(tasks)
+    for t in items:  # every scene named: one clear error before any model loads
+        if t.scene:
+            planning_domain(env, t.scene)
+    gcfg = make_config(GroundedConfig, samples=samples, max_steps=max_steps, temperature=temperature,
+                       top_p=top_p, seed=seed)
+    lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache,
+                       lm_mode=lm_mode)
+    if bank is not None and not bank.is_file():
+        raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
+    check_spec(model)
+    from actionable.planning.session import PlanningSession
+
+    with _Progress() as prog:
+        session = PlanningSession(lcfg, None, scene=domain, progress=prog.update,
+                                  bank=bank if bank is not None else domain.example_bank())
+        planner = session.grounded_planner(gcfg)
+    planner.progress = None
+    domains = {domain.name: domain}
+
+    from actionable.planning.goaldirected import GoalSearchConfig
+    from actionable.planning.pipeline import interpreter_for, plan_task, read_goal
+
+    interps: dict = {}
+
+    def plan_one(t):
+        d = domains.get(t.scene or domain.name)
+        if d is None:
+            d = domains[t.scene] = planning_domain(env, t.scene)
+        if variant == "goal":
+            if d.name not in interps:
+                interps[d.name] = interpreter_for(d, session.embedder)
+            interp = interps[d.name]
+            reading = read_goal(interp, t.task) if interp is not None else None
+            if reading is not None and reading.is_goal:
+                cfg = GoalSearchConfig(max_steps=max_steps) if max_steps else GoalSearchConfig()
+                return plan_json(plan_task(d, t.task, interp, cfg, reading), session, getattr(d, "world_text", None))
+        result = planner.plan(t.task, d, description=t.description)
+        _goal_check(result, d, session)
+        return plan_json(result, session, getattr(d, "world_text", None))
+
+    from actionable.cli.progress import mode
+
+    say = None if mode() == "off" else print_line
+    if out is None:  # stdout: one line a task, not resumable
+        counts = {"planned": 0, "failed": 0}
+        for t in items:
+            from actionable.core.errors import ActionableError, BackendUnavailableError
+
+            try:
+                rec = {"id": t.id, "task": t.task, "ok": True, "result": plan_one(t)}
+                counts["planned"] += 1
+            except BackendUnavailableError:
+                raise
+            except ActionableError as exc:
+                rec = {"id": t.id, "task": t.task, "ok": False, "error_type": type(exc).__name__, "error": str(exc)}
+                counts["failed"] += 1
+            sys.stdout.write(json.dumps(rec, allow_nan=False) + "\n")
+            sys.stdout.flush()
+        if counts["failed"]:
+            raise typer.Exit(1)
+        return
+    counts = run_batch(items, out, plan_one, progress=say)
+    if say is not None:
+        say(f"done: {counts['planned']} planned, {counts['failed']} failed, {counts['skipped']} already in {out} "
+            f"(LM mode {planner.lm_mode})")
+    if counts["failed"]:
+        raise typer.Exit(1)
+
+
+def plan_json(result, session, world_text=None) -> dict:
+    """The ``--json`` object of a plan: :meth:`PlanResult.to_dict` plus ``program_script_lines``,
+    ``session`` and (a world with its own action language) ``program_world_lines``; ``lm_mode``
+    says how the LM scored candidates."""
+    out = result.to_dict()
+    prog = result.program
+    out["program_script_lines"] = [st.to_script() for st in prog.steps] if prog is not None else []
+    out["session"] = session.info()
+    if world_text is not None:
+        out["program_world_lines"] = [world_text(st) for st in program_steps(result)]
+    return out
+
+
 def _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p, seed, bank,
-                   no_cache, fmt, html=None, png=None) -> None:
+                   no_cache, fmt, html=None, png=None, lm_mode="auto") -> None:
     """``actionable plan --variant grounded`` (the default) in ``domain``'s world and scene."""
     from actionable.core.config import GroundedConfig, LMConfig, make_config
     from actionable.core.errors import ConfigError
 
     gcfg = make_config(GroundedConfig, samples=samples, max_steps=max_steps, temperature=temperature,
                        top_p=top_p, seed=seed)
-    lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache)
+    lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache,
+                       lm_mode=lm_mode)
     if bank is not None and not bank.is_file():
         raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
     from actionable.lm.registry import check_spec
@@ -255,13 +390,7 @@ def _output(result, session, fmt: str, where: str = "the VirtualHome simulator",
     and give to ``verify``); ``program_script_lines`` is the same script as a list, one line a
     step, aligned with ``program_text``."""
     if fmt == "json":
-        out = result.to_dict()
-        prog = result.program
-        out["program_script_lines"] = [st.to_script() for st in prog.steps] if prog is not None else []
-        out["session"] = session.info()
-        if world_text is not None:
-            out["program_world_lines"] = [world_text(st) for st in program_steps(result)]
-        typer.echo(json.dumps(out, indent=2, allow_nan=False))
+        typer.echo(json.dumps(plan_json(result, session, world_text), indent=2, allow_nan=False))
     elif fmt in ("script", "text"):
         typer.echo(f"# task: {result.task}")
         for st in program_steps(result):
@@ -426,7 +555,15 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
     reps = f"; {result.repairs} repair step{'s' if result.repairs != 1 else ''}" if result.repairs else ""
     con.print(f"[dim]stop: {stop}; {n_calls} LM call{'s' if n_calls != 1 else ''}; plan {t.get('total_s', 0):.1f} s "
               f"(LM {t.get('lm_s', 0):.1f} s{', from the response cache' if n_calls and t.get('lm_s', 0) < 0.05 else ''}); models: {info['planning_model']} + "
-              f"{info['translation_model']}{extra}{reps}[/dim]")
+              f"{info['translation_model']}{extra}{reps}{_mode_note(result)}[/dim]")
+
+
+def _mode_note(result) -> str:
+    """``; LM mode (b) choice-logprobs`` for the human output (grounded plans)."""
+    from actionable.lm.choice import MODES
+
+    m = getattr(result, "lm_mode", "")
+    return f"; LM mode {MODES[m].split(')')[0]}) {m}" if m in MODES else ""
 
 
 def register(app, eval_app) -> None:

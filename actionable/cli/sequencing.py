@@ -36,6 +36,8 @@ def sequencing_command(
     executor: str = typer.Option("local", "--executor", help="local or ray."),
     workers: int = typer.Option(1, "--workers", "-w", help="Ray workers."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
+    lm_mode: str = typer.Option("auto", "--lm-mode", metavar="auto|score|choice-logprobs|choice-name",
+                                help="How grounded rows score candidates with the LM (see `actionable plan --help`)."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress (bar on a terminal, timestamped lines otherwise)."),
 ) -> None:
     """Action-sequencing benchmark (EAI protocol): plan each goal-annotated task from its name and
@@ -90,16 +92,21 @@ def sequencing_command(
                               f"run.jsonl lists its ids)")
         keep = set(wanted)
         pids = [p for p in pids if p in keep]
-    settings = sq.SequencingSettings(model=model, grounded=overrides, lm_cache=not no_cache)
+    from actionable.lm.choice import MODE_CHOICES
+
+    if lm_mode not in MODE_CHOICES:
+        raise ConfigError(f"--lm-mode: unknown mode {lm_mode!r}; use one of {', '.join(MODE_CHOICES)}")
+    settings = sq.SequencingSettings(model=model, grounded=overrides, lm_cache=not no_cache, lm_mode=lm_mode)
     episodes = [Episode(f"{pid}|{row}|{split}", {"program_id": pid, "row": row, "split": split})
                 for split in split_list for row in row_list for pid in pids]
     cmd = " ".join(["actionable", "eval", "sequencing", "--out", shlex.quote(str(out)), "--rows", ",".join(row_list),
                     "--splits", ",".join(split_list), "--programs", programs]
                    + (["--limit", str(limit)] if limit else []) + (["--stride", str(stride)] if stride > 1 else [])
                    + (["--ids", ",".join(pids)] if ids is not None else [])
-                   + (["--grounded", shlex.quote(grounded)] if grounded else []) + ["--model", shlex.quote(model)])
-    manifest = {"kind": "sequencing", "command": cmd,
-                "fingerprint": config_fingerprint({"model": model, "grounded": overrides})}
+                   + (["--grounded", shlex.quote(grounded)] if grounded else []) + ["--model", shlex.quote(model)]
+                   + (["--lm-mode", lm_mode] if lm_mode != "auto" else []))
+    fp = {"model": model, "grounded": overrides, **({"lm_mode": lm_mode} if lm_mode != "auto" else {})}
+    manifest = {"kind": "sequencing", "command": cmd, "fingerprint": config_fingerprint(fp)}
     res = run_episodes(episodes, sq.SequencingWorkerFactory(settings), out, executor=executor, workers=workers,
                        manifest=manifest, progress=not (no_progress or quiet()))
     table = sq.summary_markdown(sq.summarise(res.records.values()))

@@ -68,6 +68,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, ConfigDict, Field
 
 from actionable.continual.query import QueryEvaluator, entropy
+from actionable.lm.choice import scoring
 from actionable.continual.tekg import TEKG, tokenize
 from actionable.core.continual import ContinualHouse, AGENT, Observation, Skill
 
@@ -181,7 +182,7 @@ class ExRAPAgent(MemoryAgentBase):
     """
 
     def __init__(self, lm, config: ExRAPConfig | None = None, name: str = "exrap"):
-        self.lm, self.config, self.name = lm, config or ExRAPConfig(), name
+        self.lm, self.config, self.name = scoring(lm), config or ExRAPConfig(), name
 
     def reset(self, tasks: list[Task], house: ContinualHouse, exclusive=None) -> None:
         super().reset(tasks, house, exclusive)

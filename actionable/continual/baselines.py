@@ -34,6 +34,7 @@ from actionable.continual.query import QueryEvaluator
 from actionable.continual.tekg import TEKG
 from actionable.core.continual import Observation, Skill
 from actionable.lm.base import GenerationParams
+from actionable.lm.choice import scoring
 
 
 def _facts_text(facts) -> str:
@@ -67,7 +68,7 @@ class LLMPlannerAgent(_Candidates):
     """LLM-Planner style: recent observations in the prompt, replans every step."""
 
     def __init__(self, lm, window: int = 2, name: str = "llm-planner"):
-        self.lm, self.window, self.name = lm, window, name
+        self.lm, self.window, self.name = scoring(lm), window, name
 
     def reset(self, tasks, house, exclusive=None) -> None:
         super().reset(tasks, house, exclusive)
@@ -89,7 +90,7 @@ class SayCanAgent(_Candidates):
     """SayCan style: LM usefulness x affordance from the current observation."""
 
     def __init__(self, lm, name: str = "saycan"):
-        self.lm, self.name = lm, name
+        self.lm, self.name = scoring(lm), name
 
     def act(self, obs: Observation, t: int) -> Decision:
         visible = {f for f in obs.facts}
@@ -125,7 +126,7 @@ class ZSPAgent(_Candidates):
     """Zero-shot-planner style: generate a step, translate it to a skill; no memory."""
 
     def __init__(self, lm, name: str = "zsp"):
-        self.lm, self.name = lm, name
+        self.lm, self.name = scoring(lm), name
 
     def act(self, obs: Observation, t: int) -> Decision:
         # The prompt ends inside the answer ("A: The robot should"): ending it with
@@ -146,7 +147,7 @@ class InstructionWiseAgent(_Candidates):
     """Checks the instructions one by one (go, look, ask the LM, act)."""
 
     def __init__(self, lm, name: str = "instruction-wise"):
-        self.lm, self.name = lm, name
+        self.lm, self.name = scoring(lm), name
 
     def reset(self, tasks, house, exclusive=None) -> None:
         super().reset(tasks, house, exclusive)

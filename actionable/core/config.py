@@ -125,6 +125,8 @@ class LMConfig(_Frozen):
 
     model: str = Field("embedded", description="embedded | openai:<name>@<base_url> | hf:<path>")
     translation_model: str = Field("minilm", description="minilm | bow | st:<path>")
+    lm_mode: str = Field("auto", description="how methods score candidates with the LM: auto | score | "
+                                             "choice-logprobs | choice-name (actionable.lm.choice)")
     cache: bool = True
     cache_dir: Path = Field(default_factory=default_cache_dir)
     timeout_s: float = Field(120.0, gt=0)

@@ -108,6 +108,7 @@ class SequencingSettings:
     lm_cache: bool = True
     cache_dir: str | None = None
     world: str = WORLD
+    lm_mode: str = "auto"                          # actionable.lm.choice: score | choice-logprobs | choice-name
 
 
 class SequencingWorkerFactory:
@@ -213,12 +214,13 @@ class SequencingWorker:
         if row in GROUNDED_ROWS:
             cfg = make_config(GroundedConfig, **{**self.s.grounded, **GROUNDED_ROWS[row]})
             planner = GroundedPlanner(self.lm if cfg.use_lm else None, self.embedder, self.retriever, cfg,
-                                      world=self.world)
+                                      world=self.world, lm_mode=getattr(self.s, "lm_mode", "auto"))
             res = planner.plan(prog.task, scene, description=prog.description or None,
                                exclude_sources=ex_src, exclude_tasks=ex_tasks)
             g = ground_program(res.resolved_program, scene, repair=False)  # an empty program grounds
             return {"steps": [s.step for s in res.steps], "repaired": [s.repaired for s in res.steps],
-                    "grounded": g, "extra": {"stop": res.stop_reason, "lm_calls": res.lm_calls,
+                    "grounded": g, "extra": {"stop": res.stop_reason, "lm_calls": res.lm_calls, "lm_mode": res.lm_mode,
+                                             "prior_decided": [w for w in res.warnings if "prior decided" in w],
                                              "retrieved": res.retrieved[:3], "task_steps": res.task_steps}}
         if row.startswith("retrieval"):
             near = self.retriever.nearest(prog.task, prog.description or None, k=1,

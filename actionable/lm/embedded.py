@@ -400,6 +400,37 @@ class EmbeddedLM:
             eng.join(max(1, m))
         return totals
 
+    def choice_logprobs(self, prompt: str, k: int = 20) -> tuple[str, list[tuple[str, float]]]:
+        """The top-``k`` next-token log-probs (exact log-softmax, nats) after the choice prompt
+        ``prompt`` in the chat template (mode b of :mod:`actionable.lm.choice`; the template is
+        SmolLM2's ChatML whatever ``chat`` is).
+
+        Returns:
+            ``(the greedy token's text, [(token text, log-prob), ...])``, best first.
+        """
+        data = self.tokenize(prompt) if self.chat else None
+        if data is None:
+            self.tokenize(prompt)  # the same input checks
+            data = (self._chat_head + self._llm.tokenize(prompt.encode("utf-8", errors="replace"), add_bos=False,
+                                                         special=False) + self._chat_tail)
+        if len(data) >= self.n_ctx:
+            raise InputError(f"choice prompt is {len(data)} tokens, more than the context window of {self.n_ctx}")
+        t0 = time.perf_counter()
+        with self._lock:
+            row = np.asarray(self._engine.prefill(data)[0], dtype=np.float64)
+        self.stats.calls += 1
+        self.stats.seconds += time.perf_counter() - t0
+        lse = float(logsumexp_rows(row[None, :])[0])
+        top = np.argsort(-row)[: max(1, int(k))]
+        pairs = [(self._text([int(t)], "replace"), float(row[t]) - lse) for t in top]
+        return pairs[0][0], pairs
+
+    def choice_answer(self, prompt: str, max_tokens: int = 12) -> str:
+        """The greedy answer to the choice prompt ``prompt`` in the chat template (mode c)."""
+        params = GenerationParams(n=1, temperature=0.0, top_p=1.0, max_tokens=max_tokens, stop=("\n",),
+                                  presence_penalty=0.0, frequency_penalty=0.0, seed=0)
+        return self.generate(prompt if self.chat else chat_prompt(prompt), params)[0].text
+
     def close(self) -> None:
         """Free the native context and model (also done at garbage collection)."""
         if getattr(self, "_engine", None) is not None:

@@ -338,6 +338,69 @@ class OpenAICompatLM:
                 f"log-probs (greedy token: sampled {a:.2f} vs echoed {b:.2f} nats), so score() would be "
                 "wrong; use a server with correct prompt log-probs (e.g. vLLM) or the embedded/hf backends")
 
+    def check_score(self) -> None:
+        """Whether :meth:`score` can be trusted here (chat style: never; completions: the echo probe
+        of :meth:`_check_echo`), for :func:`actionable.lm.choice.as_scorer`.
+
+        Raises:
+            CapabilityError: it cannot.
+        """
+        if self.style != "completions":
+            raise CapabilityError(f"{self.model_id}: a chat endpoint cannot score a given text")
+        self._check_echo()
+
+    def choice_logprobs(self, prompt: str, k: int = 20) -> tuple[str, list[tuple[str, float]]] | None:
+        """One greedy answer token to the choice prompt ``prompt`` with its top-``k`` log-probs
+        (mode b of :mod:`actionable.lm.choice`): chat style sends ``logprobs=True,
+        top_logprobs=k``; completions style appends ``"\\nAnswer: "`` and sends ``logprobs=k``.
+
+        Returns:
+            ``(answer text, [(token, log-prob nats), ...])``, or ``None`` when the server sends
+            no top log-probs.
+        """
+        k = max(1, min(20, int(k)))
+        kw = dict(model=self.name, n=1, max_tokens=1, temperature=0.0, top_p=1.0, seed=0)
+        if self.style == "chat":
+            kw.update(messages=[{"role": "user", "content": prompt}], logprobs=True, top_logprobs=k)
+            resp = self._request(lambda: self._client.chat.completions.create(**kw), "choice request")
+        else:
+            # "Answer: " ends in the space so that the next token is the digit itself (SmolLM2 and
+            # Qwen tokenizers write " 1" as two tokens, a space then the digit)
+            kw.update(prompt=prompt + "\nAnswer: ", logprobs=k)
+            resp = self._request(lambda: self._client.completions.create(**kw), "choice request")
+        ch = (getattr(resp, "choices", None) or [None])[0]
+        if ch is None:
+            raise LMResponseError(f"{self.base_url} answered a choice request without choices")
+        lp = getattr(ch, "logprobs", None)
+        if self.style == "chat":
+            text = getattr(getattr(ch, "message", None), "content", None) or ""
+            content = getattr(lp, "content", None) if lp is not None else None
+            top = getattr(content[0], "top_logprobs", None) if content else None
+            pairs = [(getattr(t, "token", "") or "", getattr(t, "logprob", None)) for t in (top or [])]
+        else:
+            text = getattr(ch, "text", None) or ""
+            tops = getattr(lp, "top_logprobs", None) if lp is not None else None
+            first = tops[0] if tops else None
+            pairs = list(first.items()) if isinstance(first, dict) else []
+        pairs = [(str(t), float(v)) for t, v in pairs if isinstance(v, (int, float)) and not math.isnan(v)]
+        return (text, pairs) if pairs else None
+
+    def choice_answer(self, prompt: str, max_tokens: int = 12) -> str:
+        """The greedy text answer to the choice prompt ``prompt`` (mode c of
+        :mod:`actionable.lm.choice`), asking for no log-probs."""
+        kw = dict(model=self.name, n=1, max_tokens=max_tokens, temperature=0.0, top_p=1.0, seed=0)
+        if self.style == "chat":
+            kw.update(messages=[{"role": "user", "content": prompt}])
+            resp = self._request(lambda: self._client.chat.completions.create(**kw), "choice request")
+            ch = (getattr(resp, "choices", None) or [None])[0]
+            text = getattr(getattr(ch, "message", None), "content", None) if ch is not None else None
+        else:
+            kw.update(prompt=prompt + "\nAnswer: ", stop=["\n"])
+            resp = self._request(lambda: self._client.completions.create(**kw), "choice request")
+            ch = (getattr(resp, "choices", None) or [None])[0]
+            text = getattr(ch, "text", None) if ch is not None else None
+        return text if isinstance(text, str) else ""
+
     def score(self, prompt: str, continuations: Sequence[str]) -> list[float]:
         """Summed log-prob (nats) of each continuation, via ``echo=True``
         (completions style only): the log-probs of the echoed tokens whose text
@@ -350,7 +413,8 @@ class OpenAICompatLM:
         """
         if self.style != "completions":
             raise CapabilityError(f"{self.model_id}: scoring needs the completions style "
-                                  "(echo with log-probs); chat endpoints cannot score a given text")
+                                  "(echo with log-probs); chat endpoints cannot score a given text: use "
+                                  "--model openai:<name>@<url>, or --lm-mode choice-logprobs / choice-name")
         self._check_echo()
         return [self._echo_score(prompt, c) if c else 0.0 for c in continuations]
 

@@ -84,6 +84,7 @@ from actionable.core.config import GroundedConfig
 from actionable.core.program import Program, Step
 from actionable.core.errors import PlanningError, ResolutionError
 from actionable.lm.base import GenerationParams
+from actionable.lm.choice import MAX_SHOWN
 from actionable.planning import prompts
 from actionable.planning.affordance import revisits_state
 from actionable.core.planning import Attempt
@@ -144,12 +145,14 @@ class GroundedPlanner:
     """
 
     def __init__(self, lm, embedder, retriever: ProgramRetriever, config: GroundedConfig | None = None,
-                 progress=None, world: str = WORLD):
+                 progress=None, world: str = WORLD, lm_mode: str = "auto"):
         self.config = config or GroundedConfig()
-        if self.config.use_lm and (lm is None or not getattr(lm, "supports_score", False)):
-            raise PlanningError("the grounded planner scores candidates with the LM; this LM cannot "
-                                "score (use a backend with supports_score, or use_lm=False)")
+        if self.config.use_lm:
+            from actionable.lm.choice import as_scorer
+
+            lm = as_scorer(lm, lm_mode)  # (a) score, (b) choice-logprobs or (c) choice-name
         self.lm = lm
+        self.lm_mode = getattr(lm, "lm_mode", "score") if self.config.use_lm else "none"
         self.embedder = embedder
         self.retriever = retriever
         self.progress = progress
@@ -233,7 +236,9 @@ class GroundedPlanner:
         t0 = time.perf_counter()
         res = PlanResult(task=task, variant="grounded", config=cfg.model_dump(),
                          planning_model=self.lm.model_id if (self.lm is not None and cfg.use_lm) else "none",
-                         translation_model=self.embedder.model_id, world=domain.world, scene=domain.name)
+                         translation_model=self.embedder.model_id, world=domain.world, scene=domain.name,
+                         lm_mode=self.lm_mode)
+        notes_before = len(getattr(self.lm, "notes", ()) or ())
         oracle = domain.start(repair_budget=cfg.repair_budget if cfg.repair else 0)
         k = max(cfg.prompt_examples, cfg.pool_programs)
         retrieved = self.retriever.nearest(task, description, k=k, exclude_sources=exclude_sources,
@@ -396,6 +401,10 @@ class GroundedPlanner:
         if named and not already and not named & acted and best_sim < cfg.missing_object_similarity:
             res.warnings.append("the plan does not act on the objects the task names ("
                                 + ", ".join(sorted(named)) + "); it may not do the task")
+        notes = list(getattr(self.lm, "notes", ()) or ())[notes_before:]
+        if notes:
+            res.warnings.append(f"{len(notes)} LM answer(s) named no candidate, so the prior decided those "
+                                f"steps (--lm-mode choice-name): " + "; ".join(notes[:3]))
         resolved = [s.resolved for s in res.steps]
         res.program = Program(tuple(s.step for s in res.steps), task=task, description=description or "")
         res.resolved_program = Program(tuple(resolved), task=task, description=description or "")
@@ -555,13 +564,22 @@ class GroundedPlanner:
 
     def _lm_scores(self, step_prompt: str, cands: list[_Cand], res: PlanResult) -> None:
         cfg = self.config
+        choice = self.lm_mode != "score"
+        if choice and len(cands) > MAX_SHOWN:
+            # a choice prompt shows at most 9 options (one digit each): the 8 best by the other terms
+            # and Done; the others are not shown and drop out of this step
+            done = [c for c in cands if c.step is None]
+            rest = sorted((c for c in cands if c.step is not None), key=lambda c: -c.total)
+            cands[:] = rest[: MAX_SHOWN - len(done)] + done
         conts = [" " + ("Done" if c.step is None else format_step_text(c.phrase)) + "\n" for c in cands]
         t = time.perf_counter()
-        lps = self.lm.score(step_prompt, conts)
+        # (a): the step prompt ends with "Step i:"; (b)/(c): the choice prompt asks for the next step
+        lps = self.lm.score(step_prompt.rsplit("\n", 1)[0] if choice else step_prompt, conts)
         res.timings["lm_s"] = res.timings.get("lm_s", 0.0) + time.perf_counter() - t
         res.lm_calls += 1
         for c, lp, text in zip(cands, lps, conts):
-            c.lm = float(lp) / max(1, len(text.split()))
+            # (a) per word, as tuned; (b)/(c) are already normalised over the shown candidates
+            c.lm = float(lp) if choice else float(lp) / max(1, len(text.split()))
             c.parts = {"lm": round(c.lm, 4), "translation": round(float(c.trans), 4),
                        "prior": round(float(c.prior), 4), "task": round(float(c.task), 4),
                        "objects": round(float(c.objects), 4)}

@@ -101,6 +101,8 @@ class PlanResult:
             ``unmet_preconditions``, ``steps_executed``), or ``None`` if not run.
         world / scene: the registered world and its scene the plan was made in (``""`` when not
             known); ``actionable.verify`` judges the plan there.
+        lm_mode: grounded only: how the LM scored candidates (:mod:`actionable.lm.choice`):
+            ``score`` (a), ``choice-logprobs`` (b), ``choice-name`` (c), or ``none``.
     """
 
     task: str
@@ -133,6 +135,7 @@ class PlanResult:
     scene: str = ""
     reading: dict | None = None
     done: bool | None = None
+    lm_mode: str = ""
 
     @property
     def repairs(self) -> int:
@@ -180,6 +183,7 @@ class PlanResult:
             "prompt": self.prompt, "completion": self.completion,
             "example": self.example, "example_similarity": _num(self.example_similarity),
             "models": {"planning": self.planning_model, "translation": self.translation_model},
+            **({"lm_mode": self.lm_mode} if self.lm_mode else {}),
             "decoding": self.decoding, "config": self.config,
             "timings": {k: round(float(v), 4) for k, v in self.timings.items()},
             "lm_calls": self.lm_calls, "repairs": self.repairs,

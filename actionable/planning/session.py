@@ -122,7 +122,17 @@ class PlanningSession:
         """A :class:`~actionable.planning.grounded.GroundedPlanner` over this session's parts."""
         from actionable.planning.grounded import GroundedPlanner
 
-        return GroundedPlanner(self.lm, self.embedder, self.retriever, config, progress=self.progress)
+        from actionable.core.config import GroundedConfig
+
+        config = config if config is not None else GroundedConfig()
+        mode = self.lm_config.lm_mode
+        scorers = self.__dict__.setdefault("_scorers", {})
+        if config.use_lm and mode not in scorers:  # the mode probe runs once per session
+            from actionable.lm.choice import as_scorer
+
+            scorers[mode] = as_scorer(self.lm, mode)
+        lm = scorers.get(mode, self.lm) if config.use_lm else self.lm
+        return GroundedPlanner(lm, self.embedder, self.retriever, config, progress=self.progress, lm_mode=mode)
 
     def with_scene(self, scene) -> "PlanningSession":
         """A session sharing this one's LMs and example bank, on another scene of its world

@@ -20,7 +20,7 @@ def _free_port() -> int:
 class LlamaServer:
     """A llama_cpp.server subprocess; ``url`` ends in /v1; ``kill()`` stops it."""
 
-    def __init__(self, log_path):
+    def __init__(self, log_path, extra=()):
         from actionable.lm.embedded import find_embedded_gguf
 
         self.port = _free_port()
@@ -28,7 +28,7 @@ class LlamaServer:
         self.log = open(log_path, "wb")
         cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(find_embedded_gguf()),
                "--model_alias", "smollm", "--host", "127.0.0.1", "--port", str(self.port),
-               "--n_ctx", "2048", "--n_threads", "1", "--logits_all", "True"]
+               "--n_ctx", "2048", "--n_threads", "1", "--logits_all", "True", *extra]
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
                                      env={**os.environ, "OPENAI_API_KEY": ""})
         deadline = time.time() + 90

@@ -1,0 +1,100 @@
+"""`actionable plan --tasks FILE --out OUT`: one model load, JSONL out, resumable after kill -9."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from actionable.core.errors import InputError
+from actionable.planning.batch import BatchTask, append_line, done_ids, read_tasks, run_batch
+
+TASKS = ["Watch TV", "Turn on light", "Go to sleep", "Brush teeth", "Wash hands", "Read book"]
+FAST = ["--model", "scripted:[]", "--translation-model", "bow", "--no-cache"]
+
+
+def _cli(*args):
+    return [sys.executable, "-c", "from actionable.cli import run; run()", *args]
+
+
+def test_read_tasks_formats_and_errors(tmp_path):
+    f = tmp_path / "t.jsonl"
+    f.write_text('{"id": "a", "task": "Watch TV", "scene": "default"}\n\n# note\nTurn on light\n')
+    got = read_tasks(f)
+    assert got == [BatchTask("a", "Watch TV", None, "default"), BatchTask("4", "Turn on light")]
+    f.write_text('{"task": "x"}\n{"task": ')
+    with pytest.raises(InputError, match="line 2 is not valid JSON"):
+        read_tasks(f)
+    f.write_text('{"id": 1, "task": "x"}\n{"id": 1, "task": "y"}\n')
+    with pytest.raises(InputError, match="line 2 repeats id '1'"):
+        read_tasks(f)
+    f.write_text('{"id": 1}\n')
+    with pytest.raises(InputError, match="no \"task\""):
+        read_tasks(f)
+    with pytest.raises(InputError, match="--tasks"):
+        read_tasks(tmp_path / "missing.jsonl")
+
+
+def test_torn_last_line_is_cut_and_replanned(tmp_path):
+    out = tmp_path / "o.jsonl"
+    append_line(out, {"id": "1", "ok": True})
+    with open(out, "ab") as f:
+        f.write(b'{"id": "2", "ok": tr')  # died inside the write
+    assert done_ids(out) == {"1"}
+    assert out.read_bytes().endswith(b"}\n")
+    seen = []
+    counts = run_batch([BatchTask("1", "a"), BatchTask("2", "b")], out, lambda t: seen.append(t.id) or {})
+    assert seen == ["2"] and counts["skipped"] == 1
+    assert [json.loads(ln)["id"] for ln in out.read_text().splitlines()] == ["1", "2"]
+
+
+def test_batch_resumes_after_kill_9(tmp_path):
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("".join(json.dumps({"id": f"t{i}", "task": t}) + "\n" for i, t in enumerate(TASKS)))
+    out = tmp_path / "plans.jsonl"
+    p = subprocess.Popen(_cli("plan", "--tasks", str(tasks), "--out", str(out), *FAST),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    t0 = time.time()
+    while time.time() - t0 < 120:
+        if out.exists() and len(out.read_bytes().splitlines()) >= 2:
+            break
+        if p.poll() is not None:
+            pytest.fail("the batch ended before it could be killed: " + p.stderr.read().decode()[-2000:])
+        time.sleep(0.05)
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    first = [json.loads(ln)["id"] for ln in out.read_text().splitlines() if ln.strip()]
+    assert 2 <= len(first) < len(TASKS)
+    r = subprocess.run(_cli("plan", "--tasks", str(tasks), "--out", str(out), *FAST), capture_output=True,
+                       text=True, timeout=180)
+    assert r.returncode in (0, 1), r.stderr
+    assert f"resuming: {len(first)} of {len(TASKS)} tasks already in" in r.stderr
+    recs = [json.loads(ln) for ln in out.read_text().splitlines()]
+    ids = [x["id"] for x in recs]
+    assert sorted(ids) == sorted(f"t{i}" for i in range(len(TASKS))) and len(set(ids)) == len(ids)
+    assert ids[: len(first)] == first
+    assert "[%d/%d]" % (len(TASKS), len(TASKS)) in r.stderr  # progress lines
+    ok = [x for x in recs if x["ok"]]
+    assert ok and all(x["result"]["lm_mode"] == "score" and x["result"]["task"] == x["task"] for x in ok)
+    # a third run plans nothing
+    r = subprocess.run(_cli("plan", "--tasks", str(tasks), "--out", str(out), *FAST), capture_output=True,
+                       text=True, timeout=180)
+    assert len(out.read_text().splitlines()) == len(TASKS) and "0 planned" in r.stderr
+
+
+def test_task_and_tasks_together_is_refused(tmp_path, capsys):
+    from actionable.cli import main
+
+    f = tmp_path / "t.txt"
+    f.write_text("Watch TV\n")
+    assert main(["plan", "Watch TV", "--tasks", str(f)]) == 2
+    assert "not both" in capsys.readouterr().err
+    assert main(["plan", "Watch TV", "--out", str(tmp_path / "o.jsonl")]) == 2
+    assert "--out needs --tasks" in capsys.readouterr().err
+    assert main(["plan", "Watch TV", "--lm-mode", "magic"]) == 2
+    assert "--lm-mode" in capsys.readouterr().err
