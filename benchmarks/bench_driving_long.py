@@ -8,7 +8,7 @@ line; the benchmark goes on to the next one). Exit status 1 when any episode rai
 
     python benchmarks/bench_driving_long.py --seeds 0,1,2,3,4 --steps 1000 --level high
 
-Needs the driving extra (``pip install -e ".[driving]"``).
+Needs the driving extra (``pip install -e ".[dev,driving]" torch==2.13.0``).
 """
 
 from __future__ import annotations

@@ -137,7 +137,8 @@ def plan_command(
     if tasks is not None and task is not None:
         raise ConfigError("give a TASK or --tasks FILE, not both")
     if tasks is None and task is None:
-        raise ConfigError("missing TASK: give the task text (actionable plan \"Make coffee\") or --tasks FILE")
+        raise ConfigError("missing TASK: give the task text (actionable plan \"Make coffee\") or --tasks FILE; "
+                          "see actionable plan --help")
     if out is not None and tasks is None:
         raise ConfigError("--out needs --tasks FILE (a single plan prints to stdout)")
     from actionable.lm.choice import MODE_CHOICES
@@ -174,6 +175,15 @@ def plan_command(
                            temperature, top_p, seed, bank, no_cache, variant)
     if variant == "goal":
         from actionable.cli.plan_goal import plan_goal
+        from actionable.core.config import GroundedConfig
+        from actionable.lm.registry import check_spec
+
+        # the flags the imitation fallback would use are checked first, as for --variant grounded
+        make_config(GroundedConfig, samples=samples, max_steps=max_steps, temperature=temperature,
+                    top_p=top_p, seed=seed)
+        if bank is not None and not bank.is_file():
+            raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
+        check_spec(model)
 
         return plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, _output,
                          lambda: _plan_grounded(task, domain, model, translation_model, samples, max_steps,

@@ -172,7 +172,7 @@ def test_plan_bad_task_and_flags(cli, args, expect):
     extra = [] if "--model" in args else ["--model", SCRIPTED_WALK]
     if "--translation-model" not in args:
         extra += ["--translation-model", "bow"]
-    res = cli("plan", *args, *extra)
+    res = cli("plan", *args, *extra, "--variant", "grounded")
     assert_one_line_error(res, *expect)
 
 
@@ -277,7 +277,7 @@ def test_non_utf8_task_bytes_are_refused(cli_subprocess):
 def test_control_characters_are_stripped_from_the_task(cli_subprocess):
     res = cli_subprocess("plan", "Watch\x07 TV\x1b[2J\x08", "--variant", "translated", "--json",
                          "--model", 'scripted:["walk to bedroom"]', "--translation-model", "bow")
-    assert res.rc == 0, res.err
+    assert res.rc in (0, 1), res.err  # 1: executes, the goal read from the task does not hold
     doc = json.loads(res.out)
     task = doc["program"]["task"]
     assert task.startswith("Watch TV") and not any(ord(c) < 32 or ord(c) == 127 for c in task)

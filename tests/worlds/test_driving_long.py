@@ -11,7 +11,7 @@ from actionable.cli import main
 from actionable.worlds.driving.sumo import sumo_available
 
 pytestmark = pytest.mark.skipif(not sumo_available(),
-                                reason='Eclipse SUMO not installed: pip install -e ".[driving]"')
+                                reason='Eclipse SUMO not installed: pip install -e ".[dev,driving]" torch==2.13.0')
 
 
 def test_follow_driving_30_steps_does_not_crash(capsys):

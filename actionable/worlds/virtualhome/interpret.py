@@ -370,8 +370,12 @@ class VirtualHomeGoals:
     def _per_subject(self, sel, make) -> list[Clause]:
         """One clause per instance (``all``), else one clause with an option per instance."""
         if sel.quantifier == "all":
-            return [self._clause(make(i)) for i in sel.ids]
-        return [self._clause([o for i in sel.ids for o in make(i)])]
+            groups = [make(i) for i in sel.ids]
+        else:
+            groups = [[o for i in sel.ids for o in make(i)]]
+        if not all(groups):  # "put the microwave in the microwave": no instance can satisfy it
+            return f"no {human(sel.cls)} here can satisfy that (an object cannot be put in or on itself)"
+        return [self._clause(g) for g in groups]
 
     def _conditions(self, r: G.ClauseReading):
         eff, sel, tgt = r.effect, r.subject, r.target
@@ -420,7 +424,8 @@ class VirtualHomeGoals:
 
             def make(i):
                 return [Condition("relation", i, rel, t) for t in tgt.ids if t != i]
-            return self._per_subject(sel, make) + extra
+            got = self._per_subject(sel, make)
+            return got if isinstance(got, str) else got + extra
         if eff == "put_back" and sel is not None:
             if tgt is not None:
                 rel = self._placement(r.prep, tgt.ids)
