@@ -18,6 +18,7 @@ t)``, ``room_of(i)`` (VirtualHome only), ``character()`` (an id, or the token ``
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from actionable.core.errors import InputError
@@ -164,14 +165,44 @@ class ThorView:
         return short.get(i, i)
 
 
+@dataclass(frozen=True)
+class CheckerVocabulary:
+    """What the checker knows of one world's state representation: the type of its object ids,
+    its state and relation names, whether selectors may name rooms, an example id (for checking a
+    ``where`` filter's shape) and its view class."""
+
+    id_type: type
+    states: frozenset
+    relations: frozenset
+    rooms: bool
+    example_id: Any
+    view: type
+
+
+#: the worlds the independent checker reads, as data (it imports no world package)
+VOCABULARIES: dict[str, CheckerVocabulary] = {
+    "virtualhome": CheckerVocabulary(int, VH_STATES, VH_RELATIONS, True, 0, GraphView),
+    "thor": CheckerVocabulary(str, THOR_STATES, THOR_RELATIONS, False, "x", ThorView),
+}
+
+
+def vocabulary(world: str) -> CheckerVocabulary:
+    """The :class:`CheckerVocabulary` of ``world``.
+
+    Raises:
+        InputError: a world the checker does not read.
+    """
+    try:
+        return VOCABULARIES[world]
+    except KeyError:
+        raise InputError(f"world must be one of {', '.join(VOCABULARIES)}, got {world!r}") from None
+
+
 def view_of(world: str, state: Any):
-    """The view for ``world`` (``"virtualhome"`` or ``"thor"``) over ``state``.
+    """The view for ``world`` (one of :data:`VOCABULARIES`) over ``state``.
 
     Raises:
         InputError: unknown world, or a state of the wrong shape.
     """
-    if world == "virtualhome":
-        return state if isinstance(state, GraphView) else GraphView(state)
-    if world == "thor":
-        return state if isinstance(state, ThorView) else ThorView(state)
-    raise InputError(f"world must be 'virtualhome' or 'thor', got {world!r}")
+    view = vocabulary(world).view
+    return state if isinstance(state, view) else view(state)

@@ -28,11 +28,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from actionable.core.errors import InputError
-from actionable.evaluation.goal_states import (AGENT, THOR_RELATIONS, THOR_STATES, VH_RELATIONS, VH_STATES,
-                                               view_of)
+from actionable.evaluation.goal_states import AGENT, VOCABULARIES, view_of, vocabulary
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "novel_goals.jsonl"
-WORLDS = ("virtualhome", "thor")
+WORLDS = tuple(VOCABULARIES)
 EXPECTED = ("goal", "nothing_to_do", "refuse", "unclear_intent")
 CATEGORIES = ("quantifier", "in_vs_on", "named_instance", "conjunction", "posture_holding", "already_true",
               "impossible", "intent", "modifier")
@@ -89,7 +88,8 @@ def _selector(sel: Any, world: str, where: str, subject: bool) -> None:
                "class": {"class", "quantifier", "room", "where"}}[k]
     if set(sel) - allowed:
         _fail(where, f"unknown selector keys {sorted(set(sel) - allowed)} for a {k!r} selector")
-    idtype = int if world == "virtualhome" else str
+    voc = vocabulary(world)
+    idtype = voc.id_type
     if k == "id" and (not isinstance(sel["id"], idtype) or isinstance(sel["id"], bool)):
         _fail(where, f"'id' must be a {idtype.__name__} in world {world!r}, got {sel['id']!r}")
     if k == "ids" and (not isinstance(sel["ids"], list) or not sel["ids"]
@@ -101,14 +101,14 @@ def _selector(sel: Any, world: str, where: str, subject: bool) -> None:
         _fail(where, f"'class' must be a class name, got {sel['class']!r}")
     if k == "character" and (sel["character"] is not True or not subject):
         _fail(where, "{'character': true} may only be a subject")
-    if "room" in sel and (world != "virtualhome" or not isinstance(sel["room"], str)):
+    if "room" in sel and (not voc.rooms or not isinstance(sel["room"], str)):
         _fail(where, "'room' is a VirtualHome room name (bathroom, bedroom, dining_room, home_office)")
     if not isinstance(sel.get("where", []), list):
         _fail(where, "'where' is a list of conditions without 'subject'")
     for j, c in enumerate(sel.get("where", ())):
         if not isinstance(c, dict) or "subject" in c:
             _fail(where, "'where' is a list of conditions without 'subject'")
-        _condition({**c, "subject": {"id": 0 if world == "virtualhome" else "x"}}, world, f"{where}.where[{j}]")
+        _condition({**c, "subject": {"id": voc.example_id}}, world, f"{where}.where[{j}]")
 
 
 def _condition(c: Any, world: str, where: str) -> None:
@@ -121,7 +121,8 @@ def _condition(c: Any, world: str, where: str) -> None:
             for j, sub in enumerate(c[key]):
                 _condition(sub, world, f"{where}.{key}[{j}]")
             return
-    states, rels = (VH_STATES, VH_RELATIONS) if world == "virtualhome" else (THOR_STATES, THOR_RELATIONS)
+    voc = vocabulary(world)
+    states, rels = voc.states, voc.relations
     if "subject" not in c:
         _fail(where, "a condition needs 'subject' (or is an any_of / all_of)")
     _selector(c["subject"], world, f"{where}.subject", subject=True)
