@@ -149,13 +149,9 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
         session = PlanningSession(lcfg, pcfg, scene=domain, bank=bank, progress=cb)
         result = session.plan(task)
         result.world, result.scene = domain.world, domain.name
-    from actionable.planning.pipeline import check_with_interpreter
+    from actionable.planning.pipeline import check_result
 
-    check_with_interpreter(result, domain, session.embedder)
-    if result.done is None and result.goal_check is None:
-        result.goal_check = domain.goal_check(result, session)
-        if result.goal_check.get("checked") and getattr(domain, "goal_is_task", False):
-            result.done = bool(result.goal_check.get("task_success"))
+    check_result(result, domain, session)
     return result
 
 

@@ -361,14 +361,9 @@ def _goal_check(result, domain, session) -> None:
     """The one goal check: the world's goal interpreter's conditions on the plan's final state;
     a world without one keeps its domain's check, which sets ``done`` only where the goal is the
     task (a PDDL problem)."""
-    from actionable.planning.pipeline import check_with_interpreter
+    from actionable.planning.pipeline import check_result
 
-    check_with_interpreter(result, domain, session.embedder)
-    if result.done is None and result.goal_check is None:
-        gc = domain.goal_check(result, session)
-        result.goal_check = gc
-        if gc.get("checked") and getattr(domain, "goal_is_task", False):
-            result.done = bool(gc.get("task_success"))
+    check_result(result, domain, session)
 
 
 def _exit(result) -> None:

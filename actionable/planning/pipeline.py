@@ -193,4 +193,16 @@ def check_with_interpreter(result, domain, embedder=None) -> None:
     attach_goal_check(result, interp, reading)
 
 
-__all__ = ["LazyEmbedder", "attach_goal_check", "check_with_interpreter", "interpreter_for", "plan_task", "read_goal"]
+def check_result(result, domain, session) -> None:
+    """The one goal check of any variant's plan: :func:`check_with_interpreter`; a world without a
+    goal interpreter keeps its domain's ``goal_check``, which sets ``done`` only where the goal is
+    the task (a PDDL problem, ``goal_is_task``)."""
+    check_with_interpreter(result, domain, session.embedder)
+    if result.done is None and result.goal_check is None:
+        result.goal_check = domain.goal_check(result, session)
+        if result.goal_check.get("checked") and getattr(domain, "goal_is_task", False):
+            result.done = bool(result.goal_check.get("task_success"))
+
+
+__all__ = ["LazyEmbedder", "attach_goal_check", "check_result", "check_with_interpreter", "interpreter_for",
+           "plan_task", "read_goal"]
