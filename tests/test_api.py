@@ -40,7 +40,7 @@ def test_verify_is_callable_and_the_subpackage_still_imports():
 
 @pytest.mark.slow
 def test_plan_end_to_end_real_model(capsys):
-    r = actionable.plan("Watch TV", max_steps=6, progress=True)
+    r = actionable.plan("Watch TV", variant="grounded", max_steps=6, progress=True)  # the LM planner
     assert r.variant == "grounded" and 0 < len(r.steps_as_program()) <= 6
     assert r.executable is True  # the grounded planner only takes steps that execute
     d = r.to_dict()
@@ -52,7 +52,10 @@ def test_plan_end_to_end_real_model(capsys):
     from actionable.cli import _command
 
     opts = {p.name: p.default for p in _command().commands["plan"].params}
-    assert (opts["variant"], opts["scene"], opts["model"]) == ("grounded", "default", "embedded")
+    assert (opts["variant"], opts["scene"], opts["model"]) == ("goal", "default", "embedded")
+    import inspect
+
+    assert inspect.signature(actionable.plan).parameters["variant"].default == opts["variant"]
 
 
 @pytest.mark.slow

@@ -183,6 +183,10 @@ def plan_command(
                     top_p=top_p, seed=seed)
         if bank is not None and not bank.is_file():
             raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
+        if bank is not None:
+            from actionable.planning.examples import ExampleBank
+
+            ExampleBank.from_jsonl(bank)  # a broken bank is refused now, not when the fallback needs it
         check_spec(model)
 
         return plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, _output,

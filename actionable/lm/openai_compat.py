@@ -98,15 +98,7 @@ class OpenAICompatLM:
                  retry: RetryPolicy | None = None, require_logprobs: bool = True):
         if not name or not name.strip():
             raise ConfigError("openai backend needs a model name: openai:<name>@<base_url>")
-        if not base_url.startswith(("http://", "https://")):
-            raise ConfigError(f"base_url must start with http:// or https:// (got {base_url!r}); "
-                              "e.g. openai:my-model@http://127.0.0.1:8000/v1")
-        from urllib.parse import urlsplit
-
-        parts = urlsplit(base_url)
-        if parts.username or parts.password or "key=" in parts.query.lower():
-            raise ConfigError("base_url must not carry credentials (they would end up in model ids, caches "
-                              "and logs); put the key in OPENAI_API_KEY or ACTIONABLE_API_KEY instead")
+        check_base_url(base_url)
         if style not in ("completions", "chat"):
             raise ConfigError(f"style must be 'completions' or 'chat' (got {style!r})")
         try:
@@ -417,6 +409,24 @@ class OpenAICompatLM:
                                   "--model openai:<name>@<url>, or --lm-mode choice-logprobs / choice-name")
         self._check_echo()
         return [self._echo_score(prompt, c) if c else 0.0 for c in continuations]
+
+
+def check_base_url(base_url: str) -> None:
+    """Refuse a ``base_url`` that is not http(s) or that carries credentials (user:password@ or a
+    ``key=`` query), without echoing it back when it does.
+
+    Raises:
+        ConfigError: either fault, with the fix.
+    """
+    if not base_url.startswith(("http://", "https://")):
+        raise ConfigError(f"base_url must start with http:// or https:// (got {base_url!r}); "
+                          "e.g. openai:my-model@http://127.0.0.1:8000/v1")
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(base_url)
+    if parts.username or parts.password or "key=" in parts.query.lower():
+        raise ConfigError("base_url must not carry credentials (they would end up in model ids, caches "
+                          "and logs); put the key in OPENAI_API_KEY or ACTIONABLE_API_KEY instead")
 
 
 def parse_openai_spec(spec: str) -> tuple[str, str, str]:

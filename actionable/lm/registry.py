@@ -47,7 +47,8 @@ def check_spec(spec: str) -> str:
 
     Raises:
         ModelNotFoundError: unknown form, or no file at a ``gguf:`` path.
-        ConfigError: unknown ``hf:`` option or a bad ``scripted:`` list.
+        ConfigError: unknown ``hf:`` option, a bad ``scripted:`` list, or an ``openai:`` base_url
+            that is not http(s) or carries credentials.
     """
     if not isinstance(spec, str) or not spec.strip():
         raise _unknown(str(spec), "empty")
@@ -67,9 +68,9 @@ def check_spec(spec: str) -> str:
                                      "<file.gguf>")
         return spec
     if kind in ("openai", "openai-chat"):
-        from actionable.lm.openai_compat import parse_openai_spec
+        from actionable.lm.openai_compat import check_base_url, parse_openai_spec
 
-        parse_openai_spec(spec)
+        check_base_url(parse_openai_spec(spec)[2])
         return spec
     if kind == "hf" and rest:
         _hf_options(rest)

@@ -80,7 +80,9 @@ def test_batch_resumes_after_kill_9(tmp_path):
     assert ids[: len(first)] == first
     assert "[%d/%d]" % (len(TASKS), len(TASKS)) in r.stderr  # progress lines
     ok = [x for x in recs if x["ok"]]
-    assert ok and all(x["result"]["lm_mode"] == "score" and x["result"]["task"] == x["task"] for x in ok)
+    assert ok and all(x["result"]["task"] == x["task"] for x in ok)
+    # the goal planner (the default) uses no LM; a task it cannot read falls back to the LM planner
+    assert all(x["result"]["variant"] == "goal" or x["result"]["lm_mode"] == "score" for x in ok)
     # a third run plans nothing
     r = subprocess.run(_cli("plan", "--tasks", str(tasks), "--out", str(out), *FAST), capture_output=True,
                        text=True, timeout=180)

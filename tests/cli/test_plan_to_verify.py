@@ -101,7 +101,7 @@ def test_plan_printed_then_verified_with_the_real_cli(tmp_path):
     """`actionable plan "Watch TV" > p.txt; actionable verify p.txt` (real embedded model)."""
     code, out, err = run_cli("plan", "Watch TV")
     assert code == 0, err
-    assert out.startswith("Task: Watch TV") and "[WALK]" in out
+    assert out.startswith("Done\n") and "Task: Watch TV" in out and "] <television> (" in out
     p = tmp_path / "p.txt"
     p.write_text(out)
     code, vout, err = run_cli("verify", str(p), "--judge", "rule")

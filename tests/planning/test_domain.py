@@ -61,13 +61,13 @@ def test_every_registered_world_plans_or_says_which_do():
 
 def test_scripted_lm_chooses_among_afforded_thor_steps_and_ends_at_done(emb):
     d = planning_domain("thor", "FloorPlan1")
-    lm = PreferLM("Make coffee", ["Switch on faucet"])
+    lm = PreferLM("Make coffee", ["Grab mug"])  # among the first step's afforded candidates
     planner = GroundedPlanner(lm, emb, ProgramRetriever(d.example_bank(), emb),
                               GroundedConfig(max_steps=8, goal_search=False))  # the LM's Done ends the plan
     res = planner.plan("Make coffee", d)
     chosen = [s.action for s in res.steps if not s.repaired]
-    assert chosen == ["switch on faucet"] and res.stop_reason == "done"
-    assert [s.action for s in res.steps if s.repaired] == ["walk to faucet"]
+    assert chosen == ["grab mug"] and res.stop_reason == "done"
+    assert [s.action for s in res.steps if s.repaired] == ["walk to mug"]
     assert res.executable and res.lm_calls == 2
     assert "Task: Prepare coffee in a clean mug" in lm.prompts[0]  # TEACh demonstrations in the prompt
     assert all(c[-1] == "Done" for c in lm.scored) and all(len(c) >= 2 for c in lm.scored)
@@ -121,7 +121,8 @@ def test_cli_bad_env_and_floor_plan_exit_2_with_one_error_line():
 
 @pytest.mark.slow
 def test_cli_plans_make_coffee_in_a_teach_kitchen_with_the_embedded_model():
-    rc, out, err = run_cli("plan", "Make coffee", "--env", "thor", "--scene", KITCHEN, "--json")
+    rc, out, err = run_cli("plan", "Make coffee", "--env", "thor", "--scene", KITCHEN, "--json",
+                           "--variant", "grounded")  # the embedded LM's planner (the goal planner uses none)
     assert rc == 0, err
     res = json.loads(out)
     assert res["models"]["planning"].startswith("embedded:") and res["lm_calls"] > 0
@@ -129,8 +130,10 @@ def test_cli_plans_make_coffee_in_a_teach_kitchen_with_the_embedded_model():
     assert res["goal_check"]["checked"] and res["goal_check"]["task_success"], res["program_text"]
     assert res["session"]["scene"] == KITCHEN
     assert any(r["source"].startswith("teach:") for r in res["retrieved"])
-    rc, out, err = run_cli("plan", "Make coffee", "--env", "thor", "--scene", KITCHEN)
+    rc, out, err = run_cli("plan", "Make coffee", "--env", "thor", "--scene", KITCHEN, "--variant", "grounded")
     assert rc == 0 and "THOR kitchen world" in out and "goal met" in out
+    rc, out, err = run_cli("plan", "Make coffee", "--env", "thor", "--scene", KITCHEN)  # the default: goal
+    assert rc == 0 and out.startswith("Done"), (rc, out, err)
 
 
 @pytest.mark.slow

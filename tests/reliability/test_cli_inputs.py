@@ -107,9 +107,11 @@ def test_verify_unknown_object_is_a_resolution_error(cli, bad):
 ])
 def test_verify_ids_absent_or_wrong_are_critiqued_not_crashed(cli, tmp_path, line, judge):
     """A plan naming a node the scene lacks (or of another class) is a plan-level fault:
-    the sim judge removes the step with the simulator's reason (docs/verify.md)."""
+    the sim judge removes the step with the simulator's reason (docs/verify.md). The plan mixes
+    a step without ids with the bad one, so the bad step is bound as written, not re-resolved;
+    a plan whose only step is removed exits 1 (nothing left), tested in tests/cli."""
     p = tmp_path / "plan.txt"
-    p.write_text(line + "\n")
+    p.write_text("[WALK] <kitchen>\n" + line + "\n")
     res = cli("verify", p, "--judge", judge, "--goal", "Grab a mug", "--json")
     assert res.rc == 0, res.err
     doc = json.loads(res.out)
@@ -172,7 +174,9 @@ def test_plan_bad_task_and_flags(cli, args, expect):
     extra = [] if "--model" in args else ["--model", SCRIPTED_WALK]
     if "--translation-model" not in args:
         extra += ["--translation-model", "bow"]
-    res = cli("plan", *args, *extra, "--variant", "grounded")
+    if "--variant" not in args:
+        extra += ["--variant", "grounded"]
+    res = cli("plan", *args, *extra)
     assert_one_line_error(res, *expect)
 
 

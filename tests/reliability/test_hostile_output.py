@@ -58,10 +58,14 @@ def test_plan_survives_hostile_lm_output(cli, tmp_path, monkeypatch, variant, ou
     monkeypatch.chdir(tmp_path)
     res = cli("plan", "Watch TV", "--variant", variant, "--max-steps", "3", "--samples", "2",
               "--translation-model", "bow", "--json", "--model", _scripted(*outputs))
-    assert res.rc in (0, 1), res.err
+    assert res.rc in (0, 1, 3), res.err
     doc = json.loads(res.out)
-    # exit-code table: 0 the plan executes, 1 it does not (or there is none)
-    assert res.rc == (0 if doc["program"]["steps"] and doc["executability"]["executable"] else 1)
+    # exit-code table (docs/cli.md): 0 the goal read from the task holds at the end, 1 it does not
+    # or the plan does not execute (or there is none), 3 it executes but no goal could be checked
+    expect = 0 if doc["done"] else 1
+    if doc["done"] is None:
+        expect = 3 if doc["program"]["steps"] and doc["executability"]["executable"] else 1
+    assert res.rc == expect, (res.rc, doc["verdict"])
     _assert_plan_is_admissible(doc)
     assert len(doc["program"]["steps"]) <= (3 if variant in ("corrected", "full") else 10_000)
     assert not (tmp_path / "PWNED").exists()
