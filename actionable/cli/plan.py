@@ -58,7 +58,7 @@ def plan_command(
                                               "model load; JSONL out (--out), one line a task; a rerun skips the "
                                               "ids already written (resume after a crash or kill)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o",
-                                       help="With --tasks: the JSONL file the plans are appended to (default: "
+                                       metavar="FILE", help="With --tasks: the JSONL file the plans are appended to (default: "
                                             "stdout, not resumable)."),
     translation_model: str = typer.Option(D.TRANSLATION_MODEL, "--translation-model", "-t",
                                           help="Translation LM: minilm (all-MiniLM-L6-v2, offline), "
@@ -74,7 +74,7 @@ def plan_command(
                                                 "Default: 0.4 for the embedded SmolLM2-135M (its step "
                                                 "scores are lower; 0.8 would stop before step 1), "
                                                 "0.8 (the paper's value) for other models."),
-    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps in a plan: grounded 30 (repairs included), paper variants 20."),
+    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps in a plan, 1..200: goal 40, grounded 30 (repairs included), paper variants 20."),
     temperature: Optional[float] = typer.Option(None, "--temperature", help="Sampling temperature (default 0.6)."),
     top_p: Optional[float] = typer.Option(None, "--top-p", help="Nucleus sampling mass (default 0.9)."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Sampling seed (default 0, >= 0); same seed, "
@@ -108,23 +108,26 @@ def plan_command(
     png: Optional[Path] = typer.Option(None, "--png", help="Also write a PNG of the map with the plan's path here."),
 ) -> None:
     """Turn a household TASK into a program for a world (VirtualHome, or with --env thor the AI2-THOR
-    kitchen) and check that it executes.
+    kitchen) that does what the task asks, and say whether it does.
 
-    Prints the numbered program, whether it executes in the scene and, if not,
-    the failing step and the unmet precondition. With a paper variant (--variant
-    vanilla|translated|corrected|full) the first run embeds the scene's
-    admissible actions (about 1.5 minutes on an idle 2-core machine, several
-    under load); later runs read the cache. The grounded planner (default)
-    embeds no action index. A task naming several objects ("Switch on the TV
-    and the computer") is done clause by clause, and the goal check then has a
-    condition per object.
+    The default planner (--variant goal) reads the task into goal conditions on
+    exact objects ("Turn off all the lights": every light OFF), searches for steps
+    that make them true, and checks them on the final state. The first line is the
+    verdict: Done, Nothing to do, Not done: <unmet conditions>. A task that asks
+    for the impossible is refused (exit 2, saying why); one it cannot read as
+    goal conditions is planned by the grounded LM planner instead (then exit 3:
+    executes, goal not checked). --variant grounded (the LM planner) or a paper
+    variant (vanilla|translated|corrected|full, Huang et al. 2022) plan with the
+    LM and are checked against the same reading. A paper
+    variant's first run embeds the scene's admissible actions (about 1.5 minutes
+    on an idle 2-core machine); later runs read the cache.
 
     Progress goes to stderr: a spinner on a terminal, timestamped lines otherwise
     (--quiet: none).
 
-    Exit code 0 when the plan executes in the simulator (or, grounded, when what
-    the task asks already holds: "Nothing to do", an empty plan), 1 when it does
-    not (or the planner produced no steps), 2 on bad input, 130 when interrupted.
+    Exit code 0 Done or Nothing to do; 1 Not done (an unmet goal condition, a
+    plan that does not execute, or no steps); 2 bad input, or a task refused as
+    impossible; 3 the plan executes but no goal could be checked; 130 interrupted.
     """
     if quiet:
         from actionable.cli.progress import set_quiet
