@@ -214,7 +214,8 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
     cls = classes[0]
     if quant == "the" and lex.plural(noun[-1]):
         quant = "all"
-    ids = list(lex.instances(cls))
+    kinds = lex.kinds(noun, cls) if hasattr(lex, "kinds") else [cls]  # "the lights": lamps too
+    ids = [i for c in kinds for i in lex.instances(c)]
     if room is None and len(noun) > 1:  # "the kitchen sink", "the bathroom light": a room as a modifier
         for w in noun[:-1]:
             room = lex.room([w])

@@ -30,7 +30,7 @@ def test_max_steps_is_exit_1_not_done(capsys):
     code, out, _ = _run(capsys, "Turn off all the lights", "--max-steps", "3", "--json")
     d = json.loads(out)
     assert code == 1 and d["done"] is False and d["verdict"].startswith("Not done: stopped at --max-steps")
-    assert d["reading"]["status"] == "goal" and len(d["reading"]["clauses"]) == 7
+    assert d["reading"]["status"] == "goal" and len(d["reading"]["clauses"]) == 11  # 7 lights, 4 lamps
 
 
 def test_json_done_true(capsys):

@@ -32,8 +32,14 @@ C = "character"
 
 VH_CASES: tuple[GoalCase, ...] = (
     # quantifiers and plurals: every instance
-    GoalCase("Turn off all the lights", clauses=7, must=(("state", 169, "OFF", None, False),
-                                                         ("state", 411, "OFF", None, False)), kind="quantifier"),
+    # "the lights" are the lights and the switchable lamps (the wall and ceiling lamps have no switch)
+    GoalCase("Turn off all the lights", clauses=11, must=(("state", 169, "OFF", None, False),
+                                                          ("state", 411, "OFF", None, False),
+                                                          ("state", 97, "OFF", None, False),
+                                                          ("state", 1085, "OFF", None, False)), kind="quantifier"),
+    GoalCase("Turn on the lights in the bedroom", clauses=4, must=(("state", 169, "ON", None, False),
+                                                                   ("state", 1085, "ON", None, False)),
+             kind="quantifier"),
     GoalCase("Open both nightstands", clauses=2, must=(("state", 100, "OPEN", None, False),
                                                       ("state", 102, "OPEN", None, False)), kind="quantifier"),
     GoalCase("Put all the cups in the kitchen sink", clauses=2, must=(("relation", 1348, "INSIDE", 231, False),

@@ -90,6 +90,13 @@ class SceneLexicon:
         got.sort(key=lambda wc: -max((i for i, x in enumerate(ws) if x in wc[0].split()), default=-1))
         return list(dict.fromkeys(c for _, c in got))
 
+    def kinds(self, ws, cls):
+        """Classes whose instances the phrase ``ws`` covers beside ``cls``: "the lights" (plural)
+        are the lights and the lamps (switchable ones survive the ON/OFF filter)."""
+        if ws and ws[-1] == "lights" and cls == "light":
+            return [cls] + [c for c in self._classes if c.endswith("lamp")]
+        return [cls]
+
     def known(self, ws):
         from actionable.worlds.virtualhome.planning import vocabulary
 
