@@ -78,6 +78,10 @@ class SceneLexicon:
         exact = "_".join(ws)
         if exact in self._class_set:  # a class's own name ("check": no stop word)
             return [exact]
+        if len(ws) > 1:  # "table lamps" -> tablelamp, "wall lamp" -> walllamp
+            for last in (ws[-1], ws[-1][:-1] if ws[-1].endswith("s") else None):
+                if last and "".join(ws[:-1]) + last in self._class_set:
+                    return ["".join(ws[:-1]) + last]
         got = self._match(ws)
         if not got and ws and ws[-1].endswith("s"):  # plural: "lights", "dishes"
             for stem in (ws[-1][:-1], ws[-1][:-2]):
@@ -389,6 +393,10 @@ class VirtualHomeGoals:
         g = self.graph
         if eff in _STATE_OF and sel is not None:
             state = _STATE_OF[eff]
+            if sel.ids and all(i in g.rooms for i in sel.ids):
+                return (f"VirtualHome does not model a room being {state.lower().replace('_', ' ')}; name "
+                        f"the objects in it (e.g. 'wipe the {human(sel.cls)} counter', 'turn off the "
+                        f"{human(sel.cls)} light')")
             need = _NEEDS.get(state)
             if need:
                 ok = [i for i in sel.ids if need in g.properties_of(i)]
