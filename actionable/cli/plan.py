@@ -184,12 +184,7 @@ def plan_command(
         # the flags the imitation fallback would use are checked first, as for --variant grounded
         make_config(GroundedConfig, samples=samples, max_steps=max_steps, temperature=temperature,
                     top_p=top_p, seed=seed)
-        if bank is not None and not bank.is_file():
-            raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
-        if bank is not None:
-            from actionable.planning.examples import ExampleBank
-
-            ExampleBank.from_jsonl(bank)  # a broken bank is refused now, not when the fallback needs it
+        _check_bank(bank, read=True)  # a broken bank is refused now, not when the fallback needs it
         check_spec(model)
 
         return plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, _output,
@@ -206,8 +201,7 @@ def plan_command(
     pcfg = make_config(PlannerConfig, variant=variant, samples=samples, beta=beta, cutoff=cutoff,
                        max_steps=max_steps, temperature=temperature, top_p=top_p, seed=seed, repair=repair)
     lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache)
-    if bank is not None and not bank.is_file():
-        raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
+    _check_bank(bank)
 
     from actionable.lm.registry import check_spec
 
@@ -249,7 +243,6 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
 
     from actionable.cli.progress import line as print_line
     from actionable.core.config import GroundedConfig, LMConfig, make_config
-    from actionable.core.errors import ConfigError
     from actionable.core.registry import planning_domain
     from actionable.lm.registry import check_spec
     from actionable.planning.batch import read_tasks, run_batch
@@ -262,8 +255,7 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
                        top_p=top_p, seed=seed)
     lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache,
                        lm_mode=lm_mode)
-    if bank is not None and not bank.is_file():
-        raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
+    _check_bank(bank)
     check_spec(model)
     from actionable.planning.session import PlanningSession
 
@@ -339,16 +331,14 @@ def plan_json(result, session, world_text=None) -> dict:
 
 def _plan_grounded(task, domain, model, translation_model, samples, max_steps, temperature, top_p, seed, bank,
                    no_cache, fmt, html=None, png=None, lm_mode="auto") -> None:
-    """``actionable plan --variant grounded`` (the default) in ``domain``'s world and scene."""
+    """``actionable plan --variant grounded`` (the LM planner) in ``domain``'s world and scene."""
     from actionable.core.config import GroundedConfig, LMConfig, make_config
-    from actionable.core.errors import ConfigError
 
     gcfg = make_config(GroundedConfig, samples=samples, max_steps=max_steps, temperature=temperature,
                        top_p=top_p, seed=seed)
     lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache,
                        lm_mode=lm_mode)
-    if bank is not None and not bank.is_file():
-        raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
+    _check_bank(bank)
     from actionable.lm.registry import check_spec
 
     check_spec(model)  # unknown model: one clear error before anything loads
@@ -362,6 +352,21 @@ def _plan_grounded(task, domain, model, translation_model, samples, max_steps, t
     _output(result, session, fmt, domain.executes_in, getattr(domain, "world_text", None))
     _replay(result, domain, html, png)
     _exit(result)
+
+
+def _check_bank(bank, read: bool = False) -> None:
+    """``--bank``: refuse a path that is not a file (ConfigError); with ``read``, parse it too
+    (:meth:`ExampleBank.from_jsonl`'s errors), for a planner that loads it only later."""
+    if bank is None:
+        return
+    if not bank.is_file():
+        from actionable.core.errors import ConfigError
+
+        raise ConfigError(f"--bank {str(bank)!r} is not a file; give a JSONL example bank")
+    if read:
+        from actionable.planning.examples import ExampleBank
+
+        ExampleBank.from_jsonl(bank)
 
 
 def _goal_check(result, domain, session) -> None:

@@ -88,6 +88,10 @@ class Lexicon(Protocol):
     def instances(self, cls: str) -> list[Any]:
         """Ids of class ``cls`` in the scene (ascending)."""
 
+    def kinds(self, words: list[str], cls: str) -> list[str]:
+        """The classes whose instances the phrase covers, ``cls`` first (``[cls]`` in most worlds;
+        VirtualHome: "the lights" are its lights and lamps)."""
+
     def room(self, words: list[str]) -> Any | None:
         """The room the words name ("bedroom", "home office"), or ``None``."""
 
@@ -214,8 +218,7 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
     cls = classes[0]
     if quant == "the" and lex.plural(noun[-1]):
         quant = "all"
-    kinds = lex.kinds(noun, cls) if hasattr(lex, "kinds") else [cls]  # "the lights": lamps too
-    ids = [i for c in kinds for i in lex.instances(c)]
+    ids = [i for c in lex.kinds(noun, cls) for i in lex.instances(c)]
     if room is None and len(noun) > 1:  # "the kitchen sink", "the bathroom light": a room as a modifier
         for w in noun[:-1]:
             room = lex.room([w])

@@ -168,6 +168,9 @@ class ThorLexicon:
     def known(self, ws):
         return self._lookup([w for w in ws if w not in G._DETS]) is not None
 
+    def kinds(self, ws, cls):
+        return [cls]
+
     def instances(self, cls):
         return self.s.of_type(cls)
 
