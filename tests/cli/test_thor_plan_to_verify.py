@@ -238,7 +238,9 @@ def test_help_texts(capsys, monkeypatch):
     h = _help(["scenes"], capsys, monkeypatch)
     assert "driving" in h
     h = _help(["plan"], capsys, monkeypatch)
-    assert "With a paper variant" in h and "grounded planner (default) embeds no action index" in h
+    assert "The default planner (--variant goal)" in h
+    assert "A paper variant's first run embeds the scene's admissible actions" in h
+    assert "0 Done or Nothing to do; 1 Not done" in h
     h = _help(["verify"], capsys, monkeypatch)
     assert "--quiet" in h and "-q" in h and "the THOR kitchen with --env thor" in h and "FloorPlan<N>" in h
 
