@@ -36,9 +36,9 @@ def plan_command(
                                    "floor plan FloorPlan<N> or a TEACh initial state teach:<game> "
                                    "(`actionable scenes --env thor`; 'default' = FloorPlan1)."),
     env: str = typer.Option(D.WORLD, "--env", "-e",
-                            help="World to plan in: virtualhome (default) or thor (the AI2-THOR kitchen of "
-                                 "ALFRED and TEACh, symbolic; grounded planner only, goals of Make coffee, "
-                                 "Boil water and Water the plant checked)."),
+                            help="World to plan in: virtualhome (default), thor (the AI2-THOR kitchen of "
+                                 "ALFRED and TEACh, symbolic; goal planner with ALFRED's predicates) or pddl "
+                                 "(a PDDL domain; grounded planner, checked on the problem's :goal)."),
     model: str = typer.Option(D.MODEL, "--model", "-m",
                               help="Planning LM: embedded (SmolLM2-135M, offline), gguf:<file>, "
                                    "openai:<name>@<base_url> (completions), openai-chat:<name>@<base_url> "
