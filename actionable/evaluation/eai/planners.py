@@ -169,6 +169,12 @@ def _goal_given(settings: dict) -> Plan:
         objs = [x for g in spec.states for x in (g.node_id,) if x != char]
         objs += [x for g in spec.relations for x in (g.from_id, g.to_id) if x != char]
         objs = list(dict.fromkeys(o for o in objs if o not in set(domain.graph.rooms)))
+        if spec.actions and not objs:  # "Wash hands": did(RINSE|WASH) alone; EAI's inputs list the
+            from actionable.evaluation.eai.protocol import sequencing_inputs  # relevant objects
+
+            rooms = set(domain.graph.rooms)
+            objs = [i for i in sequencing_inputs(task.program_id)["objects"].values()
+                    if i != char and i not in rooms and domain.graph.class_of(i) is not None]
         for g in spec.actions:
             value = "|".join(g.alternatives)
             opts = [Condition("action", None, value)] + [Condition("action", o, value) for o in objs[:6]]
