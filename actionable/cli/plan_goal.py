@@ -74,14 +74,15 @@ def print_reading(con, result) -> None:
     r = result.reading or {}
     if r.get("clauses"):
         con.print("Goal conditions read from the task:")
-        flags = None
         gc = result.goal_check or {}
         unmet = set(gc.get("unmet") or [])
         for c in r["clauses"]:
             mark = "[green]met[/green]" if c["text"] not in unmet else "[red]unmet[/red]"
             src = c.get("source", "rule")
             con.print(f"  - {c['text']}  ({mark}; {'grammar' if src == 'rule' else src})")
-        del flags
+        for note in r.get("notes") or []:  # a word read by another name ("apple" -> food_food)
+            if " is read as " in note:
+                con.print(f"  [yellow]note:[/yellow] {note}")
     st = result.stopped_at or {}
     for text, why in (st.get("blockers") or {}).items():
         con.print(f"  [yellow]blocked:[/yellow] {text}: {why}")

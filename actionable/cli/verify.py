@@ -89,6 +89,15 @@ def verify_command(
     if goal is not None and not goal.strip():
         raise ConfigError("--goal is empty; give the instruction (e.g. --goal \"Turn on TV\"), or leave "
                           "--goal out to use the file's task line")
+    if goal is not None:
+        from actionable.planning.prompts import clean_task
+
+        from actionable.core.errors import InputError
+
+        try:  # the same rules as plan's task: at most 300 characters, text
+            goal = clean_task(goal)
+        except InputError as exc:
+            raise InputError(f"--goal: {exc}") from None
     from actionable.verify.worldsim import verify_route
 
     if verify_route(env) == "adapter":  # the world's adapter judges; "graph": the scene-graph judge below

@@ -32,7 +32,8 @@ _ARTICLES = frozenset({"the", "a", "an", "my", "your", "his", "her", "our", "the
 def _norm_words(text: str, cut: str = " and ") -> list[str]:
     from actionable.grounding.objects import words
 
-    return words(re.sub(r"[,;&+]", cut, text))  # a list's commas (and "&") cut like "and"
+    # a list's commas (and "&") cut like "and"; so does the end of a sentence ("Turn on the TV. Open the fridge.")
+    return words(re.sub(r"[,;&+\n]|[.!?](?=\s|$)", cut, text))
 
 
 def clauses(task: str, object_words: Iterable[str]) -> list[str]:

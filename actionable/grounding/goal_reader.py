@@ -148,6 +148,41 @@ def not_a_task(text: str) -> bool:
     return len(set(words(text)) & _NOT_A_TASK) >= 2
 
 
+_NEGATION = re.compile(r"\b(but not|except|excluding|other than|apart from|unless|don'?t|do not|never|not)\b")
+_MAKE_SURE = re.compile(r"^(?:please )?(?:make sure|ensure|check|see to it) (?:that )?(.+?) (?:is|are) "
+                        r"(on|off|open|closed|clean|plugged in|unplugged|switched on|switched off|turned on|"
+                        r"turned off|shut)$")
+_STATE_VERB = {"on": "turn on", "switched on": "turn on", "turned on": "turn on", "off": "turn off",
+               "switched off": "turn off", "turned off": "turn off", "open": "open", "closed": "close",
+               "shut": "close", "clean": "clean", "plugged in": "plug in", "unplugged": "unplug"}
+
+
+def negation(text: str) -> str | None:
+    """The negation or exception a task uses ("but not", "except", "don't", ...), which the grammar
+    does not read (a reading without it would ask for the opposite), or ``None``."""
+    m = _NEGATION.search(" ".join(words(text)))
+    return m.group(1) if m else None
+
+
+def negation_refusal(text: str, example: str) -> str | None:
+    """The refusal text for a task with a negation (:func:`negation`), else ``None``."""
+    neg = negation(text)
+    if neg is None:
+        return None
+    return (f"the task says '{neg}': negations and exceptions are not read as goal conditions (reading the "
+            f"rest alone would ask for something else); say only what should be true, e.g. '{example}'")
+
+
+def state_request(text: str) -> str:
+    """ "make sure the TV is off" -> "turn off the tv" (a stated end state as the verb that makes it);
+    other text unchanged (words only)."""
+    ws = " ".join(words(text))
+    m = _MAKE_SURE.match(ws)
+    if not m:
+        return text
+    return f"{_STATE_VERB[m.group(2)]} {m.group(1)}"
+
+
 def split_verb(ws: list[str], extra: Iterable[tuple[str, str]] = ()) -> tuple[str | None, list[str]]:
     """``(effect, rest)`` for the verb phrase ``ws`` starts with (``(None, ws)`` when none).
     Phrasal particles after the object ("turn the light off", "put the cup back") are found too."""
@@ -287,5 +322,6 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
     return ClauseReading(text, effect, subject, target, prep)
 
 
-__all__ = ["ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "not_a_task", "read_clause", "select",
+__all__ = ["ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal",
+           "not_a_task", "state_request", "read_clause", "select",
            "split_verb", "words"]

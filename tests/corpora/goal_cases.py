@@ -55,6 +55,10 @@ VH_CASES: tuple[GoalCase, ...] = (
              kind="named_instance"),
     GoalCase("Turn the light off in the bathroom", clauses=1, must=(("state", 64, "OFF", None, False),),
              kind="named_instance"),
+    # "the dishes": every instance of the tableware classes (VirtualHome has no dish class)
+    GoalCase("Wash the dirty dishes", must=(("state", 1348, "CLEAN", None, False),
+                                             ("state", 1009, "CLEAN", None, False),
+                                             ("state", 2265, "CLEAN", None, False)), kind="quantifier"),
     # containment against surface, following the target's properties
     GoalCase("Put the shirt in the washing machine", clauses=1,
              must=(("relation", 1047, "INSIDE", 1380, False),), kind="in_vs_on"),
@@ -94,8 +98,24 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Turn on the bicycle", status="refuse", plan=None, kind="impossible"),
     GoalCase("Clean the bathroom", status="refuse", plan=None, kind="impossible"),  # a room has no CLEAN to set
     GoalCase("Open the floor", status="refuse", plan=None, kind="impossible"),
+    GoalCase("Put the sofa in the fridge", status="refuse", plan=None, kind="impossible"),  # not GRABBABLE
+    # negations and exceptions are refused: reading the rest alone would ask for the opposite
+    GoalCase("Turn on the TV but not the computer", status="refuse", plan=None, kind="negation"),
+    GoalCase("Turn on all the lights except the bedroom light", status="refuse", plan=None, kind="negation"),
+    # a stated end state, sentences, and pronouns that refer back by role
+    GoalCase("Make sure the TV is off", clauses=1, must=(("state", 248, "OFF", None, False),), kind="state"),
+    GoalCase("Turn on the TV. Open the fridge.", clauses=2, must=(("state", 289, "OPEN", None, False),),
+             kind="conjunction"),
+    GoalCase("Put the plate in the sink and wash it", clauses=2, must=(("state", 1249, "CLEAN", None, False),),
+             kind="pronoun"),
+    GoalCase("Put the remote control on the sofa and sit on it", clauses=3,
+             must=(("relation", C, "ON", 352, False),), kind="pronoun"),
     # an end state the words do not give, without a translation LM to compare it with known tasks
+    GoalCase("Get ready for bed", status="unclear", plan=None, kind="intent"),  # not "grab the bed"
+    GoalCase("I'm hungry", status="unclear", plan=None, kind="intent"),  # "hungry" is not an object
     GoalCase("Make the bed", status="unclear", plan=None, kind="intent"),
+    # an activity named with "take a": not "hold the shower" (refused as not grabbable before)
+    GoalCase("Take a shower", status="unclear", plan=None, kind="intent"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

@@ -87,6 +87,12 @@ def test_verify_empty_goal_is_refused_not_replaced(cli, tmp_path):
         assert_one_line_error(cli("verify", p, "--goal", "  ", "--env", env), "--goal is empty")
 
 
+def test_verify_overlong_goal_is_refused_as_plan_refuses_the_task(cli, tmp_path):
+    p = tmp_path / "plan.txt"
+    p.write_text("Task: Watch TV\nwalk to television\n")
+    assert_one_line_error(cli("verify", p, "--goal", "x" * 5000, "--judge", "rule"), "--goal:", "the limit is 300")
+
+
 def test_verify_binary_standard_input_says_not_utf8(cli, monkeypatch):
     import io
     import sys

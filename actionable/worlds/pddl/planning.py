@@ -77,6 +77,7 @@ class PddlAffordance(Committing):
         spaced = {n: (n.replace("-", " "),) for n in names if "-" in n}
         vocab = {" ".join(words(n)) for n in names} | {" ".join(words(t)) for t in self.task.objects.values()}
         match = match_task_objects(task, names, embedder, equivalence=spaced, vocabulary=vocab)
+        self._check_task_names_domain(task, match)
         # the problem's goal, not the text, is the task: a word naming no object is just a word
         match.missing, match.unknown = [], set()
         have = set(match.classes)
@@ -86,6 +87,29 @@ class PddlAffordance(Committing):
                     match.matched.append((obj, obj, "goal", 1.0))
                     have.add(obj)
         return match
+
+    def _check_task_names_domain(self, task: str, match) -> None:
+        """Refuse a task that shares no word with the domain ("Turn on the TV" in Blocksworld): the
+        problem's ``:goal`` is what gets planned and checked, and a "Done" on it would not be the task.
+
+        Raises:
+            WorldGoalError: the task names no object, type, action or predicate of the domain.
+        """
+        from actionable.core.errors import WorldGoalError
+        from actionable.grounding.objects import words
+
+        if any(how != "translation" for _, _, how, _ in match.matched):
+            return
+        t = self.task
+        vocab = {w for n in [*t.objects, *t.objects.values(), *t.schemas, *getattr(t, "predicate_names", ())]
+                 for w in words(n) if len(w) > 2}
+        vocab |= {w for g in getattr(t, "goal_texts", ()) for w in words(g) if len(w) > 2}
+        if vocab & {w for w in words(task) if len(w) > 2}:
+            return
+        raise WorldGoalError(
+            f"the task {task!r} names nothing in PDDL domain {t.domain_name!r} (objects: "
+            f"{', '.join(sorted(t.objects)[:8])}; actions: {', '.join(list(t.schemas)[:6])}); in the pddl world "
+            f"the problem's :goal is what is planned and checked, so describe that goal (e.g. with its objects)")
 
     def candidates(self, classes) -> list[PddlStep]:
         """Every statically possible grounded action as a class-level step (module doc); those over

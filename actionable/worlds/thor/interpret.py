@@ -320,6 +320,10 @@ class ThorGoals(ThorIntents):
             return GoalReading(task, status="refuse", why="the text is not a kitchen task (it addresses a chat "
                                                            "model, not an agent in the kitchen); give a task such "
                                                            "as 'put the mug in the sink'")
+        refusal = G.negation_refusal(task, "put the apple in the fridge")
+        if refusal:
+            return GoalReading(task, status="refuse", why=refusal)
+        task = G.state_request(task)
         text = _FILLER.sub("", _norm(task))
         intent = self._intent_name(text)
         raw_text = re.sub(r"[;,]", " , ", task.lower())

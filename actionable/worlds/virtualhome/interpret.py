@@ -41,6 +41,9 @@ _EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("blow out", "off"), ("put ou
 #: state -> the step that makes it (one object)
 _ACHIEVE = {"ON": ("SWITCHON",), "OFF": ("SWITCHOFF",), "OPEN": ("OPEN",), "CLOSED": ("CLOSE",),
             "PLUGGED_IN": ("PLUGIN",), "PLUGGED_OUT": ("PLUGOUT",), "CLEAN": ("WASH", "WIPE", "RINSE", "SCRUB")}
+#: "the dishes": the tableware classes a scene has (VirtualHome has no dish class)
+_DISHES = ("plate", "bowl", "dish_bowl", "cup", "coffee_cup", "mug", "drinking_glass", "water_glass", "wine_glass",
+           "wineglass", "fork", "knife", "spoon", "wooden_spoon", "measuring_cup", "sauce_pan", "frying_pan", "pot")
 _SEATS = ("couch", "sofa", "chair", "bed", "bench")
 #: VirtualHome actions without an object
 _NO_OBJECT = frozenset({"SLEEP", "WAKEUP", "STANDUP"})
@@ -82,8 +85,10 @@ class SceneLexicon:
             for last in (ws[-1], ws[-1][:-1] if ws[-1].endswith("s") else None):
                 if last and "".join(ws[:-1]) + last in self._class_set:
                     return ["".join(ws[:-1]) + last]
+        if ws and ws[-1] in ("dishes", "dish") and self._dishes():
+            return self._dishes()[:1]
         got = self._match(ws)
-        if not got and ws and ws[-1].endswith("s"):  # plural: "lights", "dishes"
+        if not got and ws and ws[-1].endswith("s"):  # plural: "lights", "cups"
             for stem in (ws[-1][:-1], ws[-1][:-2]):
                 got = self._match(ws[:-1] + [stem])
                 if got:
@@ -99,7 +104,12 @@ class SceneLexicon:
         are the lights and the lamps (switchable ones survive the ON/OFF filter)."""
         if ws and ws[-1] == "lights" and cls == "light":
             return [cls] + [c for c in self._classes if c.endswith("lamp")]
+        if ws and ws[-1] in ("dishes", "dish") and cls in self._dishes():  # "the dishes": all the tableware
+            return self._dishes()
         return [cls]
+
+    def _dishes(self) -> list[str]:
+        return [c for c in _DISHES if c in self._class_set]
 
     def known(self, ws):
         from actionable.worlds.virtualhome.planning import vocabulary
@@ -245,6 +255,10 @@ class VirtualHomeGoals:
             return GoalReading(task, status="refuse", why="the text is not a household task (it addresses a chat "
                                                            "model, not an agent in the house); give a task such "
                                                            "as 'turn off the lights'")
+        refusal = G.negation_refusal(task, "turn on the TV")
+        if refusal:
+            return GoalReading(task, status="refuse", why=refusal)
+        task = G.state_request(task)
         tw = G.words(task)
         object_words = [w for w in tw if self.lex.classes([w]) or self.lex.known([w])]
         object_words += [w for w in tw if w in ("it", "them", "one")]
@@ -292,7 +306,20 @@ class VirtualHomeGoals:
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out:
             return self._intent(task, notes)
-        return GoalReading(task, tuple(out), notes=notes)
+        return GoalReading(task, tuple(out), notes=self._aliases(tw) + notes)
+
+    def _aliases(self, ws) -> list[str]:
+        """Notes for words read as a class of another name ("apple" -> food_food: this scene's
+        name for it), so that a reading by synonym is never silent."""
+        from actionable.grounding.objects import compact_name
+
+        out = []
+        for w, c in self.lex._match(list(ws)):
+            cw, cc = compact_name(w), compact_name(c)
+            if cw in cc or cw.rstrip("s") in cc or cc in cw:
+                continue
+            out.append(f"'{w}' is read as {human(c)} (this scene's name for it)")
+        return list(dict.fromkeys(out))
 
     def _statement(self, part: str):
         """The selector of a clause that states a fact ("one pillow on the bed is dirty": the
@@ -311,8 +338,7 @@ class VirtualHomeGoals:
                 sel.ids = keep or sel.ids
         return sel
 
-    @staticmethod
-    def _pronouns(part: str, prev) -> str:
+    def _pronouns(self, part: str, prev) -> str:
         """"it" / "them" / "the other one" -> the object of the clause before (its target for a state
         verb: "put the milk in the fridge and close it" closes the fridge); a clause without a verb
         takes the verb of the clause before ("turn the TV off and the other one on")."""
@@ -328,7 +354,18 @@ class VirtualHomeGoals:
         if not {"it", "them"} & set(ws):
             return " ".join(ws)
         eff, _ = G.split_verb(ws, _EXTRA_VERBS)
-        ref = prev.target if (eff in _STATE_OF and prev.target is not None) or prev.subject is None else prev.subject
+        k = next(i for i, w in enumerate(ws) if w in ("it", "them"))
+        if prev.subject is None or prev.target is None:
+            ref = prev.subject or prev.target
+        elif k > 0 and ws[k - 1] in ("on", "in", "into", "onto", "inside", "to"):
+            ref = prev.target  # "put the remote on the sofa and sit on it": the place named before
+        elif eff in _STATE_OF:  # the one that can take the state: "put the milk in the fridge and close it"
+            need = _NEEDS.get(_STATE_OF[eff])
+            order = (prev.subject, prev.target) if need is None else (prev.target, prev.subject)
+            can = [sel for sel in order if need is None or any(need in self.graph.properties_of(i) for i in sel.ids)]
+            ref = can[0] if can else prev.subject  # "put the plate in the sink and wash it": the plate
+        else:
+            ref = prev.subject
         if ref is None:
             return part
         phrase = ("all the " if "them" in ws else "the ") + ref.cls.replace("_", " ")
@@ -428,6 +465,9 @@ class VirtualHomeGoals:
                         return f"scene {self.name!r} has nothing to {eff} with"
                 else:
                     return None
+            if not any("GRABBABLE" in g.properties_of(i) for i in sel.ids):
+                return (f"a {human(sel.cls)} cannot be picked up (it lacks GRABBABLE), so it cannot be put in or "
+                        f"on anything")
             rel = self._placement(r.prep, tgt.ids)
             if sel.quantifier == "the" and len(sel.ids) > 1:  # "the milk": one not already there
                 away = [i for i in sel.ids if not any(t in g.targets(i, rel) for t in tgt.ids)]
@@ -468,6 +508,8 @@ class VirtualHomeGoals:
             return self._conditions(G.ClauseReading(r.text, "take_out", sel, tgt, r.prep, r.room))
         if eff == "hold" and sel is not None:
             if "GRABBABLE" not in set().union(*(g.properties_of(i) for i in sel.ids)):
+                if G.words(r.text)[:1] in (["take"], ["get"]):
+                    return None  # "take a shower", "get ready for bed": an activity, read as an intent
                 return f"a {human(sel.cls)} cannot be picked up (it lacks GRABBABLE)"
             if tgt is not None or r.room is not None:
                 return self._conditions(G.ClauseReading(r.text, "place", sel, tgt, r.prep, r.room))
@@ -507,8 +549,9 @@ class VirtualHomeGoals:
         from actionable.worlds.virtualhome.planning import match_objects
 
         m = match_objects(task, self.lex._classes, None)
-        if m.missing and not m.matched:  # "feed the fish in the aquarium": objects this scene lacks
-            what = ", ".join(w for w, _ in m.missing)
+        known_missing = [w for w, _ in m.missing if w not in m.unknown]  # "hungry" names no object anywhere
+        if known_missing and not m.matched:  # "feed the fish in the aquarium": objects this scene lacks
+            what = ", ".join(known_missing)
             return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "
                                                           f"'actionable scenes --classes' to list its objects")
         if self.embedder is None:

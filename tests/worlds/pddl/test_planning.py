@@ -119,3 +119,14 @@ def test_real_embedded_model_plans_both_domains():
         res = actionable.plan(task, world="pddl", scene=scene, progress=False)
         assert res.world == "pddl" and res.scene == scene and res.planning_model != "none"
         assert res.lm_calls > 0 and res.executable and res.goal_check["task_success"], (scene, res.stop_reason)
+
+
+def test_a_task_naming_nothing_in_the_domain_is_refused():
+    """"Turn on the TV" in Blocksworld: the problem's :goal would be planned and called Done."""
+    from actionable.core.errors import WorldGoalError
+
+    aff = PddlPlanning("blocksworld:p01").start()
+    with pytest.raises(WorldGoalError) as e:
+        aff.match_objects("Turn on the TV", None)
+    assert "names nothing in PDDL domain 'blocksworld'" in str(e.value) and "stack" in str(e.value)
+    assert aff.match_objects("Stack a on b", None).classes  # a task naming its objects still reads

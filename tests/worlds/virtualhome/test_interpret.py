@@ -63,6 +63,16 @@ def test_refusals_say_why(vh):
     assert interp.read("Make the bed").why.startswith("I can't tell what end state this asks for")
 
 
+def test_synonym_reading_is_never_silent(vh):
+    """A word read as a class of another name says so ("apple" is this scene's food_food)."""
+    _, interp = vh
+    r = interp.read("Put the apple in the fridge")
+    assert r.status == "goal"
+    assert any("'apple' is read as food food" in n for n in r.notes), r.notes
+    plain = interp.read("Put the milk on the kitchen table")
+    assert not any("is read as" in n for n in plain.notes), plain.notes
+
+
 def test_unreachable_names_the_blocker(vh):
     """A condition no step can reach is reported with what blocked it, never claimed done."""
     from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
