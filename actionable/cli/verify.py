@@ -90,14 +90,12 @@ def verify_command(
         raise ConfigError("--goal is empty; give the instruction (e.g. --goal \"Turn on TV\"), or leave "
                           "--goal out to use the file's task line")
     if goal is not None:
-        from actionable.planning.prompts import clean_task
-
         from actionable.core.errors import InputError
+        from actionable.planning.prompts import MAX_TASK_CHARS
 
-        try:  # the same rules as plan's task: at most 300 characters, text
-            goal = clean_task(goal)
-        except InputError as exc:
-            raise InputError(f"--goal: {exc}") from None
+        if len(goal) > MAX_TASK_CHARS:  # plan's limit on a task
+            raise InputError(f"--goal: the goal is {len(goal)} characters long; the limit is {MAX_TASK_CHARS}. "
+                             f"Give a short instruction such as \"Turn on the TV\"")
     from actionable.verify.worldsim import verify_route
 
     if verify_route(env) == "adapter":  # the world's adapter judges; "graph": the scene-graph judge below
@@ -137,11 +135,43 @@ def verify_command(
                              progress=None if _quiet() else line)
     _replay({"goal": goal, **result.to_dict()}, env, scene, html, png)
     _exit_if_all_removed(result)
+    line_, done = _goal_line(goal, env, scene, result.final) if spec is None else (None, None)
     if as_json:
         typer.echo(json.dumps({"goal": goal, "judge": judge, "planner": planner,
-                               "model": getattr(lm, "model_id", None), **result.to_dict()}))
-        return
-    _echo_rounds(result, max_rounds, verbose, lambda s: s.to_script())
+                               "model": getattr(lm, "model_id", None), **result.to_dict(),
+                               "goal_after": {"done": done, "text": line_}}))
+    else:
+        _echo_rounds(result, max_rounds, verbose, lambda s: s.to_script())
+        if line_:
+            typer.echo(line_)
+    if done is False:  # as `plan`: the job ran and the goal does not hold
+        raise typer.Exit(1)
+
+
+def _goal_line(goal: str, env: str, scene: str, final) -> tuple[str, bool | None]:
+    """The revised plan's goal check, as `actionable plan` checks it: the goal text read by the
+    world's goal interpreter, the plan replayed from the scene's start, the conditions checked on
+    the instances read. Returns ``(line, done)``: "goal after revision: met ..." / "... NOT met
+    ..." / "... not checked (why)" and True / False / None."""
+    from actionable.core.conditions import check_clauses
+    from actionable.core.errors import ActionableError
+    from actionable.core.registry import planning_domain
+    from actionable.planning.pipeline import interpreter_for
+
+    try:
+        dom = planning_domain(env, scene or "default")
+        interp = interpreter_for(dom)
+        reading = interp.read(goal)
+        if not reading.is_goal:
+            return f"goal after revision: not checked ({reading.why})", None
+        ok, state = dom.start().execute(list(final.steps))
+        chk = check_clauses(reading.clauses, interp.view(state))
+    except ActionableError as exc:
+        return f"goal after revision: not checked ({exc})", None
+    if chk.done:
+        return (f"goal after revision: met ({chk.met} of {chk.total} goal conditions, as `actionable plan` "
+                f"reads them)"), True
+    return f"goal after revision: NOT met ({chk.met} of {chk.total}); unmet: {'; '.join(chk.unmet)}", False
 
 
 def _exit_if_all_removed(result) -> None:

@@ -549,8 +549,12 @@ class VirtualHomeGoals:
         from actionable.worlds.virtualhome.planning import match_objects
 
         m = match_objects(task, self.lex._classes, None)
-        known_missing = [w for w, _ in m.missing if w not in m.unknown]  # "hungry" names no object anywhere
-        if known_missing and not m.matched:  # "feed the fish in the aquarium": objects this scene lacks
+        tw = G.words(task)
+        after_det = {b for a, b in zip(tw, tw[1:]) if a in ("the", "a", "an", "my", "some", "your", "our")}
+        # a missing word names an object when the world knows it or an article comes before it
+        # ("feed the fish"); "I'm hungry" names none, so it goes on to the intent reading
+        known_missing = [w for w, _ in m.missing if w not in m.unknown or w in after_det]
+        if known_missing and (not m.matched or after_det & set(known_missing)):  # "... in the aquarium"
             what = ", ".join(known_missing)
             return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "
                                                           f"'actionable scenes --classes' to list its objects")
