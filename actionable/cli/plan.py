@@ -159,6 +159,8 @@ def plan_command(
     check_out("--png", png)
     if fmt not in FORMATS:
         raise ConfigError(f"--format: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if as_json and fmt not in ("human", "json"):
+        raise ConfigError(f"--json and --format {fmt} disagree; give one of them (--json is --format json)")
     if as_json:
         fmt = "json"
     if variant not in VARIANTS and variant not in ("grounded", "goal"):

@@ -40,8 +40,9 @@ def read_tasks(path: str | Path) -> list[BatchTask]:
     """The tasks of a batch file (module doc).
 
     Raises:
-        InputError: the file is missing, a JSON line is malformed or lacks ``task``, or two tasks
-            share an id (the message names the line).
+        InputError: the file is missing, a JSON line is malformed, lacks ``task`` or has a key
+            other than ``id``/``task``/``description``/``scene``, or two tasks share an id (the
+            message names the line).
     """
     p = Path(path)
     if not p.is_file():
@@ -62,6 +63,11 @@ def read_tasks(path: str | Path) -> list[BatchTask]:
             task = obj.get("task") if isinstance(obj, dict) else None
             if not isinstance(task, str) or not task.strip():
                 raise InputError(f"--tasks {p}: line {n} has no \"task\" text; write {{\"task\": \"Make coffee\"}}")
+            extra = sorted(set(obj) - {"id", "task", "description", "scene"})
+            if extra:  # "env": one batch runs in one world (--env); a key it would ignore is an error
+                raise InputError(f"--tasks {p}: line {n} has unknown key(s) {', '.join(map(repr, extra))}; a line "
+                                 "takes \"id\", \"task\", \"description\" and \"scene\" (the world is --env, for "
+                                 "the whole batch)")
             tid = str(obj.get("id", n))
             desc = obj.get("description")
             scene = obj.get("scene")

@@ -36,6 +36,9 @@ def test_read_tasks_formats_and_errors(tmp_path):
     f.write_text('{"id": 1}\n')
     with pytest.raises(InputError, match="no \"task\""):
         read_tasks(f)
+    f.write_text('{"task": "Make coffee"}\n{"task": "Make coffee", "env": "thor", "scene": "FloorPlan1"}\n')
+    with pytest.raises(InputError, match="line 2 has unknown key.*'env'.*--env"):  # not silently the default world
+        read_tasks(f)
     with pytest.raises(InputError, match="--tasks"):
         read_tasks(tmp_path / "missing.jsonl")
 

@@ -292,3 +292,7 @@ def test_control_characters_are_stripped_from_the_task(cli_subprocess):
     task = doc["program"]["task"]
     assert task.startswith("Watch TV") and not any(ord(c) < 32 or ord(c) == 127 for c in task)
     assert "\x1b" not in res.out and "\x07" not in res.out
+
+
+def test_plan_json_and_another_format_is_refused(cli):
+    assert_one_line_error(cli("plan", "Watch TV", "--json", "--format", "script"), "--json and --format script")

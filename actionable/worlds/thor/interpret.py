@@ -134,6 +134,11 @@ def phrases() -> dict[str, str]:
     return _PHRASES
 
 
+
+def _article(word: str) -> str:
+    """ "an" before a vowel sound's letter ("an Apple"), else "a"."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
 class ThorLexicon:
     """:class:`actionable.grounding.goal_reader.Lexicon` over a THOR state (ids are THOR ids)."""
 
@@ -589,7 +594,7 @@ class ThorGoals(ThorIntents):
         s = self.initial
         ok_t = self._targets_for(sel.cls, tgt.ids)
         if not ok_t:
-            return (f"a {sel.cls} cannot be put in or on a {tgt.cls} in the THOR world (its placement table, "
+            return (f"{_article(sel.cls)} {sel.cls} cannot be put in or on {_article(tgt.cls)} {tgt.cls} in the THOR world (its placement table, "
                     f"ALFRED's canContain with TEACh's states, never allows it)")
         if "pickupable" not in self._caps(sel.cls):
             return f"a {sel.cls} cannot be picked up in the THOR world (it lacks 'pickupable')"
