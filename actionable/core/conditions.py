@@ -157,6 +157,37 @@ def check_clauses(clauses: Iterable[Clause], view: ConditionView, steps: Iterabl
                           tuple(c.text for c, f in zip(clauses, flags) if not f))
 
 
+def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list]:
+    """``(kept, dropped)``: a state clause that a later clause reverses on the same objects ("open
+    the fridge, take the milk, then close the fridge"; "turn on the TV and then turn it off") is a
+    step on the way, not part of the end state, so it is dropped (an end-state planner could never
+    make both hold). Reversed: the same subject with ``opposite[value]`` (VirtualHome: ON/OFF), or
+    the same value negated (THOR: ``isOpen`` / not ``isOpen``).
+
+    Args:
+        clauses: the reading's clauses, in the task's order.
+        opposite: ``{state: its opposite state}`` of the world (``None``: negation only).
+    """
+    opposite = opposite or {}
+
+    def states(c):
+        if not c.options or any(o.kind != "state" for o in c.options):
+            return None
+        return {(o.subject, o.value, o.negate) for o in c.options}
+
+    def reversed_(st):
+        return {(s, opposite[v], n) for s, v, n in st if v in opposite} | {(s, v, not n) for s, v, n in st}
+    clauses = list(clauses)
+    kept, dropped = [], []
+    for i, c in enumerate(clauses):
+        mine = states(c)
+        if mine and any(st and reversed_(mine) & st for st in map(states, clauses[i + 1:])):
+            dropped.append(c)
+        else:
+            kept.append(c)
+    return kept, dropped
+
+
 def check_reading(reading: GoalReading, view: ConditionView, steps: Iterable = ()) -> ConditionCheck:
     """:func:`check_clauses` on ``reading.clauses``."""
     return check_clauses(reading.clauses, view, steps)
@@ -192,5 +223,5 @@ def goal_interpreter(world: str, scene: Any):
     return s.capability("goals")(scene)
 
 
-__all__ = ["CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter",
+__all__ = ["drop_undone", "CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter",
            "GoalReading", "STATUSES", "check_clauses", "check_reading", "clause_holds", "did", "goal_interpreter"]

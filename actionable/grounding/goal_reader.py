@@ -148,18 +148,20 @@ def not_a_task(text: str) -> bool:
     return len(set(words(text)) & _NOT_A_TASK) >= 2
 
 
-_NEGATION = re.compile(r"\b(but not|except|excluding|other than|apart from|unless|don'?t|do not|never|not)\b")
-_MAKE_SURE = re.compile(r"^(?:please )?(?:make sure|ensure|check|see to it) (?:that )?(.+?) (?:is|are) "
-                        r"(on|off|open|closed|clean|plugged in|unplugged|switched on|switched off|turned on|"
-                        r"turned off|shut)$")
+_NEGATION = re.compile(r"\b(but not|except|excluding|other than|apart from|unless|instead of|rather than|without|"
+                       r"don'?t|do not|never|not)\b")
+_WANT = re.compile(r"^(?:please )?(?:make sure|ensure|check|see to it|i want|i would like|i'd like|i need) (?:that )?")
+_STATE_PART = re.compile(r"^(.+?) (?:is |are |to be |stays? |remains? )?(on|off|open|closed|clean|plugged in|unplugged|"
+                         r"switched on|switched off|turned on|turned off|shut)$")
 _STATE_VERB = {"on": "turn on", "switched on": "turn on", "turned on": "turn on", "off": "turn off",
                "switched off": "turn off", "turned off": "turn off", "open": "open", "closed": "close",
                "shut": "close", "clean": "clean", "plugged in": "plug in", "unplugged": "unplug"}
 
 
 def negation(text: str) -> str | None:
-    """The negation or exception a task uses ("but not", "except", "don't", ...), which the grammar
-    does not read (a reading without it would ask for the opposite), or ``None``."""
+    """The negation or exception a task uses ("but not", "except", "instead of", "without",
+    "don't", ...), which the grammar does not read (a reading without it would ask for something
+    else, often the opposite), or ``None``."""
     m = _NEGATION.search(" ".join(words(text)))
     return m.group(1) if m else None
 
@@ -170,17 +172,26 @@ def negation_refusal(text: str, example: str) -> str | None:
     if neg is None:
         return None
     return (f"the task says '{neg}': negations and exceptions are not read as goal conditions (reading the "
-            f"rest alone would ask for something else); say only what should be true, e.g. '{example}'")
+            f"rest alone would ask for something else); say only what should be true, one thing each, e.g. "
+            f"'{example}'")
 
 
 def state_request(text: str) -> str:
-    """ "make sure the TV is off" -> "turn off the tv" (a stated end state as the verb that makes it);
-    other text unchanged (words only)."""
+    """ "make sure the TV is off" -> "turn off the tv"; "I want the TV on and the fridge closed" ->
+    "turn on the tv and close the fridge" (a wanted end state as the verb that makes it, per "and"
+    part); other text unchanged."""
     ws = " ".join(words(text))
-    m = _MAKE_SURE.match(ws)
+    m = _WANT.match(ws)
     if not m:
         return text
-    return f"{_STATE_VERB[m.group(2)]} {m.group(1)}"
+    parts = ws[m.end():].split(" and ")
+    out = []
+    for part in parts:
+        pm = _STATE_PART.match(part.strip())
+        if not pm:
+            return text
+        out.append(f"{_STATE_VERB[pm.group(2)]} {pm.group(1)}")
+    return " and ".join(out)
 
 
 def split_verb(ws: list[str], extra: Iterable[tuple[str, str]] = ()) -> tuple[str | None, list[str]]:

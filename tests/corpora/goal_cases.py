@@ -110,6 +110,17 @@ VH_CASES: tuple[GoalCase, ...] = (
              kind="pronoun"),
     GoalCase("Put the remote control on the sofa and sit on it", clauses=3,
              must=(("relation", C, "ON", 352, False),), kind="pronoun"),
+    GoalCase("Turn on the TV instead of the computer", status="refuse", plan=None, kind="negation"),
+    GoalCase("Turn on the TV without turning on the computer", status="refuse", plan=None, kind="negation"),
+    # wanted end states, per "and" part
+    GoalCase("Make sure the fridge is closed and the lights are on",
+             must=(("state", 289, "CLOSED", None, False), ("state", 169, "ON", None, False)), kind="state"),
+    GoalCase("I want the TV on", clauses=1, must=(("state", 410, "ON", None, False),), kind="state"),
+    # a step a later part undoes is on the way, not in the end state; "it" is what was opened
+    GoalCase("Turn on the TV and then turn it off", clauses=1, must=(("state", 410, "OFF", None, False),),
+             plan="nothing", kind="sequence"),
+    GoalCase("Open the fridge, take out the milk and close it", clauses=2,
+             must=(("state", 289, "CLOSED", None, False),), kind="pronoun"),
     # an end state the words do not give, without a translation LM to compare it with known tasks
     GoalCase("Get ready for bed", status="unclear", plan=None, kind="intent"),  # not "grab the bed"
     GoalCase("I'm hungry", status="unclear", plan=None, kind="intent"),  # "hungry" is not an object

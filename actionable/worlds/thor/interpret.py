@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
+from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, drop_undone
 from actionable.core.program import Step
 from actionable.grounding import goal_reader as G
 from actionable.worlds.thor import data
@@ -371,6 +371,8 @@ class ThorGoals(ThorIntents):
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out:
             return self._unclear(task, notes)
+        out, undone = drop_undone(out)
+        notes += [f"'{c.text}' is undone by a later part of the task: only the end state is planned" for c in undone]
         return GoalReading(task, tuple(self._drop_needless(_enabling_last(out), notes)), notes=notes)
 
     def _drop_needless(self, clauses: list[Clause], notes: list) -> list[Clause]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
+from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, drop_undone
 from actionable.core.program import ACTION_ARITY, Argument, Step
 from actionable.grounding import goal_reader as G
 
@@ -255,7 +255,7 @@ class VirtualHomeGoals:
             return GoalReading(task, status="refuse", why="the text is not a household task (it addresses a chat "
                                                            "model, not an agent in the house); give a task such "
                                                            "as 'turn off the lights'")
-        refusal = G.negation_refusal(task, "turn on the TV")
+        refusal = G.negation_refusal(task, "turn on the TV' or 'make sure the computer is off")
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
         task = G.state_request(task)
@@ -270,6 +270,7 @@ class VirtualHomeGoals:
         notes: list[str] = []
         bound: dict[str, list] = {}
         prev = None
+        history: list = []  # the clauses read so far (pronouns may refer further back than the last)
         for part in parts:
             fact = self._statement(part)
             if fact is not None:  # "one pillow on the bed is dirty": names an instance, asks nothing
@@ -278,7 +279,7 @@ class VirtualHomeGoals:
                 prev = G.ClauseReading(part, "fact", fact)
                 notes.append(f"'{part}': a statement about {fact.describe(self.name_of)}")
                 continue
-            part = self._pronouns(part, prev)
+            part = self._pronouns(part, prev, history)
             r = G.read_clause(part, self.lex, named, _EXTRA_VERBS)
             if isinstance(r, G.ClauseReading):
                 for sel in (r.subject, r.target):  # "the fridge" again: the same fridge as before
@@ -297,6 +298,7 @@ class VirtualHomeGoals:
                 return self._intent(task, notes)
             out.extend(got)
             prev = r
+            history.append(r)
             for sel in (r.subject, r.target):
                 if sel is not None:
                     bound.setdefault(sel.cls, list(sel.ids))
@@ -306,6 +308,8 @@ class VirtualHomeGoals:
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out:
             return self._intent(task, notes)
+        out, undone = drop_undone(out, _OPPOSITE)
+        notes += [f"'{c.text}' is undone by a later part of the task: only the end state is planned" for c in undone]
         return GoalReading(task, tuple(out), notes=self._aliases(tw) + notes)
 
     def _aliases(self, ws) -> list[str]:
@@ -338,7 +342,7 @@ class VirtualHomeGoals:
                 sel.ids = keep or sel.ids
         return sel
 
-    def _pronouns(self, part: str, prev) -> str:
+    def _pronouns(self, part: str, prev, history=()) -> str:
         """"it" / "them" / "the other one" -> the object of the clause before (its target for a state
         verb: "put the milk in the fridge and close it" closes the fridge); a clause without a verb
         takes the verb of the clause before ("turn the TV off and the other one on")."""
@@ -355,7 +359,12 @@ class VirtualHomeGoals:
             return " ".join(ws)
         eff, _ = G.split_verb(ws, _EXTRA_VERBS)
         k = next(i for i, w in enumerate(ws) if w in ("it", "them"))
-        if prev.subject is None or prev.target is None:
+        if eff in _STATE_OF and any(h.effect in _STATE_OF and _NEEDS.get(_STATE_OF[h.effect]) ==
+                                      _NEEDS.get(_STATE_OF[eff]) and h.subject is not None for h in history):
+            # "open the fridge, take out the milk and close it": what an earlier clause opened
+            ref = next(h.subject for h in reversed(history) if h.effect in _STATE_OF and h.subject is not None
+                       and _NEEDS.get(_STATE_OF[h.effect]) == _NEEDS.get(_STATE_OF[eff]))
+        elif prev.subject is None or prev.target is None:
             ref = prev.subject or prev.target
         elif k > 0 and ws[k - 1] in ("on", "in", "into", "onto", "inside", "to"):
             ref = prev.target  # "put the remote on the sofa and sit on it": the place named before
@@ -729,6 +738,10 @@ def reading_to_spec(reading: GoalReading, plan, graph):
     spec = GoalSpec("the goal text", reading.task, tuple(dict.fromkeys(states)), tuple(dict.fromkeys(rels)),
                     tuple(dict.fromkeys(acts)))
     return spec if spec.total else None
+
+
+_OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
+             "PLUGGED_OUT": "PLUGGED_IN"}
 
 
 def _room_ids(graph) -> set:

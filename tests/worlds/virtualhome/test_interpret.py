@@ -95,3 +95,11 @@ def test_max_steps_is_not_done(vh):
     assert res.done is False and res.stop_reason == "max_steps"
     assert res.executable and len(res.resolved_program.steps) <= 3
     assert "stopped at --max-steps" in res.verdict()
+
+
+def test_it_is_what_an_earlier_clause_opened(vh):
+    """"Open the fridge, take out the milk and close it" closes the fridge, not the milk bottle."""
+    _, interp = vh
+    r = interp.read("Open the fridge, take out the milk and close it")
+    closed = {interp.graph.class_of(o.subject) for c in r.clauses for o in c.options if o.value == "CLOSED"}
+    assert closed == {"freezer"}, [c.text for c in r.clauses]
