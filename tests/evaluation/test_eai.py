@@ -119,3 +119,31 @@ def test_twins_share_a_fold():
 def test_min_steps_two_step_task_and_a_hard_one():
     assert min_steps("11_1") == {"id": 2, "class": 2}  # walk to the floor lamp, switch it on
     assert min_steps("269_2") == {"id": None, "class": None}  # lie on the bed and sleep: more than 2
+
+
+def test_retrieval_predictor_bad_arguments_fail_before_any_model_loads():
+    from actionable.evaluation.eai.goal_retrieval import retrieval_predictor
+
+    with pytest.raises(ConfigError, match="k must be >= 1"):
+        retrieval_predictor("lto", k=0)
+    with pytest.raises(ConfigError, match="threshold"):
+        retrieval_predictor("lto", threshold=1.5)
+    with pytest.raises(ConfigError, match="--split"):
+        retrieval_predictor("nope", with_interpreter=False)
+
+
+@pytest.mark.slow
+def test_retrieval_predictor_names_only_relevant_objects_and_is_scored_by_eai(gi_inputs):
+    """Real MiniLM and EAI's annotated goals of the other 341 tasks (leave-title-out): every
+    predicted class is one of the task's relevant objects (EAI's input) or the character, and
+    EAI's evaluator scores the output."""
+    from actionable.evaluation.eai.goal_retrieval import retrieval_predictor
+
+    predict = retrieval_predictor("lto", k=3, threshold=0.5)
+    for x in gi_inputs:
+        out = predict(x["task_name"], x)
+        names = {g["name"] for g in out["node goals"]} | {
+            n for g in out["edge goals"] for n in (g["from_name"], g["to_name"])}
+        assert names <= set(x["objects"]) | {"character"}, (x["task_name"], out)
+    res = evaluate_goal_interpretation(predict, IDS, inputs=gi_inputs)["all"]
+    assert res["n"] == 4 and 0.0 <= res["all_f1"] <= 100.0
