@@ -149,29 +149,34 @@ def verify_command(
 
 
 def _goal_line(goal: str, env: str, scene: str, final) -> tuple[str, bool | None]:
-    """The revised plan's goal check, as `actionable plan` checks it: the goal text read by the
-    world's goal interpreter, the plan replayed from the scene's start, the conditions checked on
-    the instances read. Returns ``(line, done)``: "goal after revision: met ..." / "... NOT met
-    ..." / "... not checked (why)" and True / False / None."""
-    from actionable.core.conditions import check_clauses
+    """The revised plan's goal check, by `actionable plan`'s own check
+    (:func:`actionable.planning.pipeline.check_with_interpreter`: the goal text read by the world's
+    goal interpreter, the plan replayed from the scene's start, the conditions checked on the
+    instances read, a plan that does not execute not done). Returns ``(line, done)``: "goal after
+    revision: met ..." / "... NOT met ..." / "... not checked (why)" and True / False / None."""
+    from types import SimpleNamespace
+
     from actionable.core.errors import ActionableError
     from actionable.core.registry import planning_domain
-    from actionable.planning.pipeline import interpreter_for
+    from actionable.planning.pipeline import check_with_interpreter
 
     try:
         dom = planning_domain(env, scene or "default")
-        interp = interpreter_for(dom)
-        reading = interp.read(goal)
-        if not reading.is_goal:
-            return f"goal after revision: not checked ({reading.why})", None
-        ok, state = dom.start().execute(list(final.steps))
-        chk = check_clauses(reading.clauses, interp.view(state))
+        steps = list(final.steps)
+        executability, state = dom.start().execute(steps)
+        res = SimpleNamespace(task=goal, steps=steps, resolved_program=final, executability=executability,
+                              final_state=state, stop_reason=None, done=None, goal_check=None, reading=None)
+        check_with_interpreter(res, dom)
     except ActionableError as exc:
         return f"goal after revision: not checked ({exc})", None
-    if chk.done:
-        return (f"goal after revision: met ({chk.met} of {chk.total} goal conditions, as `actionable plan` "
+    gc = res.goal_check or {}
+    if res.done is None:
+        return f"goal after revision: not checked ({gc.get('reason') or 'no goal could be read'})", None
+    if res.done:
+        return (f"goal after revision: met ({gc['met']} of {gc['total']} goal conditions, as `actionable plan` "
                 f"reads them)"), True
-    return f"goal after revision: NOT met ({chk.met} of {chk.total}); unmet: {'; '.join(chk.unmet)}", False
+    why = "" if executability.get("executable") else "; the revised plan does not execute"
+    return f"goal after revision: NOT met ({gc['met']} of {gc['total']}){why}; unmet: {'; '.join(gc['unmet'])}", False
 
 
 def _exit_if_all_removed(result) -> None:

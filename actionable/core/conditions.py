@@ -157,8 +157,8 @@ def check_clauses(clauses: Iterable[Clause], view: ConditionView, steps: Iterabl
                           tuple(c.text for c, f in zip(clauses, flags) if not f))
 
 
-def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list]:
-    """``(kept, dropped)``: a state clause that a later clause reverses on the same objects ("open
+def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list[str]]:
+    """``(kept clauses, a note per dropped one)``: a state clause that a later clause reverses on the same objects ("open
     the fridge, take the milk, then close the fridge"; "turn on the TV and then turn it off") is a
     step on the way, not part of the end state, so it is dropped (an end-state planner could never
     make both hold). Reversed: the same subject with ``opposite[value]`` (VirtualHome: ON/OFF), or
@@ -178,14 +178,14 @@ def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list]:
     def reversed_(st):
         return {(s, opposite[v], n) for s, v, n in st if v in opposite} | {(s, v, not n) for s, v, n in st}
     clauses = list(clauses)
-    kept, dropped = [], []
+    kept, notes = [], []
     for i, c in enumerate(clauses):
         mine = states(c)
         if mine and any(st and reversed_(mine) & st for st in map(states, clauses[i + 1:])):
-            dropped.append(c)
+            notes.append(f"'{c.text}' is undone by a later part of the task: only the end state is planned")
         else:
             kept.append(c)
-    return kept, dropped
+    return kept, notes
 
 
 def check_reading(reading: GoalReading, view: ConditionView, steps: Iterable = ()) -> ConditionCheck:
@@ -223,5 +223,5 @@ def goal_interpreter(world: str, scene: Any):
     return s.capability("goals")(scene)
 
 
-__all__ = ["drop_undone", "CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter",
-           "GoalReading", "STATUSES", "check_clauses", "check_reading", "clause_holds", "did", "goal_interpreter"]
+__all__ = ["CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter", "GoalReading",
+           "STATUSES", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter"]

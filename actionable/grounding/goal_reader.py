@@ -176,6 +176,14 @@ def negation_refusal(text: str, example: str) -> str | None:
             f"'{example}'")
 
 
+def prepare(task: str, example: str) -> tuple[str, str | None]:
+    """``(task, refusal)`` before a world reads a task: the refusal of a negation
+    (:func:`negation_refusal`, ``example`` in its hint), else ``None`` and the task with a wanted
+    end state rewritten as its verbs (:func:`state_request`)."""
+    refusal = negation_refusal(task, example)
+    return (task, refusal) if refusal else (state_request(task), None)
+
+
 def state_request(text: str) -> str:
     """ "make sure the TV is off" -> "turn off the tv"; "I want the TV on and the fridge closed" ->
     "turn on the tv and close the fridge" (a wanted end state as the verb that makes it, per "and"
@@ -334,5 +342,4 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
 
 
 __all__ = ["ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal",
-           "not_a_task", "state_request", "read_clause", "select",
-           "split_verb", "words"]
+           "not_a_task", "prepare", "read_clause", "select", "split_verb", "state_request", "words"]

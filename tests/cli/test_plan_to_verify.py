@@ -109,3 +109,16 @@ def test_plan_printed_then_verified_with_the_real_cli(tmp_path):
     assert "round 1:" in vout and "revised plan" in vout
     n_plan = len(read_plan_text(out))
     assert n_plan >= 1 and f"was {n_plan};" in vout
+
+
+def test_verify_checks_the_revised_plans_goal_as_plan_reads_it(tmp_path):
+    """Real default scene, the goal interpreter and the replay: the rule judge leaves a TV plan as it
+    is, so "Open the fridge" is NOT met (exit 1, as plan's "Not done"); "Turn on the TV" is met."""
+    p = tmp_path / "tv.txt"
+    p.write_text("[WALK] <television> (410)\n[SWITCHON] <television> (410)\n")
+    rc, out, err = run_cli("verify", str(p), "--goal", "Open the fridge", "--judge", "rule", "-q")
+    assert rc == 1, err
+    assert out.strip().splitlines()[-1].startswith("goal after revision: NOT met (0 of 1); unmet: a freezer")
+    rc, out, err = run_cli("verify", str(p), "--goal", "Turn on the TV", "--judge", "rule", "-q", "--json")
+    assert rc == 0, err
+    assert json.loads(out)["goal_after"]["done"] is True

@@ -78,25 +78,25 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
     Raises:
         ConfigError: ``k`` < 1, ``threshold`` outside [0, 1], or an unknown split.
     """
+    from actionable.core.dataset import normalize_task
     from actionable.core.errors import ConfigError
     from actionable.evaluation.eai.folds import exclusions
 
     if k < 1 or not 0.0 <= threshold <= 1.0:
         raise ConfigError(f"retrieval: k must be >= 1 and threshold in [0, 1], got k={k}, threshold={threshold}")
-    exclusions("0_0", "x", split)  # an unknown split fails here, before any model loads
-    interp = None
-    if with_interpreter:
-        from actionable.evaluation.eai.planners import interpreter_predictor
-
-        interp = interpreter_predictor(split)
+    if split not in ("lto", "lopo"):  # before any model loads
+        raise ConfigError(f"--split: unknown split {split!r}; choose from lopo, lto")
+    interp = []  # the goal interpreter's predictor, made on first use with the pool's MiniLM (one load)
 
     def predict(task_name, inputs):
         xs, gold, mat, emb = _pool()
+        if with_interpreter and not interp:
+            from actionable.evaluation.eai.planners import interpreter_predictor
+
+            interp.append(interpreter_predictor(split, embedder=emb))
         pid = inputs["program_id"]
         relevant = set(inputs["objects"]) | {"character"}
         ex_p, ex_t = exclusions(pid, task_name, split)
-        from actionable.core.dataset import normalize_task
-
         q = np.asarray(emb.encode([task_name])[0], dtype=np.float32)
         sims = mat @ (q / (np.linalg.norm(q) + 1e-9))
         votes: dict = {}
@@ -117,8 +117,8 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
             if taken >= k:
                 break
         goals = {g for g, v in votes.items() if total > 0 and v / total >= threshold}
-        if interp is not None:
-            got = _goal_set(interp(task_name, inputs))
+        if interp:
+            got = _goal_set(interp[0](task_name, inputs))
             goals |= {g for g in got if set(_classes(g)) <= relevant}
         return _as_output(goals)
 

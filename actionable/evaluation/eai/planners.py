@@ -216,15 +216,16 @@ def reading_prediction(reading, objects: dict, class_of=None) -> dict:
     return {"node goals": nodes, "edge goals": edges, "action goals": actions}
 
 
-def interpreter_predictor(split: str = "lto", translation_model: str = "minilm"):
+def interpreter_predictor(split: str = "lto", translation_model: str = "minilm", embedder=None):
     """``predict(task_name, inputs)`` for :func:`~actionable.evaluation.eai.goal_interpretation.evaluate_goal_interpretation`:
     VirtualHome's goal interpreter in the program's own scene, under ``split``'s exclusions; a
-    refused or unclear reading predicts no goals."""
+    refused or unclear reading predicts no goals (``embedder``: a loaded translation LM, else
+    ``translation_model`` is loaded)."""
     from actionable.core.registry import capability
     from actionable.evaluation.eai.folds import exclusions
     from actionable.grounding.embedder import load_embedder
 
-    emb = load_embedder(translation_model)
+    emb = embedder if embedder is not None else load_embedder(translation_model)
     goals = capability("virtualhome", "goals")
 
     def predict(task_name, inputs):

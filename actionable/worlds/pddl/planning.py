@@ -93,7 +93,8 @@ class PddlAffordance(Committing):
         problem's ``:goal`` is what gets planned and checked, and a "Done" on it would not be the task.
 
         Raises:
-            WorldGoalError: the task names no object, type, action or predicate of the domain.
+            WorldGoalError: the task names no object, type or action of the domain, and no word of
+                the problem's goal.
         """
         from actionable.core.errors import WorldGoalError
         from actionable.grounding.objects import words
@@ -101,9 +102,8 @@ class PddlAffordance(Committing):
         if any(how != "translation" for _, _, how, _ in match.matched):
             return
         t = self.task
-        vocab = {w for n in [*t.objects, *t.objects.values(), *t.schemas, *getattr(t, "predicate_names", ())]
-                 for w in words(n) if len(w) > 2}
-        vocab |= {w for g in getattr(t, "goal_texts", ()) for w in words(g) if len(w) > 2}
+        # the goal's PDDL text names its predicates
+        vocab = {w for n in [*t.objects, *t.objects.values(), *t.schemas, *t.goal_texts] for w in words(n) if len(w) > 2}
         if vocab & {w for w in words(task) if len(w) > 2}:
             return
         raise WorldGoalError(

@@ -134,10 +134,10 @@ def phrases() -> dict[str, str]:
     return _PHRASES
 
 
-
 def _article(word: str) -> str:
     """ "an" before a vowel sound's letter ("an Apple"), else "a"."""
     return "an" if word[:1].lower() in "aeiou" else "a"
+
 
 class ThorLexicon:
     """:class:`actionable.grounding.goal_reader.Lexicon` over a THOR state (ids are THOR ids)."""
@@ -325,10 +325,9 @@ class ThorGoals(ThorIntents):
             return GoalReading(task, status="refuse", why="the text is not a kitchen task (it addresses a chat "
                                                            "model, not an agent in the kitchen); give a task such "
                                                            "as 'put the mug in the sink'")
-        refusal = G.negation_refusal(task, "put the apple in the fridge")
+        task, refusal = G.prepare(task, "put the apple in the fridge")
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
-        task = G.state_request(task)
         text = _FILLER.sub("", _norm(task))
         intent = self._intent_name(text)
         raw_text = re.sub(r"[;,]", " , ", task.lower())
@@ -372,7 +371,7 @@ class ThorGoals(ThorIntents):
         if not out:
             return self._unclear(task, notes)
         out, undone = drop_undone(out)
-        notes += [f"'{c.text}' is undone by a later part of the task: only the end state is planned" for c in undone]
+        notes += undone
         return GoalReading(task, tuple(self._drop_needless(_enabling_last(out), notes)), notes=notes)
 
     def _drop_needless(self, clauses: list[Clause], notes: list) -> list[Clause]:
@@ -596,8 +595,8 @@ class ThorGoals(ThorIntents):
         s = self.initial
         ok_t = self._targets_for(sel.cls, tgt.ids)
         if not ok_t:
-            return (f"{_article(sel.cls)} {sel.cls} cannot be put in or on {_article(tgt.cls)} {tgt.cls} in the THOR world (its placement table, "
-                    f"ALFRED's canContain with TEACh's states, never allows it)")
+            return (f"{_article(sel.cls)} {sel.cls} cannot be put in or on {_article(tgt.cls)} {tgt.cls} in the THOR "
+                    f"world (its placement table, ALFRED's canContain with TEACh's states, never allows it)")
         if "pickupable" not in self._caps(sel.cls):
             return f"a {sel.cls} cannot be picked up in the THOR world (it lacks 'pickupable')"
         if tgt.quantifier == "all" and len(ok_t) > 1 and sel.quantifier != "all":

@@ -41,6 +41,9 @@ _EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("blow out", "off"), ("put ou
 #: state -> the step that makes it (one object)
 _ACHIEVE = {"ON": ("SWITCHON",), "OFF": ("SWITCHOFF",), "OPEN": ("OPEN",), "CLOSED": ("CLOSE",),
             "PLUGGED_IN": ("PLUGIN",), "PLUGGED_OUT": ("PLUGOUT",), "CLEAN": ("WASH", "WIPE", "RINSE", "SCRUB")}
+#: a state and the one that reverses it (a clause a later one reverses is not in the end state)
+_OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
+             "PLUGGED_OUT": "PLUGGED_IN"}
 #: "the dishes": the tableware classes a scene has (VirtualHome has no dish class)
 _DISHES = ("plate", "bowl", "dish_bowl", "cup", "coffee_cup", "mug", "drinking_glass", "water_glass", "wine_glass",
            "wineglass", "fork", "knife", "spoon", "wooden_spoon", "measuring_cup", "sauce_pan", "frying_pan", "pot")
@@ -255,10 +258,9 @@ class VirtualHomeGoals:
             return GoalReading(task, status="refuse", why="the text is not a household task (it addresses a chat "
                                                            "model, not an agent in the house); give a task such "
                                                            "as 'turn off the lights'")
-        refusal = G.negation_refusal(task, "turn on the TV' or 'make sure the computer is off")
+        task, refusal = G.prepare(task, "turn on the TV' or 'make sure the computer is off")
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
-        task = G.state_request(task)
         tw = G.words(task)
         object_words = [w for w in tw if self.lex.classes([w]) or self.lex.known([w])]
         object_words += [w for w in tw if w in ("it", "them", "one")]
@@ -309,7 +311,7 @@ class VirtualHomeGoals:
         if not out:
             return self._intent(task, notes)
         out, undone = drop_undone(out, _OPPOSITE)
-        notes += [f"'{c.text}' is undone by a later part of the task: only the end state is planned" for c in undone]
+        notes += undone
         return GoalReading(task, tuple(out), notes=self._aliases(tw) + notes)
 
     def _aliases(self, ws) -> list[str]:
@@ -359,11 +361,12 @@ class VirtualHomeGoals:
             return " ".join(ws)
         eff, _ = G.split_verb(ws, _EXTRA_VERBS)
         k = next(i for i, w in enumerate(ws) if w in ("it", "them"))
-        if eff in _STATE_OF and any(h.effect in _STATE_OF and _NEEDS.get(_STATE_OF[h.effect]) ==
-                                      _NEEDS.get(_STATE_OF[eff]) and h.subject is not None for h in history):
-            # "open the fridge, take out the milk and close it": what an earlier clause opened
-            ref = next(h.subject for h in reversed(history) if h.effect in _STATE_OF and h.subject is not None
-                       and _NEEDS.get(_STATE_OF[h.effect]) == _NEEDS.get(_STATE_OF[eff]))
+        # "open the fridge, take out the milk and close it": what an earlier clause opened or switched
+        earlier = next((h.subject for h in reversed(history) if eff in _STATE_OF and h.effect in _STATE_OF
+                        and h.subject is not None and _NEEDS.get(_STATE_OF[h.effect]) == _NEEDS.get(_STATE_OF[eff])),
+                       None)
+        if earlier is not None:
+            ref = earlier
         elif prev.subject is None or prev.target is None:
             ref = prev.subject or prev.target
         elif k > 0 and ws[k - 1] in ("on", "in", "into", "onto", "inside", "to"):
@@ -738,10 +741,6 @@ def reading_to_spec(reading: GoalReading, plan, graph):
     spec = GoalSpec("the goal text", reading.task, tuple(dict.fromkeys(states)), tuple(dict.fromkeys(rels)),
                     tuple(dict.fromkeys(acts)))
     return spec if spec.total else None
-
-
-_OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
-             "PLUGGED_OUT": "PLUGGED_IN"}
 
 
 def _room_ids(graph) -> set:
