@@ -31,6 +31,8 @@ from actionable.core.errors import InputError
 from actionable.evaluation.goal_states import AGENT, VOCABULARIES, view_of, vocabulary
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "novel_goals.jsonl"
+#: the held-out set B (``novel_goals_b.md``): same schema and split rule, written without running a planner
+DATA_FILE_B = DATA_FILE.with_name("novel_goals_b.jsonl")
 WORLDS = tuple(VOCABULARIES)
 EXPECTED = ("goal", "nothing_to_do", "refuse", "unclear_intent")
 CATEGORIES = ("quantifier", "in_vs_on", "named_instance", "conjunction", "posture_holding", "already_true",
@@ -479,4 +481,5 @@ def scene_problems(task: NovelTask, initial_state: Any) -> list[str]:
 
 
 __all__ = ["NovelTask", "NovelGoalsError", "load_novel_goals", "parse_task", "split_of", "check", "CheckResult",
-           "ConditionResult", "PlanOutcome", "Verdict", "verdict", "score", "scene_problems", "describe", "DATA_FILE"]
+           "ConditionResult", "PlanOutcome", "Verdict", "verdict", "score", "scene_problems", "describe", "DATA_FILE",
+           "DATA_FILE_B"]
