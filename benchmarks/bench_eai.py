@@ -7,6 +7,7 @@
     python benchmarks/bench_eai.py --goals oracle|empty|interpreter:lto|interpreter:lopo|recorded:gpt-4o-2024-05-13
     python benchmarks/bench_eai.py --goals retrieval:lto:5:0.5 --half tune   # k, vote share; tune = even tasks
     python benchmarks/bench_eai.py --goals retrieval:lto:5:0.5 --half report # the odd tasks, untouched while tuning
+    python benchmarks/bench_eai.py --goals retrieval:lto:3:0.5 --read-description --half tune  # + description sentences
 
 Prints columns (a) EAI's protocol and evaluator, (b) exact annotated nodes on the planner's own
 instances, (c) class-level; empty "nothing to do" plans apart; with ``--hard`` the subset of tasks
@@ -41,7 +42,8 @@ def goals_main(args) -> None:
     elif args.goals.startswith("interpreter"):  # interpreter[:lopo|lto]
         from actionable.evaluation.eai.planners import interpreter_predictor
 
-        predict = interpreter_predictor(args.goals.partition(":")[2] or "lto")
+        predict = interpreter_predictor(args.goals.partition(":")[2] or "lto",
+                                        text="both" if args.read_description else "title")
     elif args.goals.startswith("retrieval"):  # retrieval[:split[:k[:threshold]]]
         from actionable.evaluation.eai.goal_retrieval import retrieval_predictor
 
@@ -49,19 +51,21 @@ def goals_main(args) -> None:
         try:
             predict = retrieval_predictor(parts[0] if parts else "lto", int(parts[1]) if len(parts) > 1 else 5,
                                           float(parts[2]) if len(parts) > 2 else 0.5,
-                                          with_interpreter=not args.no_interpreter)
+                                          with_interpreter=not args.no_interpreter,
+                                          interpreter_text="both" if args.read_description else "title")
         except ValueError as exc:
             raise SystemExit(f"--goals retrieval:<split>:<k>:<threshold>: {exc}")
     elif args.goals.startswith("recorded:"):
         predict = recorded_predictor(args.goals.split(":", 1)[1])
     else:
-        raise SystemExit(f"--goals: choose oracle, empty, interpreter[:lopo|lto] or recorded:<model>, got {args.goals!r}")
+        raise SystemExit(f"--goals: choose oracle, empty, interpreter[:lopo|lto], retrieval:... or "
+                         f"recorded:<model>, got {args.goals!r}")
     ids = task_ids()
     if args.half != "all":  # tune: even positions of EAI's task list; report: odd (fixed before tuning)
         ids = ids[0 if args.half == "tune" else 1:: 2]
     ids = ids[:: args.stride][: args.limit]
     res = evaluate_goal_interpretation(predict, ids)["all"]
-    print(f"goal interpretation ({args.goals}, half {args.half}), {res['n']} tasks, EAI's evaluator "
+    print(f"goal interpretation ({args.goals}{', + description' if args.read_description else ''}, half {args.half}), {res['n']} tasks, EAI's evaluator "
           f"(virtualhome-eval 0.1.1)")
     print("| category | precision | recall | F1 |\n|---|---|---|---|")
     for c in ("node", "edge", "action", "all"):
@@ -87,6 +91,8 @@ def main() -> None:
                     "interpreter[:lto|lopo]|retrieval[:lto|lopo[:k[:threshold]]]|recorded:<model>")
     ap.add_argument("--half", default="all", choices=("all", "tune", "report"),
                     help="goal interpretation: all tasks, the tune half (even positions) or the report half (odd)")
+    ap.add_argument("--read-description", action="store_true",
+                    help="goal interpretation: the interpreter also reads each sentence of EAI's task description")
     ap.add_argument("--no-interpreter", action="store_true",
                     help="retrieval: without the goal interpreter's own reading")
     ap.add_argument("--out", default=None, help="write per-task records (JSON lines) here")

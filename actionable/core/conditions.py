@@ -161,7 +161,8 @@ def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list[str]]
     """``(kept clauses, a note per dropped one)``: a state clause that a later clause reverses on the same objects ("open
     the fridge, take the milk, then close the fridge"; "turn on the TV and then turn it off") is a
     step on the way, not part of the end state, so it is dropped (an end-state planner could never
-    make both hold). Reversed: the same subject with ``opposite[value]`` (VirtualHome: ON/OFF), or
+    make both hold). So is holding an object that a later clause puts somewhere ("grab the pan and
+    put it on the burner"). Reversed: the same subject with ``opposite[value]`` (VirtualHome: ON/OFF), or
     the same value negated (THOR: ``isOpen`` / not ``isOpen``).
 
     Args:
@@ -177,11 +178,21 @@ def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list[str]]
 
     def reversed_(st):
         return {(s, opposite[v], n) for s, v, n in st if v in opposite} | {(s, v, not n) for s, v, n in st}
+    def held(c):  # "grab the pan": the objects a clause asks the agent to hold
+        if not c.options or any(o.kind != "relation" or o.value != "HOLDS" or o.negate for o in c.options):
+            return None
+        return {o.target for o in c.options}
+
+    def placed(c):  # "put it on the burner": the objects a clause sets down somewhere
+        return {o.subject for o in c.options if o.kind == "relation" and o.value != "HOLDS" and not o.negate}
     clauses = list(clauses)
     kept, notes = [], []
     for i, c in enumerate(clauses):
-        mine = states(c)
-        if mine and any(st and reversed_(mine) & st for st in map(states, clauses[i + 1:])):
+        mine, hold = states(c), held(c)
+        if hold and any(hold & placed(later) for later in clauses[i + 1:]):
+            notes.append(f"'{c.text}' is undone by a later part of the task (what is picked up is then put "
+                         f"down): only the end state is planned")
+        elif mine and any(st and reversed_(mine) & st for st in map(states, clauses[i + 1:])):
             notes.append(f"'{c.text}' is undone by a later part of the task: only the end state is planned")
         else:
             kept.append(c)

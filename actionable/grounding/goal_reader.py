@@ -45,6 +45,7 @@ VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
     "drop": "place", "load": "place", "stack": "place",
     "take out": "take_out", "remove": "take_out", "get out": "take_out",
     "bring me": "hold", "give me": "hold", "hand me": "hold", "get me": "hold", "fetch me": "hold",
+    "gather up": "hold", "gather": "hold", "collect": "hold", "round up": "hold",
     "pick up": "hold", "grab": "hold", "hold": "hold", "take": "hold", "get": "hold", "fetch": "hold",
     "sit on": "sit", "sit in": "sit", "sit down on": "sit", "sit down": "sit", "sit": "sit",
     "have a seat on": "sit", "take a seat on": "sit",
@@ -151,11 +152,33 @@ def not_a_task(text: str) -> bool:
 _NEGATION = re.compile(r"\b(but not|except|excluding|other than|apart from|unless|instead of|rather than|without|"
                        r"don'?t|do not|never|not)\b")
 _WANT = re.compile(r"^(?:please )?(?:make sure|ensure|check|see to it|i want|i would like|i'd like|i need) (?:that )?")
-_STATE_PART = re.compile(r"^(.+?) (?:is |are |to be |stays? |remains? )?(on|off|open|closed|clean|plugged in|unplugged|"
-                         r"switched on|switched off|turned on|turned off|shut)$")
+_STATE_PART = re.compile(r"^(.+?) (?:is |are |to be |stays? |remains? )?(not |n't |isn't |aren't |is not |are not )?"
+                         r"(on|off|open|closed|clean|plugged in|unplugged|switched on|switched off|turned on|"
+                         r"turned off|shut|running)$")
+_OPPOSITE_WORD = {"on": "off", "off": "on", "open": "closed", "closed": "open", "shut": "open", "running": "off",
+                  "switched on": "off", "switched off": "on", "turned on": "off", "turned off": "on",
+                  "plugged in": "unplugged", "unplugged": "plugged in"}
 _STATE_VERB = {"on": "turn on", "switched on": "turn on", "turned on": "turn on", "off": "turn off",
                "switched off": "turn off", "turned off": "turn off", "open": "open", "closed": "close",
                "shut": "close", "clean": "clean", "plugged in": "plug in", "unplugged": "unplug"}
+
+
+#: words that name people, times or amounts, never an object of the scene ("before the guests come
+#: over", "a bit", "for dinner tonight"): a missing word among them is no reason to refuse
+NOT_OBJECTS = frozenset({
+    "guest", "guests", "people", "person", "friend", "friends", "family", "kids", "children", "everyone",
+    "everybody", "someone", "somebody", "visitors", "mom", "dad", "wife", "husband", "baby",
+    "bit", "while", "moment", "lot", "little", "minute", "minutes", "second", "seconds", "hour", "hours",
+    "time", "day", "night", "tonight", "today", "tomorrow", "morning", "evening", "afternoon", "weekend",
+    "breakfast", "lunch", "dinner", "supper", "party", "degrees"})
+
+
+def names_an_object(what: str) -> bool:
+    """Whether a phrase the scene lacks could name an object at all (a refusal "the scene has no X"
+    makes sense): at most three words, none of them :data:`NOT_OBJECTS`. "kitchen ready and we re
+    having people over" names none, so the task is unclear rather than refused."""
+    ws = words(what)
+    return 0 < len(ws) <= 3 and not set(ws) & NOT_OBJECTS
 
 
 def negation(text: str) -> str | None:
@@ -176,18 +199,37 @@ def negation_refusal(text: str, example: str) -> str | None:
             f"'{example}'")
 
 
+_IF_NOT = re.compile(r"^(?:please )?(?:is|are) (.+?) (?:still )?(on|off|open|closed|clean|plugged in|unplugged|"
+                     r"switched on|switched off|turned on|turned off|shut) if (?:not|it is not|it isn't|it's not|"
+                     r"they are not|they aren't|they're not|no)(?: then)? (?:please )?(.+)$")
+
+
+def checked_request(text: str) -> str:
+    """ "Is the stove off? If not, switch it off" -> "make sure the stove is off": a yes/no question
+    on a state followed by "if not, <do it>" asks for that state (whatever the second part's
+    wording); other text unchanged."""
+    m = _IF_NOT.match(" ".join(words(text)))
+    return f"make sure {m.group(1)} is {m.group(2)}" if m else text
+
+
 def prepare(task: str, example: str) -> tuple[str, str | None]:
-    """``(task, refusal)`` before a world reads a task: the refusal of a negation
-    (:func:`negation_refusal`, ``example`` in its hint), else ``None`` and the task with a wanted
-    end state rewritten as its verbs (:func:`state_request`)."""
+    """``(task, refusal)`` before a world reads a task: a checked request (:func:`checked_request`)
+    rewritten; then the refusal of a negation (:func:`negation_refusal`, ``example`` in its hint),
+    else ``None`` and the task with a wanted end state rewritten as its verbs
+    (:func:`state_request`)."""
+    task = checked_request(task)
+    wanted = state_request(task)
+    if wanted != task:  # "make sure the TV isn't on": a wanted state, negated states read as their opposite
+        return wanted, None
     refusal = negation_refusal(task, example)
     return (task, refusal) if refusal else (state_request(task), None)
 
 
 def state_request(text: str) -> str:
     """ "make sure the TV is off" -> "turn off the tv"; "I want the TV on and the fridge closed" ->
-    "turn on the tv and close the fridge" (a wanted end state as the verb that makes it, per "and"
-    part); other text unchanged."""
+    "turn on the tv and close the fridge"; "make sure the dishwasher isn't running" -> "turn off the
+    dishwasher" (a wanted end state as the verb that makes it, per "and" part; a negated two-valued
+    state as its opposite); other text unchanged."""
     ws = " ".join(words(text))
     m = _WANT.match(ws)
     if not m:
@@ -196,9 +238,11 @@ def state_request(text: str) -> str:
     out = []
     for part in parts:
         pm = _STATE_PART.match(part.strip())
-        if not pm:
+        if not pm or (pm.group(2) and pm.group(3) not in _OPPOSITE_WORD):  # "is not clean": no opposite state
             return text
-        out.append(f"{_STATE_VERB[pm.group(2)]} {pm.group(1)}")
+        subject = re.sub(r" (?:is|are)$", "", pm.group(1))
+        state = _OPPOSITE_WORD[pm.group(3)] if pm.group(2) else ("on" if pm.group(3) == "running" else pm.group(3))
+        out.append(f"{_STATE_VERB[state]} {subject}")
     return " and ".join(out)
 
 
@@ -237,6 +281,28 @@ def _split_prep(ws: list[str]) -> tuple[list[str], str | None, list[str]]:
             if ws[i: i + len(pw)] == pw:
                 return ws[:i], _PREPS[p], ws[i + len(pw):]
     return ws, None, []
+
+
+_RELATIVE = (("that", "is"), ("that", "are"), ("which", "is"), ("which", "are"), ("that's",), ("lying",),
+             ("sitting",), ("standing",), ("left",), ("kept",))
+
+
+def _split_relative(ws: list[str]) -> tuple[list[str], str | None, list[str]] | None:
+    """``(object words with their filter, preposition, target words)`` when the object carries a
+    relative clause ("the scissors that are on the desk", "the fork lying on the counter into the
+    dishwasher"): the clause's preposition picks the instance and the next one is the target;
+    ``None`` without one."""
+    for k in range(1, len(ws)):
+        for marker in _RELATIVE:
+            if tuple(ws[k: k + len(marker)]) != marker:
+                continue
+            j = k + len(marker)
+            for p in sorted(_PREPS, key=lambda x: -len(x.split())):
+                pw = p.split()
+                if ws[j: j + len(pw)] == pw and _PREPS[p] in ("on", "in", "near", "under"):
+                    noun, tprep, tgt = _split_prep(ws[j + len(pw):])
+                    return ws[:k] + pw + noun, tprep, tgt
+    return None
 
 
 def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Selector | None | str:
@@ -313,7 +379,8 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
             return ClauseReading(text, effect, None, room=room)
     obj_ws, prep, tgt_ws = rest, None, []
     if effect in PLACING or effect in ("go", "sit", "lie", "fill"):
-        obj_ws, prep, tgt_ws = _split_prep(rest) if effect not in ("sit", "lie", "go") else ([], "on", rest)
+        rel = _split_relative(rest) if effect in PLACING else None
+        obj_ws, prep, tgt_ws = rel or (_split_prep(rest) if effect not in ("sit", "lie", "go") else ([], "on", rest))
         if effect in ("sit", "lie", "go"):
             obj_ws = []
     subject = None
@@ -342,4 +409,4 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
 
 
 __all__ = ["ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal",
-           "not_a_task", "prepare", "read_clause", "select", "split_verb", "state_request", "words"]
+           "not_a_task", "checked_request", "names_an_object", "NOT_OBJECTS", "prepare", "read_clause", "select", "split_verb", "state_request", "words"]

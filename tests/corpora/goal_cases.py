@@ -127,6 +127,19 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Make the bed", status="unclear", plan=None, kind="intent"),
     # an activity named with "take a": not "hold the shower" (refused as not grabbable before)
     GoalCase("Take a shower", status="unclear", plan=None, kind="intent"),
+    # a negated two-valued state is its opposite; "is X off? if not, ..." asks for the state
+    GoalCase("Make sure the TV isn't on", clauses=1, must=(("state", 248, "OFF", None, False),), kind="state"),
+    GoalCase("Is the TV off? If not, switch it off", clauses=1, must=(("state", 248, "OFF", None, False),),
+             kind="state"),
+    # what is picked up and then put down is a step on the way; a relative clause picks the instance
+    GoalCase("Grab the remote control and put it on the sofa", clauses=1,
+             must=(("relation", 1337, "ON", 352, False),), kind="sequence"),
+    GoalCase("Give me the scissors lying on the desk", clauses=1, must=(("relation", C, "HOLDS", 1370, False),),
+             kind="named_instance"),
+    # "please" asks nothing; people and amounts are not missing objects
+    GoalCase("The pillow in the office is dirty, please wash it", clauses=1,
+             must=(("state", 406, "CLEAN", None, False),), kind="pronoun"),
+    GoalCase("Tidy up a bit before the guests arrive", status="unclear", plan=None, kind="intent"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

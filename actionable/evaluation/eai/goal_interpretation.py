@@ -19,6 +19,8 @@ Published F1 (EAI, Li et al. 2024; embodied-agent-interface.github.io): :data:`E
 
 from __future__ import annotations
 
+import re
+
 import json
 import tempfile
 from pathlib import Path
@@ -58,9 +60,28 @@ def goal_interpretation_inputs(ids: Iterable[str] | None = None) -> list[dict]:
         mp, _, _, name, desc = motion_planner(pid)
         with quiet():
             text, _, name_to_id = mp.get_goal_describe_nl(name, desc, states)
+        prompt = prompts.get(pid, "")
         out.append({"program_id": pid, "task_name": name.strip(), "description": desc.strip(),
-                    "objects": dict(name_to_id), "object_text": text, "prompt": prompts.get(pid, "")})
+                    "objects": dict(name_to_id), "object_text": text, "prompt": prompt,
+                    "relation_targets": relation_targets(prompt)})
     return out
+
+
+_TARGETS = re.compile(r"possible set of 'to_name' objects:\s*(\{.*?\})\s*\n")
+
+
+def relation_targets(prompt: str) -> dict[str, frozenset]:
+    """The ``{relation: allowed to_name classes}`` table EAI's prompt gives every model ("Each
+    relation has a fixed set of objects to be its 'to_name' target"; e.g. things put *into* the
+    washing machine are ``ON`` it), ``{}`` when the prompt has none. The table is EAI's shipped
+    prompt text, read as a Python literal (``ast.literal_eval``), never model output."""
+    import ast
+
+    m = _TARGETS.search(prompt or "")
+    if not m:
+        return {}
+    table = ast.literal_eval(m.group(1))
+    return {str(k): frozenset(map(str, v)) for k, v in table.items()}
 
 
 def gold_prediction(pid: str) -> dict:
@@ -155,4 +176,4 @@ def evaluate_goal_interpretation(predict: Predict, ids: Iterable[str] | None = N
 
 
 __all__ = ["EAI_PUBLISHED_F1", "evaluate_goal_interpretation", "gold_prediction", "goal_interpretation_inputs",
-           "recorded_predictor"]
+           "recorded_predictor", "relation_targets"]

@@ -65,7 +65,14 @@ def _as_output(goals) -> dict:
             "action goals": [{"action": g[1]} for g in goals if g[0] == "action"]}
 
 
-def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, with_interpreter: bool = True):
+#: EAI's actions that change no state VirtualHome records: when the task's name says one ("Read
+#: book", "Drink"), node and edge goals cannot describe it, so it is an action goal (EAI's prompt:
+#: "if node goals and edge goals are not enough to fully describe the goal, add action goals")
+STATELESS_ACTIONS = frozenset({"READ", "DRINK", "EAT", "SLEEP", "TYPE", "TOUCH", "GREET"})
+
+
+def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, with_interpreter: bool = True,
+                        interpreter_text: str = "title", actions: str = "vote"):
     """``predict(task_name, inputs)`` for
     :func:`~actionable.evaluation.eai.goal_interpretation.evaluate_goal_interpretation` (module doc).
 
@@ -74,9 +81,13 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
         k: nearest allowed tasks that vote (>= 1).
         threshold: similarity-weighted vote share in [0, 1] a goal needs.
         with_interpreter: add the goal interpreter's reading.
+        interpreter_text: what the interpreter reads (``"title"`` or ``"both"``: title and the
+            description's sentences, :func:`~actionable.evaluation.eai.planners.interpreter_predictor`).
+        actions: where action goals come from: ``"vote"`` (the neighbours' vote, as node and edge
+            goals), ``"title"`` (the name's words in :data:`STATELESS_ACTIONS`), ``"both"``.
 
     Raises:
-        ConfigError: ``k`` < 1, ``threshold`` outside [0, 1], or an unknown split.
+        ConfigError: ``k`` < 1, ``threshold`` outside [0, 1], an unknown split or ``actions``.
     """
     from actionable.core.dataset import normalize_task
     from actionable.core.errors import ConfigError
@@ -86,6 +97,8 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
         raise ConfigError(f"retrieval: k must be >= 1 and threshold in [0, 1], got k={k}, threshold={threshold}")
     if split not in ("lto", "lopo"):  # before any model loads
         raise ConfigError(f"--split: unknown split {split!r}; choose from lopo, lto")
+    if actions not in ("vote", "title", "both"):
+        raise ConfigError(f"retrieval actions: choose vote, title or both, got {actions!r}")
     interp = []  # the goal interpreter's predictor, made on first use with the pool's MiniLM (one load)
 
     def predict(task_name, inputs):
@@ -93,7 +106,7 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
         if with_interpreter and not interp:
             from actionable.evaluation.eai.planners import interpreter_predictor
 
-            interp.append(interpreter_predictor(split, embedder=emb))
+            interp.append(interpreter_predictor(split, embedder=emb, text=interpreter_text))
         pid = inputs["program_id"]
         relevant = set(inputs["objects"]) | {"character"}
         ex_p, ex_t = exclusions(pid, task_name, split)
@@ -116,7 +129,10 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
             taken += 1
             if taken >= k:
                 break
-        goals = {g for g, v in votes.items() if total > 0 and v / total >= threshold}
+        goals = {g for g, v in votes.items() if total > 0 and v / total >= threshold
+                 and (g[0] != "action" or actions != "title")}
+        if actions in ("title", "both"):
+            goals |= {("action", w) for w in task_name.upper().split() if w in STATELESS_ACTIONS}
         if interp:
             got = _goal_set(interp[0](task_name, inputs))
             goals |= {g for g in got if set(_classes(g)) <= relevant}
@@ -125,4 +141,4 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
     return predict
 
 
-__all__ = ["retrieval_predictor"]
+__all__ = ["STATELESS_ACTIONS", "retrieval_predictor"]

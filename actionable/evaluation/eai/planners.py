@@ -188,10 +188,22 @@ def _goal_given(settings: dict) -> Plan:
     return plan
 
 
-def reading_prediction(reading, objects: dict, class_of=None) -> dict:
+def _eai_relation(rel: str, target: str, targets: dict | None) -> str | None:
+    """The relation EAI's table allows for ``target`` (``targets``: :func:`~actionable.evaluation.eai.
+    goal_interpretation.relation_targets`): INSIDE and ON swap (EAI writes clothes *in* the washing
+    machine as ``ON``), HOLDS_RH and HOLDS_LH swap; ``None`` when no relation of the pair allows it."""
+    if not targets or target in targets.get(rel, ()):
+        return rel
+    pair = {"INSIDE": "ON", "ON": "INSIDE", "HOLDS_RH": "HOLDS_LH", "HOLDS_LH": "HOLDS_RH"}.get(rel)
+    return pair if pair and target in targets.get(pair, ()) else None
+
+
+def reading_prediction(reading, objects: dict, class_of=None, targets: dict | None = None) -> dict:
     """A goal reading in EAI's goal-interpretation output format (class names; of each clause the
     option whose objects are among EAI's relevant ``objects`` (name -> id), else its first; negated
-    conditions and the character's room left out; HOLDS as ``HOLDS_RH``)."""
+    conditions and the character's room left out; HOLDS as ``HOLDS_RH``; with ``targets``, EAI's
+    allowed ``to_name`` table, a relation its target does not allow is swapped for the one that does
+    (:func:`_eai_relation`) or left out)."""
     ids = set(objects.values())
     known = {v: k for k, v in objects.items()}
 
@@ -211,20 +223,34 @@ def reading_prediction(reading, objects: dict, class_of=None) -> dict:
         elif o.kind == "state" and subj is not None:
             nodes.append({"name": subj, "state": o.value})
         elif o.kind == "relation" and subj is not None and name.get(o.target) is not None:
-            rel = "HOLDS_RH" if o.value == "HOLDS" else o.value
-            edges.append({"from_name": subj, "relation": rel, "to_name": name.get(o.target)})
+            rel = _eai_relation("HOLDS_RH" if o.value == "HOLDS" else o.value, name.get(o.target), targets)
+            if rel is not None:
+                edges.append({"from_name": subj, "relation": rel, "to_name": name.get(o.target)})
     return {"node goals": nodes, "edge goals": edges, "action goals": actions}
 
 
-def interpreter_predictor(split: str = "lto", translation_model: str = "minilm", embedder=None):
+def interpreter_predictor(split: str = "lto", translation_model: str = "minilm", embedder=None, text: str = "title"):
     """``predict(task_name, inputs)`` for :func:`~actionable.evaluation.eai.goal_interpretation.evaluate_goal_interpretation`:
     VirtualHome's goal interpreter in the program's own scene, under ``split``'s exclusions; a
     refused or unclear reading predicts no goals (``embedder``: a loaded translation LM, else
-    ``translation_model`` is loaded)."""
+    ``translation_model`` is loaded).
+
+    ``text``: what is read. ``"title"``: the task name only. ``"both"``: the name and each sentence
+    of EAI's task description (an input of EAI's prompt: "I walk to the sofa, and lie down"), each
+    read on its own, the goals of every reading merged (a sentence refused or unclear adds none).
+
+    Raises:
+        ConfigError: an unknown ``text``.
+    """
+    import re
+
+    from actionable.core.errors import ConfigError
     from actionable.core.registry import capability
     from actionable.evaluation.eai.folds import exclusions
     from actionable.grounding.embedder import load_embedder
 
+    if text not in ("title", "both"):
+        raise ConfigError(f"interpreter text: choose title or both, got {text!r}")
     emb = embedder if embedder is not None else load_embedder(translation_model)
     goals = capability("virtualhome", "goals")
 
@@ -232,8 +258,19 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
         pid = inputs["program_id"]
         ex_src, ex_tasks = exclusions(pid, task_name, split)
         interp = goals(pid, embedder=emb)
-        r = interp.read(task_name, exclude_titles=ex_tasks, exclude_programs=ex_src)
-        return reading_prediction(r, inputs["objects"], interp.graph.class_of) if r.is_goal else {}
+        texts = [task_name]
+        if text == "both":
+            texts += [t.strip() for t in re.split(r"[.!?;\n]+", inputs.get("description") or "")
+                      if len(t.split()) >= 2]
+        out = {"node goals": [], "edge goals": [], "action goals": []}
+        for t in texts:
+            r = interp.read(t, exclude_titles=ex_tasks, exclude_programs=ex_src)
+            if not r.is_goal:
+                continue
+            for k, gs in reading_prediction(r, inputs["objects"], interp.graph.class_of,
+                                            inputs.get("relation_targets")).items():
+                out[k] += [g for g in gs if g not in out[k]]
+        return out if any(out.values()) else {}
 
     return predict
 

@@ -349,6 +349,8 @@ class ThorGoals(ThorIntents):
         out: list[Clause] = []
         for part in parts:
             r = self._tool_clause(part, named) or G.read_clause(part, self.lex, named, _EXTRA_VERBS)
+            if isinstance(r, str) and not G.names_an_object(r.split(":", 1)[1]):
+                return self._unclear(task, notes)  # "the kitchen ready, we're having people over"
             if isinstance(r, str):
                 what = r.split(":", 1)[1].strip()
                 return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "

@@ -287,6 +287,8 @@ class VirtualHomeGoals:
                 for sel in (r.subject, r.target):  # "the fridge" again: the same fridge as before
                     if sel is not None and sel.quantifier == "the" and sel.cls in bound:
                         sel.ids = [i for i in sel.ids if i in bound[sel.cls]] or sel.ids
+            if isinstance(r, str) and not all(G.names_an_object(w) for w in r.split(":", 1)[1].split(",")):
+                return self._intent(task, notes)  # "before the guests come over": no object is missing
             if isinstance(r, str):  # missing object
                 what = r.split(":", 1)[1]
                 return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; "
@@ -565,7 +567,7 @@ class VirtualHomeGoals:
         after_det = {b for a, b in zip(tw, tw[1:]) if a in ("the", "a", "an", "my", "some", "your", "our")}
         # a missing word names an object when the world knows it or an article comes before it
         # ("feed the fish"); "I'm hungry" names none, so it goes on to the intent reading
-        known_missing = [w for w, _ in m.missing if w not in m.unknown or w in after_det]
+        known_missing = [w for w, _ in m.missing if (w not in m.unknown or w in after_det) and G.names_an_object(w)]
         if known_missing and (not m.matched or after_det & set(known_missing)):  # "... in the aquarium"
             what = ", ".join(known_missing)
             return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "
