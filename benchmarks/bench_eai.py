@@ -7,7 +7,7 @@
     python benchmarks/bench_eai.py --goals oracle|empty|interpreter:lto|interpreter:lopo|recorded:gpt-4o-2024-05-13
     python benchmarks/bench_eai.py --goals retrieval:lto:5:0.5 --half tune   # k, vote share; tune = even tasks
     python benchmarks/bench_eai.py --goals retrieval:lto:5:0.5 --half report # the odd tasks, untouched while tuning
-    python benchmarks/bench_eai.py --goals retrieval:lto:3:0.5 --read-description --half tune  # + description sentences
+    python benchmarks/bench_eai.py --goals retrieval:lto:3:0.5:title --read-description --half tune  # + description, title actions
 
 Prints columns (a) EAI's protocol and evaluator, (b) exact annotated nodes on the planner's own
 instances, (c) class-level; empty "nothing to do" plans apart; with ``--hard`` the subset of tasks
@@ -44,7 +44,8 @@ def goals_main(args) -> None:
 
         predict = interpreter_predictor(args.goals.partition(":")[2] or "lto",
                                         text="both" if args.read_description else "title")
-    elif args.goals.startswith("retrieval"):  # retrieval[:split[:k[:threshold]]]
+    elif args.goals.startswith("retrieval"):  # retrieval[:split[:k[:threshold[:actions]]]]
+        from actionable.core.errors import ConfigError
         from actionable.evaluation.eai.goal_retrieval import retrieval_predictor
 
         parts = args.goals.split(":")[1:]
@@ -52,9 +53,10 @@ def goals_main(args) -> None:
             predict = retrieval_predictor(parts[0] if parts else "lto", int(parts[1]) if len(parts) > 1 else 5,
                                           float(parts[2]) if len(parts) > 2 else 0.5,
                                           with_interpreter=not args.no_interpreter,
-                                          interpreter_text="both" if args.read_description else "title")
-        except ValueError as exc:
-            raise SystemExit(f"--goals retrieval:<split>:<k>:<threshold>: {exc}")
+                                          interpreter_text="both" if args.read_description else "title",
+                                          actions=parts[3] if len(parts) > 3 else "vote")
+        except (ValueError, ConfigError) as exc:
+            raise SystemExit(f"--goals retrieval:<split>:<k>:<threshold>[:vote|title|both]: {exc}")
     elif args.goals.startswith("recorded:"):
         predict = recorded_predictor(args.goals.split(":", 1)[1])
     else:

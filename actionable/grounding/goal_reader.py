@@ -54,7 +54,8 @@ VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
     "stand up": "stand", "get up": "stand", "stand": "stand",
     "go to": "go", "walk to": "go", "go into": "go", "enter": "go", "walk into": "go", "run to": "go",
     "heat up": "heat", "heat": "heat", "warm up": "heat", "warm": "heat", "microwave": "heat",
-    "cook": "cook", "boil": "boil", "toast": "toast", "fry": "fry",
+    "cook": "cook", "boil": "boil", "toast": "toast", "fry": "fry", "bake": "bake", "roast": "bake",
+    "preheat": "on",
     "chill": "chill", "cool": "chill", "refrigerate": "chill",
     "fill": "fill", "water": "water", "slice": "slice", "cut": "slice",
 }.items(), key=lambda kv: -len(kv[0].split())))
@@ -173,12 +174,20 @@ NOT_OBJECTS = frozenset({
     "breakfast", "lunch", "dinner", "supper", "party", "degrees"})
 
 
-def names_an_object(what: str) -> bool:
-    """Whether a phrase the scene lacks could name an object at all (a refusal "the scene has no X"
-    makes sense): at most three words, none of them :data:`NOT_OBJECTS`. "kitchen ready and we re
-    having people over" names none, so the task is unclear rather than refused."""
+def missing_object(what: str) -> str | None:
+    """The object a phrase the scene lacks names, cut at its first preposition or number ("oven to
+    200 degrees" -> "oven"), or ``None`` when it cannot name one (then a refusal "the scene has no X"
+    makes no sense): more than three words, or a word of :data:`NOT_OBJECTS`. "kitchen ready and we
+    re having people over" names none, so the task is unclear rather than refused."""
     ws = words(what)
-    return 0 < len(ws) <= 3 and not set(ws) & NOT_OBJECTS
+    cut = next((i for i, w in enumerate(ws) if i and (w in _PREPS or w.isdigit())), len(ws))
+    ws = ws[:cut]
+    return " ".join(ws) if 0 < len(ws) <= 3 and not set(ws) & NOT_OBJECTS else None
+
+
+def names_an_object(what: str) -> bool:
+    """Whether :func:`missing_object` finds an object in ``what``."""
+    return missing_object(what) is not None
 
 
 def negation(text: str) -> str | None:
@@ -409,4 +418,4 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
 
 
 __all__ = ["ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal",
-           "not_a_task", "checked_request", "names_an_object", "NOT_OBJECTS", "prepare", "read_clause", "select", "split_verb", "state_request", "words"]
+           "not_a_task", "checked_request", "names_an_object", "missing_object", "NOT_OBJECTS", "prepare", "read_clause", "select", "split_verb", "state_request", "words"]

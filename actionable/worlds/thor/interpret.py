@@ -237,6 +237,19 @@ _REWRITES = (
 )
 
 
+_OF_LIQUID = re.compile(r"\b(a|an|the|one|my) (cup|mug|glass|bowl|pot|kettle) of (water|coffee)\b", re.I)
+
+
+def _of_liquid(text: str) -> str:
+    """ "warm a cup of water in the microwave" -> "fill a cup with water, then warm the cup in the
+    microwave": a vessel *of* a liquid is the vessel filled with it (not the faucet the water comes
+    from); the text is unchanged without one, or when it already says "fill"."""
+    m = _OF_LIQUID.search(text)
+    if not m or re.search(r"\bfill", text, re.I):
+        return text
+    return f"fill {m.group(1)} {m.group(2)} with {m.group(3)}, then {text[:m.start()]}the {m.group(2)}{text[m.end():]}"
+
+
 def _rewrite(seg: str) -> str:
     """Phrasal commands the grammar does not know, as ones it does ("bring me the bread" ->
     "pick up the bread"; "throw away the apple" -> "put the apple in the garbage can")."""
@@ -328,6 +341,7 @@ class ThorGoals(ThorIntents):
         task, refusal = G.prepare(task, "put the apple in the fridge")
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
+        task = _of_liquid(task)
         text = _FILLER.sub("", _norm(task))
         intent = self._intent_name(text)
         raw_text = re.sub(r"[;,]", " , ", task.lower())
@@ -352,7 +366,7 @@ class ThorGoals(ThorIntents):
             if isinstance(r, str) and not G.names_an_object(r.split(":", 1)[1]):
                 return self._unclear(task, notes)  # "the kitchen ready, we're having people over"
             if isinstance(r, str):
-                what = r.split(":", 1)[1].strip()
+                what = G.missing_object(r.split(":", 1)[1])
                 return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "
                                                               f"'actionable scenes --env thor {self.name} --classes' "
                                                               f"to list its objects")

@@ -38,6 +38,11 @@ _STATE_OF = {"on": "ON", "off": "OFF", "open": "OPEN", "closed": "CLOSED", "plug
 _ADJ = {"dirty": ("DIRTY", False), "clean": ("CLEAN", False), "open": ("OPEN", False),
         "closed": ("CLOSED", False)}
 _EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("blow out", "off"), ("put out", "off"))
+#: the appliances that do a verb's work, in order of preference (VirtualHome has no cooked state:
+#: "bake the turkey" is the turkey in the oven with the oven on)
+_APPLIANCES = {"heat": ("microwave", "stove", "oven"), "toast": ("toaster",), "chill": ("freezer", "fridge"),
+               "cook": ("stove", "oven", "microwave"), "bake": ("oven",), "fry": ("stove",), "boil": ("stove",)}
+_COOKING = frozenset({"cook", "bake", "fry", "boil"})
 #: state -> the step that makes it (one object)
 _ACHIEVE = {"ON": ("SWITCHON",), "OFF": ("SWITCHOFF",), "OPEN": ("OPEN",), "CLOSED": ("CLOSE",),
             "PLUGGED_IN": ("PLUGIN",), "PLUGGED_OUT": ("PLUGOUT",), "CLEAN": ("WASH", "WIPE", "RINSE", "SCRUB")}
@@ -290,7 +295,7 @@ class VirtualHomeGoals:
             if isinstance(r, str) and not all(G.names_an_object(w) for w in r.split(":", 1)[1].split(",")):
                 return self._intent(task, notes)  # "before the guests come over": no object is missing
             if isinstance(r, str):  # missing object
-                what = r.split(":", 1)[1]
+                what = ", ".join(G.missing_object(w) for w in r.split(":", 1)[1].split(","))
                 return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; "
                                                               f"run 'actionable scenes --classes' to list its objects")
             if r is None:
@@ -442,6 +447,12 @@ class VirtualHomeGoals:
     def _conditions(self, r: G.ClauseReading):
         eff, sel, tgt = r.effect, r.subject, r.target
         g = self.graph
+        if eff in _COOKING and sel is not None:  # no cooked state: in the appliance that cooks it, switched on
+            if tgt is None:
+                tgt = self._appliance(eff)
+                if tgt is None:
+                    return f"scene {self.name!r} has no {' or '.join(_APPLIANCES[eff])} to {eff} the {human(sel.cls)} in"
+            eff = "heat"
         if eff in _STATE_OF and sel is not None:
             state = _STATE_OF[eff]
             if sel.ids and all(i in g.rooms for i in sel.ids):
@@ -544,8 +555,7 @@ class VirtualHomeGoals:
         return None
 
     def _appliance(self, eff):
-        want = {"heat": ("microwave", "stove", "oven"), "toast": ("toaster",), "chill": ("freezer", "fridge")}[eff]
-        for c in want:
+        for c in _APPLIANCES[eff]:
             ids = self.graph.nodes_of_class(c)
             if ids:
                 return G.Selector(c, "any", ids, c)
