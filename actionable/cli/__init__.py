@@ -294,8 +294,12 @@ def _log_to_stderr(debug: bool) -> None:
 
 def _stdout_closed() -> int:
     """The reader of stdout went away (``actionable scenes | head -1``): point stdout at
-    /dev/null so the interpreter's final flush does not complain, and exit 0 quietly."""
+    /dev/null so the interpreter's final flush does not complain, and exit quietly with the code
+    the command had decided (:mod:`actionable.cli.exitcode`; 0 when none: ``plan ... | head -1``
+    on a "Not done" plan still exits 1)."""
     import os
+
+    from actionable.cli.exitcode import decided
 
     try:
         fd = os.open(os.devnull, os.O_WRONLY)
@@ -303,7 +307,7 @@ def _stdout_closed() -> int:
         os.close(fd)
     except (OSError, ValueError, AttributeError):  # no real stdout (pytest capture, notebooks)
         pass
-    return 0
+    return decided()
 
 
 def _stdout_is_devnull() -> bool:
@@ -342,6 +346,9 @@ def main(argv: list[str] | None = None) -> int:
     from actionable.cli.progress import set_quiet
 
     set_quiet(False)  # per invocation (main() may run many times in one process)
+    from actionable.cli.exitcode import clear
+
+    clear()
     _STATE["interrupt"] = ""
     _log_to_stderr(debug)
     cmd = _command()
@@ -414,7 +421,7 @@ def run() -> None:
     try:
         sys.stdout.flush()  # buffered output may meet the closed pipe only now
     except BrokenPipeError:
-        code = _stdout_closed() if code == 0 else code
+        code = _stdout_closed() or code
     except (OSError, ValueError):
         pass
     sys.exit(code)

@@ -215,6 +215,7 @@ def plan_command(
         result = session.plan(task)
         result.world, result.scene = domain.world, domain.name
         _goal_check(result, domain, session)
+    _decide(result)
     _output(result, session, fmt)
     _replay(result, domain, html, png)
     _exit(result)
@@ -351,6 +352,7 @@ def _plan_grounded(task, domain, model, translation_model, samples, max_steps, t
                                   bank=bank if bank is not None else domain.example_bank())
         result = session.grounded_planner(gcfg).plan(task, domain)
         _goal_check(result, domain, session)
+    _decide(result)
     _output(result, session, fmt, domain.executes_in, getattr(domain, "world_text", None))
     _replay(result, domain, html, png)
     _exit(result)
@@ -378,6 +380,14 @@ def _goal_check(result, domain, session) -> None:
     from actionable.planning.pipeline import check_result
 
     check_result(result, domain, session)
+
+
+def _decide(result) -> None:
+    """Record the verdict's exit code before printing (a closed stdout keeps it)."""
+    from actionable.cli.exitcode import decide
+    from actionable.cli.plan_goal import exit_code
+
+    decide(exit_code(result))
 
 
 def _exit(result) -> None:

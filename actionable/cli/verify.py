@@ -163,6 +163,10 @@ def _goal_line(goal: str, env: str, scene: str, final) -> tuple[str, bool | None
     try:
         dom = planning_domain(env, scene or "default")
         steps = list(final.steps)
+        if hasattr(dom, "resolve_and_execute") and any(getattr(a, "id", None) is None for st in steps
+                                                       for a in st.args):
+            final = dom.resolve_and_execute(final).program  # "walk to television": bind ids as plan does
+            steps = list(final.steps)
         executability, state = dom.start().execute(steps)
         res = SimpleNamespace(task=goal, steps=steps, resolved_program=final, executability=executability,
                               final_state=state, stop_reason=None, done=None, goal_check=None, reading=None)

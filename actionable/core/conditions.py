@@ -199,6 +199,46 @@ def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list[str]]
     return kept, notes
 
 
+def referents(selectors) -> list[list]:
+    """The id sets a task names more than once as one thing: each class that two or more "the"
+    selectors with several candidates name ("put the milk in *the fridge* and close *it*", where
+    "it" was read as "the fridge"), as the ids of its first such selector. ``selectors``: the
+    reading's :class:`~actionable.grounding.goal_reader.Selector` objects (``cls``, ``quantifier``,
+    ``ids``) in the task's order, ``None`` skipped."""
+    seen: dict = {}
+    count: dict = {}
+    for sel in selectors:
+        if sel is None or sel.quantifier != "the" or len(sel.ids) < 2:
+            continue
+        seen.setdefault(sel.cls, list(sel.ids))
+        count[sel.cls] = count.get(sel.cls, 0) + 1
+    return [seen[c] for c in seen if count[c] >= 2]
+
+
+def bind_once(clauses, groups, remake) -> list:
+    """``clauses`` with each group's referent bound to one instance: a fridge that is filled and then
+    closed is the same fridge, so "the milk is in a fridge" and "a fridge is closed" cannot be met by
+    two different fridges. Per group (ids from :func:`referents`) the first id that every clause
+    naming the group offers is kept, and options naming the group's other ids are dropped (a clause
+    left without options keeps all of its own). ``remake(clause, options) -> Clause`` rebuilds a
+    clause (its readable text)."""
+    clauses = list(clauses)
+    for ids in groups:
+        def names(c, x):
+            return any(o.subject == x or o.target == x for o in c.options)
+        mention = [c for c in clauses if any(names(c, x) for x in ids)]
+        chosen = next((x for x in ids if all(names(c, x) for c in mention)), None)
+        if chosen is None or len(mention) < 2:
+            continue
+        others = set(ids) - {chosen}
+        out = []
+        for c in clauses:
+            opts = [o for o in c.options if o.subject not in others and o.target not in others]
+            out.append(remake(c, opts) if opts and len(opts) < len(c.options) else c)
+        clauses = out
+    return clauses
+
+
 def check_reading(reading: GoalReading, view: ConditionView, steps: Iterable = ()) -> ConditionCheck:
     """:func:`check_clauses` on ``reading.clauses``."""
     return check_clauses(reading.clauses, view, steps)
@@ -235,4 +275,4 @@ def goal_interpreter(world: str, scene: Any):
 
 
 __all__ = ["CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter", "GoalReading",
-           "STATUSES", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter"]
+           "STATUSES", "bind_once", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "referents"]

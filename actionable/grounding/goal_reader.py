@@ -31,7 +31,7 @@ from typing import Any, Iterable, Protocol
 
 #: verb phrases (first words of a clause, longest first) -> effect; a ``+`` effect needs a target
 VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
-    "turn on": "on", "switch on": "on", "power on": "on", "start": "on", "light up": "on",
+    "turn on": "on", "switch on": "on", "wear": "on", "power on": "on", "start": "on", "light up": "on",
     "turn off": "off", "switch off": "off", "shut off": "off", "power off": "off", "shut down": "off",
     "stop": "off",
     "open": "open", "close": "closed", "shut": "closed",
@@ -140,6 +140,34 @@ class ClauseReading:
     room: Any = None
 
 
+def implied_source(r: ClauseReading, earlier) -> ClauseReading:
+    """ "Open the fridge, take out the milk": a "take out" without a source takes it from the
+    container an earlier clause opened (``earlier``: the clause readings before ``r``, in order);
+    ``r`` unchanged otherwise."""
+    import copy
+
+    if r.effect != "take_out" or r.target is not None:
+        return r
+    opened = next((h for h in reversed(list(earlier)) if h.effect == "open" and h.subject is not None), None)
+    if opened is None:
+        return r
+    return ClauseReading(r.text, r.effect, r.subject, copy.copy(opened.subject), "from", r.room)
+
+
+def snapshot(r: ClauseReading) -> list:
+    """Copies of a reading's subject and target selectors as the task names them (a world's reading
+    may narrow them in place later), for :func:`actionable.core.conditions.referents`."""
+    import copy
+
+    out = []
+    for sel in (r.subject, r.target):
+        if sel is not None:
+            c = copy.copy(sel)
+            c.ids = list(sel.ids)
+            out.append(c)
+    return out
+
+
 def words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower().replace("_", " "))
 
@@ -164,6 +192,9 @@ _STATE_VERB = {"on": "turn on", "switched on": "turn on", "turned on": "turn on"
                "shut": "close", "clean": "clean", "plugged in": "plug in", "unplugged": "unplug"}
 
 
+#: translation-LM cosine at which a task is read as a known intent task of the world
+INTENT_SIMILARITY = 0.80
+
 #: words that name people, times or amounts, never an object of the scene ("before the guests come
 #: over", "a bit", "for dinner tonight"): a missing word among them is no reason to refuse
 NOT_OBJECTS = frozenset({
@@ -175,14 +206,19 @@ NOT_OBJECTS = frozenset({
 
 
 def missing_object(what: str) -> str | None:
-    """The object a phrase the scene lacks names, cut at its first preposition or number ("oven to
-    200 degrees" -> "oven"), or ``None`` when it cannot name one (then a refusal "the scene has no X"
+    """The object a phrase the scene lacks names, with its place ("television in the bedroom") but
+    cut at another preposition or a number ("oven to 200 degrees" -> "oven"), or ``None`` when it cannot name one (then a refusal "the scene has no X"
     makes no sense): more than three words, or a word of :data:`NOT_OBJECTS`. "kitchen ready and we
     re having people over" names none, so the task is unclear rather than refused."""
     ws = words(what)
-    cut = next((i for i, w in enumerate(ws) if i and (w in _PREPS or w.isdigit())), len(ws))
-    ws = ws[:cut]
-    return " ".join(ws) if 0 < len(ws) <= 3 and not set(ws) & NOT_OBJECTS else None
+    head = next((i for i, w in enumerate(ws) if i and (w in _PREPS or w.isdigit())), len(ws))
+    if not 0 < head <= 3 or set(ws[:head]) & NOT_OBJECTS:
+        return None
+    # "television in the bedroom" keeps its place (the scene has televisions, not there); "oven to
+    # 200 degrees" is the oven
+    cut = next((i for i, w in enumerate(ws) if i and ((w in _PREPS and w not in ("in", "on")) or w.isdigit())),
+               len(ws))
+    return " ".join(ws[:cut] if cut - head <= 4 else ws[:head])
 
 
 def names_an_object(what: str) -> bool:
@@ -221,12 +257,25 @@ def checked_request(text: str) -> str:
     return f"make sure {m.group(1)} is {m.group(2)}" if m else text
 
 
+_POLITE = re.compile(r"^\s*(?:(?:please|kindly|hey|ok|okay|now)\b[\s,]*|(?:could|can|would|will) you\b[\s,]*(?:please\b[\s,]*)?|"
+                     r"(?:i'd like you to|i would like you to|i want you to|i need you to)\b\s*)+", re.I)
+_POLITE_END = re.compile(r"(?:[\s,]+(?:please|for me|thanks|thank you))*[\s?!.]*$", re.I)
+
+
+def polite(text: str) -> str:
+    """A request's politeness removed: "Could you please turn off the TV for me?" -> "turn off the
+    TV" (a leading "please" / "could you" / "can you" / "I'd like you to", a trailing "please", "for
+    me", "thanks" and the question mark); other text unchanged."""
+    out = _POLITE_END.sub("", _POLITE.sub("", text))
+    return out if out.strip() else text
+
+
 def prepare(task: str, example: str) -> tuple[str, str | None]:
-    """``(task, refusal)`` before a world reads a task: a checked request (:func:`checked_request`)
-    rewritten; then the refusal of a negation (:func:`negation_refusal`, ``example`` in its hint),
+    """``(task, refusal)`` before a world reads a task: politeness removed (:func:`polite`), a
+    checked request (:func:`checked_request`) rewritten; then the refusal of a negation (:func:`negation_refusal`, ``example`` in its hint),
     else ``None`` and the task with a wanted end state rewritten as its verbs
     (:func:`state_request`)."""
-    task = checked_request(task)
+    task = checked_request(polite(task))
     wanted = state_request(task)
     if wanted != task:  # "make sure the TV isn't on": a wanted state, negated states read as their opposite
         return wanted, None
@@ -347,7 +396,9 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
     cls = classes[0]
     if quant == "the" and lex.plural(noun[-1]):
         quant = "all"
-    ids = [i for c in lex.kinds(noun, cls) for i in lex.instances(c)]
+    # "every light", "each lamp": a quantifier over the singular covers what its plural covers
+    kind_ws = noun[:-1] + [noun[-1] + "s"] if quant == "all" and not lex.plural(noun[-1]) else noun
+    ids = list(dict.fromkeys(i for c in lex.kinds(kind_ws, cls) for i in lex.instances(c)))
     if room is None and len(noun) > 1:  # "the kitchen sink", "the bathroom light": a room as a modifier
         for w in noun[:-1]:
             room = lex.room([w])
@@ -417,5 +468,5 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
     return ClauseReading(text, effect, subject, target, prep)
 
 
-__all__ = ["ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal",
-           "not_a_task", "checked_request", "names_an_object", "missing_object", "NOT_OBJECTS", "prepare", "read_clause", "select", "split_verb", "state_request", "words"]
+__all__ = ["INTENT_SIMILARITY", "ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal",
+           "not_a_task", "checked_request", "implied_source", "snapshot", "polite", "names_an_object", "missing_object", "NOT_OBJECTS", "prepare", "read_clause", "select", "split_verb", "state_request", "words"]

@@ -101,6 +101,33 @@ def test_closed_stdout_exits_0_quietly(args):
     assert rc.strip() == "0" and not err.strip(), p.stdout + p.stderr
 
 
+def test_closed_stdout_keeps_the_verdicts_exit_code():
+    """`plan ... | head -1` on a plan that stops at --max-steps: "Not done" stays exit 1."""
+    code = ("import subprocess, sys; p = subprocess.Popen([sys.executable, '-c', "
+            "'from actionable.cli import run; run()', *sys.argv[1:]], stdout=subprocess.PIPE, "
+            "stderr=subprocess.PIPE); p.stdout.readline(); p.stdout.close(); "
+            "err = p.stderr.read(); rc = p.wait(); print(rc); print(err.decode())")
+    args = ["plan", "Put all the plates in the dishwasher", "--max-steps", "3", "-q"]
+    p = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, COLUMNS="80"))
+    rc, _, err = p.stdout.partition("\n")
+    assert rc.strip() == "1", p.stdout + p.stderr
+    assert "Traceback" not in err
+
+
+def test_verify_checks_the_goal_of_a_class_level_plan(tmp_path, capsys):
+    """The README's verify example: plan lines without node ids are bound as `plan` binds them, so
+    the last line says met / NOT met, never "not checked" for want of ids."""
+    f = tmp_path / "plan.txt"
+    f.write_text("walk to television\nswitch on television\nswitch off television\nswitch on television\n")
+    assert main(["verify", str(f), "--goal", "Turn on the TV", "--judge", "sim"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().splitlines()[-1].startswith("goal after revision: met"), out
+    f.write_text("walk to clothes shirt\ngrab clothes shirt\nput on clothes shirt\n")
+    assert main(["verify", str(f), "--goal", "Put on the shirt", "--judge", "sim"]) == 0
+    assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith("goal after revision: met")
+
+
 def test_scenes_thor_unknown_scene_and_details(capsys):
     assert main(["scenes", "--env", "thor", "FloorPlan999"]) == 2
     assert _err(capsys).lower().startswith("error: scene: unknown thor scene 'floorplan999'")

@@ -140,6 +140,20 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("The pillow in the office is dirty, please wash it", clauses=1,
              must=(("state", 406, "CLEAN", None, False),), kind="pronoun"),
     GoalCase("Tidy up a bit before the guests arrive", status="unclear", plan=None, kind="intent"),
+    # found by the second new-user check of 3 Dec: politeness, a source an earlier clause opened,
+    # every lamp, wearing
+    GoalCase("Could you please turn off the bedroom light?", clauses=1, must=(("state", 169, "OFF", None, False),),
+             kind="named_instance"),
+    GoalCase("Open the fridge, take out the milk and close it", clauses=2,
+             must=(("relation", 1449, "INSIDE", 289, True), ("state", 289, "CLOSED", None, False)),
+             kind="pronoun"),
+    GoalCase("Turn off every lamp in the bedroom", clauses=3, must=(("state", 97, "OFF", None, False),
+                                                                    ("state", 98, "OFF", None, False),
+                                                                    ("state", 1085, "OFF", None, False)),
+             kind="quantifier"),
+    GoalCase("Put on the shirt", clauses=1, must=(("action", 1047, "PUTON", None, False),), kind="holding"),
+    # a phrase naming a place of something the scene has elsewhere
+    GoalCase("Turn on the television in the bedroom", status="refuse", plan=None, kind="impossible"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

@@ -198,6 +198,11 @@ class ThorIntents:
 
     def _unclear(self, task: str, notes=None) -> GoalReading:
         best, sim = self._closest(task)
+        if self.embedder is not None and sim >= G.INTENT_SIMILARITY:  # "Could you make me some toast?"
+            r = self._intent(task, best)
+            return GoalReading(r.task, r.clauses, status=r.status, why=r.why, closest=best, notes=list(notes or []) + [
+                f"read as the known task '{best}' (translation-LM similarity {sim:.2f} >= {G.INTENT_SIMILARITY})"]
+                + list(r.notes)) if r.is_goal else r
         return GoalReading(task, status="unclear", closest=best, notes=list(notes or []),
                            why=f"I can't tell what end state this asks for; the closest known task is '{best}' "
                                f"(similarity {sim:.2f})")

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, drop_undone
+from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_once, drop_undone, referents
 from actionable.core.program import Step
 from actionable.grounding import goal_reader as G
 from actionable.worlds.thor import data
@@ -342,6 +342,12 @@ class ThorGoals(ThorIntents):
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
         task = _of_liquid(task)
+        piece = re.search(r"\b(?:a |one |two |the )?(?:slices?|pieces?|bits?|halves|half) of (?:an? |the )?(\w+)", task, re.I)
+        if piece:  # the slices exist only once it is sliced: no instance to bind before that
+            return GoalReading(task, status="unclear", why=(
+                f"I can't tell which objects '{piece.group(0)}' means: slices of an object exist only after it is "
+                f"sliced, and the goal reader binds objects that exist now; ask for the slicing itself, e.g. "
+                f"'slice the {piece.group(1)}'"))
         text = _FILLER.sub("", _norm(task))
         intent = self._intent_name(text)
         raw_text = re.sub(r"[;,]", " , ", task.lower())
@@ -361,6 +367,8 @@ class ThorGoals(ThorIntents):
         object_words += [w for ws_, _ in self._nouns(G.words(joined)) for w in ws_]
         parts = split_clauses(joined, object_words)
         out: list[Clause] = []
+        sels: list = []
+        readings: list = []  # the clause readings so far
         for part in parts:
             r = self._tool_clause(part, named) or G.read_clause(part, self.lex, named, _EXTRA_VERBS)
             if isinstance(r, str) and not G.names_an_object(r.split(":", 1)[1]):
@@ -372,6 +380,9 @@ class ThorGoals(ThorIntents):
                                                               f"to list its objects")
             if r is None:
                 return self._unclear(task, notes)
+            r = G.implied_source(r, readings)
+            readings.append(r)
+            sels += G.snapshot(r)  # as named, before the reading narrows them
             got = self._conditions(r)
             if isinstance(got, str):
                 return GoalReading(task, status="refuse", why=got)
@@ -386,6 +397,7 @@ class ThorGoals(ThorIntents):
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out:
             return self._unclear(task, notes)
+        out = bind_once(out, referents(sels), lambda c, opts: self._clause(opts, c.source))
         out, undone = drop_undone(out)
         notes += undone
         return GoalReading(task, tuple(self._drop_needless(_enabling_last(out), notes)), notes=notes)
@@ -470,7 +482,9 @@ class ThorGoals(ThorIntents):
             role_target = any(p in ws[:k] for p in ("in", "into", "on", "onto", "inside")) and effect in G.PLACING
             need = "receptacle" if role_target else _NEEDS.get(effect, "pickupable" if effect in G.PLACING else None)
             cands = [c for h in reversed(history) for c in reversed(h)]
-            pick = next((c for c in cands if need is None or need in self._caps(c[1])), None)
+            # a StoveBurner is switched by its knob: "put the pan on the stove and turn it on" is the stove
+            pick = next((c for c in cands if need is None or need in self._caps(c[1])
+                         or (need == "toggleable" and c[1] == "StoveBurner")), None)
             if pick is None and history[-1]:
                 pick = history[-1][0]
             if pick is None:

@@ -24,12 +24,12 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, drop_undone
+from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_once, drop_undone, referents
 from actionable.core.program import ACTION_ARITY, Argument, Step
 from actionable.grounding import goal_reader as G
 
 #: cosine (translation LM) of the task to a packaged title for its annotated goals to be the reading
-INTENT_SIMILARITY = 0.80
+INTENT_SIMILARITY = G.INTENT_SIMILARITY
 #: the property an object needs for a state effect (VirtualHome's object properties)
 _NEEDS = {"ON": "HAS_SWITCH", "OFF": "HAS_SWITCH", "OPEN": "CAN_OPEN", "CLOSED": "CAN_OPEN",
           "PLUGGED_IN": "HAS_PLUG", "PLUGGED_OUT": "HAS_PLUG"}
@@ -112,6 +112,9 @@ class SceneLexicon:
         are the lights and the lamps (switchable ones survive the ON/OFF filter)."""
         if ws and ws[-1] == "lights" and cls == "light":
             return [cls] + [c for c in self._classes if c.endswith("lamp")]
+        if ws and ws[-1] == "lamps" and cls.endswith("lamp") and cls not in (
+                "".join(ws[:-1]) + "lamp", "_".join(ws[:-1]) + "_lamp"):  # "the lamps", not "the table lamps"
+            return [cls] + [c for c in self._classes if c.endswith("lamp") and c != cls]
         if ws and ws[-1] in ("dishes", "dish") and cls in self._dishes():  # "the dishes": all the tableware
             return self._dishes()
         return [cls]
@@ -181,6 +184,12 @@ class ConditionViewVH:
             ok = t in self.v.targets(s, "HOLDS_RH") or t in self.v.targets(s, "HOLDS_LH")
         elif c.value == "INSIDE" and self.v.class_of(c.target) in _room_classes(self.v):
             ok = self.v.room_of(s) == c.target
+        elif c.value == "ON" and s == self.char:
+            # VirtualHome keeps the character's ON edge after STANDUP: sitting on the bed, standing up
+            # and lying on the couch leaves it ON both. Where it is ON two pieces of furniture it is
+            # not known which one it is on now, so neither counts (the plan must end on one)
+            on = self.v.targets(s, "ON")
+            ok = self._id(c.target) in on and len(on) == 1
         else:
             ok = self._id(c.target) in self.v.targets(s, c.value)
         return ok != c.negate
@@ -278,6 +287,7 @@ class VirtualHomeGoals:
         bound: dict[str, list] = {}
         prev = None
         history: list = []  # the clauses read so far (pronouns may refer further back than the last)
+        sels: list = []  # every selector read, in order (a thing named twice is one instance)
         for part in parts:
             fact = self._statement(part)
             if fact is not None:  # "one pillow on the bed is dirty": names an instance, asks nothing
@@ -300,6 +310,8 @@ class VirtualHomeGoals:
                                                               f"run 'actionable scenes --classes' to list its objects")
             if r is None:
                 return self._intent(task, notes)
+            r = G.implied_source(r, history)
+            sels += G.snapshot(r)  # as named, before the reading narrows them
             got = self._conditions(r)
             if isinstance(got, str):
                 return GoalReading(task, status="refuse", why=got)
@@ -317,6 +329,7 @@ class VirtualHomeGoals:
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out:
             return self._intent(task, notes)
+        out = bind_once(out, referents(sels), lambda c, opts: self._clause(opts, c.source))
         out, undone = drop_undone(out, _OPPOSITE)
         notes += undone
         return GoalReading(task, tuple(out), notes=self._aliases(tw) + notes)
@@ -453,6 +466,11 @@ class VirtualHomeGoals:
                 if tgt is None:
                     return f"scene {self.name!r} has no {' or '.join(_APPLIANCES[eff])} to {eff} the {human(sel.cls)} in"
             eff = "heat"
+        if eff == "on" and sel is not None and G.words(r.text)[:2] in (["put", "on"], ["wear"]) and sel.ids \
+                and all("CLOTHES" in g.properties_of(i) for i in sel.ids):
+            # "put on the shirt": wearing, not switching on (VirtualHome records no worn state, so the
+            # EAI action goal PUTON is checked on the executed steps)
+            return self._per_subject(sel, lambda i: [Condition("action", i, "PUTON")])
         if eff in _STATE_OF and sel is not None:
             state = _STATE_OF[eff]
             if sel.ids and all(i in g.rooms for i in sel.ids):

@@ -228,3 +228,28 @@ def test_from_a_container_binds_what_is_in_it(fp1):
     r = fp1.read("Get a mug from the cabinet")
     in_cabinet = [m for m in fp1.initial.of_type("Mug") if fp1.initial.objects[m].parent.startswith("Cabinet")]
     assert r.clauses[0].options == tuple(Condition("relation", CHARACTER, "HOLDS", m) for m in in_cabinet)
+
+
+def test_second_new_user_check_readings(fp1):
+    """3 Dec: 'it' after a stove is the stove (its knob switches it); slices of an object that is
+    not sliced yet are not bound to the whole object; the cabinet filled is the cabinet closed."""
+    r = fp1.read("Put the pan on the stove and turn it on")
+    assert r.status == "goal"
+    assert any(o.value == "isToggled" and "StoveBurner" in str(o.subject) for c in r.clauses for o in c.options)
+    s = fp1.read("Put a slice of tomato on the plate")
+    assert s.status == "unclear" and "slice the tomato" in s.why
+    c = fp1.read("Put the apple in the cabinet and close it")
+    inside = {o.target for cl in c.clauses for o in cl.options if o.value == "IN"}
+    closed = {o.subject for cl in c.clauses for o in cl.options if o.value == "isOpen"}
+    assert len(inside) == 1 and inside == closed
+    assert fp1.read("Preheat the oven to 200 degrees").why.startswith("scene 'FloorPlan1' has no oven;")
+
+
+def test_a_known_task_in_other_words_is_read_with_the_translation_lm():
+    from actionable.grounding.embedder import load_embedder
+    from actionable.worlds.thor.interpret import ThorGoals
+
+    g = ThorGoals("FloorPlan1", embedder=load_embedder("minilm"))
+    r = g.read("Could you make me some toast?")
+    assert r.status == "goal" and any("make toast" in n for n in r.notes), r.why
+    assert g.read("Tidy up the kitchen").status == "unclear"

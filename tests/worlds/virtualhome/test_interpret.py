@@ -50,7 +50,7 @@ def test_plan_reaches_reading(vh, case):
     er = execute_program(res.resolved_program, dom.graph)
     assert er.executable
     reading = interp.read(case.text)
-    assert check_clauses(reading.clauses, interp.view(er.final_state)).done
+    assert check_clauses(reading.clauses, interp.view(er.final_state), res.resolved_program.steps).done
     # every step serves the goal: an achiever or a repair before one
     assert all(s.score_parts.get("goal") for s in res.steps)
 
@@ -103,3 +103,40 @@ def test_it_is_what_an_earlier_clause_opened(vh):
     r = interp.read("Open the fridge, take out the milk and close it")
     closed = {interp.graph.class_of(o.subject) for c in r.clauses for o in c.options if o.value == "CLOSED"}
     assert closed == {"freezer"}, [c.text for c in r.clauses]
+
+
+def test_a_thing_named_twice_is_one_instance(vh):
+    """'Put the milk in the fridge and close it': the fridge that is filled is the one closed (two
+    freezers in the default house); before, any closed freezer met the second clause."""
+    _, interp = vh
+    r = interp.read("Put the milk in the fridge and close it")
+    inside = {o.target for c in r.clauses for o in c.options if o.value == "INSIDE"}
+    closed = {o.subject for c in r.clauses for o in c.options if o.value == "CLOSED"}
+    assert len(inside) == 1 and inside == closed, [c.text for c in r.clauses]
+    r = interp.read("Put the shirt in the washing machine and close it")
+    assert len({o.subject for c in r.clauses for o in c.options if o.value == "CLOSED"}) == 1
+
+
+def test_on_two_pieces_of_furniture_is_on_neither(vh):
+    """VirtualHome keeps the ON edge after STANDUP: sit on the bed, stand up, lie on the couch leaves
+    the character ON both; the view counts neither, so 'lie on the bed' is not met by that plan."""
+    from actionable.core.conditions import CHARACTER, Condition
+    from actionable.core.program import Program
+    from actionable.worlds.virtualhome.simulator import execute_program
+
+    dom, interp = vh
+    prog = Program.parse("[WALK] <bed> (105)\n[SIT] <bed> (105)\n[STANDUP]\n[WALK] <couch> (352)\n[LIE] <couch> (352)")
+    er = execute_program(prog, dom.graph)
+    assert er.executable
+    view = interp.view(er.final_state)
+    assert view.holds(Condition("state", CHARACTER, "LYING"))
+    assert not view.holds(Condition("relation", CHARACTER, "ON", 105))
+    assert not view.holds(Condition("relation", CHARACTER, "ON", 352))
+    one = execute_program(Program.parse("[WALK] <couch> (352)\n[LIE] <couch> (352)"), dom.graph)
+    assert interp.view(one.final_state).holds(Condition("relation", CHARACTER, "ON", 352))
+    from actionable.planning.pipeline import plan_task
+
+    res = plan_task(dom, "Put the pillow on the bed and lie on the bed", interp)
+    if res.done:  # when it claims Done, the character lies on the bed and nowhere else
+        er = execute_program(res.resolved_program, dom.graph)
+        assert interp.view(er.final_state).holds(Condition("relation", CHARACTER, "ON", 105))

@@ -1,0 +1,52 @@
+"""The world-neutral goal-condition helpers (actionable/core/conditions.py): one instance for a
+thing named twice, and steps on the way dropped from the end state."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from actionable.core.conditions import CHARACTER, Clause, Condition, bind_once, drop_undone, referents
+
+
+def _sel(cls, ids, quantifier="the"):
+    return SimpleNamespace(cls=cls, ids=list(ids), quantifier=quantifier)
+
+
+def _remake(c, opts):
+    return Clause(tuple(opts), c.text + "*", c.source)
+
+
+def test_referents_are_classes_named_twice_with_several_candidates():
+    sels = [_sel("milk", [1]), _sel("fridge", [10, 11]), None, _sel("fridge", [10, 11]), _sel("cup", [5, 6])]
+    assert referents(sels) == [[10, 11]]
+    assert referents([_sel("fridge", [10, 11], "any"), _sel("fridge", [10, 11])]) == []  # "a fridge" is not one
+    assert referents([_sel("fridge", [10]), _sel("fridge", [10])]) == []  # one candidate: nothing to bind
+
+
+def test_bind_once_keeps_one_instance_across_clauses():
+    put = Clause((Condition("relation", 1, "INSIDE", 10), Condition("relation", 1, "INSIDE", 11)), "in", "grammar")
+    close = Clause((Condition("state", 10, "CLOSED"), Condition("state", 11, "CLOSED")), "closed", "grammar")
+    other = Clause((Condition("state", 7, "ON"),), "tv", "grammar")
+    out = bind_once([put, close, other], [[10, 11]], _remake)
+    assert [o.target for o in out[0].options] == [10] and [o.subject for o in out[1].options] == [10]
+    assert out[2] is other and out[0].text == "in*"
+    # a clause that offers none of the group's first id: the next id every clause offers is kept
+    only11 = Clause((Condition("relation", 1, "INSIDE", 11),), "in 11", "grammar")
+    out = bind_once([only11, close], [[10, 11]], _remake)
+    assert [o.subject for o in out[1].options] == [11]
+    # named by a single clause: nothing to bind
+    assert bind_once([close, other], [[10, 11]], _remake) == [close, other]
+
+
+def test_drop_undone_states_and_held_then_placed():
+    opened = Clause((Condition("state", 10, "OPEN"),), "open the fridge", "grammar")
+    closed = Clause((Condition("state", 10, "CLOSED"),), "close the fridge", "grammar")
+    kept, notes = drop_undone([opened, closed], {"OPEN": "CLOSED", "CLOSED": "OPEN"})
+    assert kept == [closed] and len(notes) == 1
+    held = Clause((Condition("relation", CHARACTER, "HOLDS", 3),), "grab the pan", "grammar")
+    placed = Clause((Condition("relation", 3, "IN", 20),), "put it on the burner", "grammar")
+    kept, notes = drop_undone([held, placed])
+    assert kept == [placed] and "picked up" in notes[0]
+    # holding something else is kept
+    other = Clause((Condition("relation", CHARACTER, "HOLDS", 4),), "grab the mug", "grammar")
+    assert drop_undone([other, placed])[0] == [other, placed]
