@@ -239,6 +239,38 @@ def bind_once(clauses, groups, remake) -> list:
     return clauses
 
 
+def bind_apart(parts, remake) -> list:
+    """The clauses of a reading's parts, flattened, with "the other X" kept apart from the X named
+    before: "put the milk in the fridge and the juice in the other fridge" puts them in two
+    fridges. ``parts``: ``[(selectors, clauses), ...]`` per part in the task's order (selectors with
+    ``cls``, ``ids`` and ``other``). For each selector marked ``other`` the latest earlier selector
+    of its class is bound to one instance (its first id the other selector could do without) in
+    that part's clauses, and the other part's clauses drop the options naming that instance (a
+    clause left without options keeps its own). ``remake(clause, options) -> Clause``."""
+    parts = [(list(sels), list(cls_)) for sels, cls_ in parts]
+
+    def narrow(clauses, drop):
+        out = []
+        for c in clauses:
+            opts = [o for o in c.options if o.subject not in drop and o.target not in drop]
+            out.append(remake(c, opts) if opts and len(opts) < len(c.options) else c)
+        return out
+    for k, (sels, _) in enumerate(parts):
+        for sel in sels:
+            if not getattr(sel, "other", False):
+                continue
+            j, before = next(((j, b) for j in range(k - 1, -1, -1) for b in parts[j][0] if b.cls == sel.cls),
+                             (None, None))
+            if before is None:
+                continue
+            x = next((i for i in before.ids if set(sel.ids) - {i}), None)
+            if x is None:
+                continue
+            parts[j] = (parts[j][0], narrow(parts[j][1], set(before.ids) - {x}))
+            parts[k] = (parts[k][0], narrow(parts[k][1], {x}))
+    return [c for _, cls_ in parts for c in cls_]
+
+
 def check_reading(reading: GoalReading, view: ConditionView, steps: Iterable = ()) -> ConditionCheck:
     """:func:`check_clauses` on ``reading.clauses``."""
     return check_clauses(reading.clauses, view, steps)
@@ -275,4 +307,4 @@ def goal_interpreter(world: str, scene: Any):
 
 
 __all__ = ["CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter", "GoalReading",
-           "STATUSES", "bind_once", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "referents"]
+           "STATUSES", "bind_apart", "bind_once", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "referents"]

@@ -33,8 +33,8 @@ def _norm_words(text: str, cut: str = " and ") -> list[str]:
     from actionable.grounding.objects import words
 
     # a list's commas (and "&") cut like "and"; so does the end of a sentence ("Turn on the TV. Open the fridge.")
-    # "please" asks nothing ("X is dirty, please wash it" is "wash it")
-    return [w for w in words(re.sub(r"[,;&+\n]|[.!?](?=\s|$)", cut, text)) if w not in ("please", "kindly")]
+    # "please" and "too" ask nothing ("X is dirty, please wash it" is "wash it")
+    return [w for w in words(re.sub(r"[,;&+\n]|[.!?](?=\s|$)", cut, text)) if w not in ("please", "kindly", "too")]
 
 
 def clauses(task: str, object_words: Iterable[str]) -> list[str]:

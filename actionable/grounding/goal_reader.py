@@ -120,6 +120,7 @@ class Selector:
     ids: list = field(default_factory=list)
     words: str = ""
     excluded: list = field(default_factory=list)
+    other: bool = False  # "the other fridge": not the instance named before
 
     def describe(self, name) -> str:
         if len(self.ids) == 1:
@@ -152,6 +153,16 @@ def implied_source(r: ClauseReading, earlier) -> ClauseReading:
     if opened is None:
         return r
     return ClauseReading(r.text, r.effect, r.subject, copy.copy(opened.subject), "from", r.room)
+
+
+def near_refusal(r: ClauseReading, world: str, surface: str = "table") -> str | None:
+    """The refusal of a placement "next to" / "near" / "beside" an object (``None`` otherwise): the
+    worlds record an object on or in another, not beside it, so the reading would be in/on."""
+    if r.prep != "near" or r.effect not in PLACING or r.target is None:
+        return None
+    return (f"'{' '.join(words(r.text))}': {world} records an object on or in another, not next to it; "
+            f"say what to put it on or in, e.g. 'put the {r.subject.cls.replace('_', ' ').lower() if r.subject else 'cup'} "
+            f"on the {surface}'")
 
 
 def snapshot(r: ClauseReading) -> list:
@@ -419,7 +430,7 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
         ids = [i for i in ids if i not in named] or ids
     if not ids:
         return f"missing:{' '.join(noun)} " + (f"in that room" if room is not None else "there")
-    return Selector(cls, quant, ids, " ".join(noun), excluded)
+    return Selector(cls, quant, ids, " ".join(noun), excluded, other)
 
 
 def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseReading | str | None:
@@ -469,4 +480,4 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
 
 
 __all__ = ["INTENT_SIMILARITY", "ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal",
-           "not_a_task", "checked_request", "implied_source", "snapshot", "polite", "names_an_object", "missing_object", "NOT_OBJECTS", "prepare", "read_clause", "select", "split_verb", "state_request", "words"]
+           "not_a_task", "checked_request", "implied_source", "near_refusal", "snapshot", "polite", "names_an_object", "missing_object", "NOT_OBJECTS", "prepare", "read_clause", "select", "split_verb", "state_request", "words"]

@@ -217,7 +217,7 @@ def test_prompt_injection_is_refused_as_not_a_household_task(capsys):
     assert main(["plan", text, "-q", "--variant", "grounded"]) == 2
     assert _err(capsys) == (f"error: {text!r} is not a household task: it speaks to the planner about its prompt or "
                             "instructions, and no word of it names an object of scene 'default'. Give a task in the "
-                            "house with an object of the scene (run 'actionable scenes --classes')")
+                            "house with an object of the scene (run 'actionable scenes default --classes')")
 
 
 def test_the_rule_is_about_the_planner_not_about_words_alone():

@@ -152,6 +152,11 @@ VH_CASES: tuple[GoalCase, ...] = (
                                                                     ("state", 1085, "OFF", None, False)),
              kind="quantifier"),
     GoalCase("Put on the shirt", clauses=1, must=(("action", 1047, "PUTON", None, False),), kind="holding"),
+    # third check: "the other one" after a verb phrase of two words; "next to" is no relation
+    GoalCase("Turn off the TV and the other one too", clauses=2, must=(("state", 248, "OFF", None, False),
+                                                                      ("state", 410, "OFF", None, False)),
+             kind="modifier"),
+    GoalCase("Put the remote control next to the TV", status="refuse", plan=None, kind="impossible"),
     # a phrase naming a place of something the scene has elsewhere
     GoalCase("Turn on the television in the bedroom", status="refuse", plan=None, kind="impossible"),
 )

@@ -130,6 +130,27 @@ def test_retrieval_predictor_bad_arguments_fail_before_any_model_loads():
         retrieval_predictor("lto", threshold=1.5)
     with pytest.raises(ConfigError, match="--split"):
         retrieval_predictor("nope", with_interpreter=False)
+    with pytest.raises(ConfigError, match="actions"):
+        retrieval_predictor("lto", actions="guess")
+    from actionable.evaluation.eai.planners import interpreter_predictor
+
+    with pytest.raises(ConfigError, match="text"):
+        interpreter_predictor("lto", embedder=object(), text="everything")
+
+
+def test_eais_relation_table_is_read_from_its_prompt_and_applied(gi_inputs):
+    """EAI's prompt lists each relation's allowed targets (clothes go ON the washing machine); a
+    predicted INSIDE on such a target becomes ON, one no relation allows is left out."""
+    from actionable.evaluation.eai.goal_interpretation import relation_targets
+    from actionable.evaluation.eai.planners import _eai_relation
+
+    table = gi_inputs[0]["relation_targets"]
+    assert "washing_machine" in table["ON"] and "washing_machine" not in table["INSIDE"]
+    assert _eai_relation("INSIDE", "washing_machine", table) == "ON"
+    assert _eai_relation("HOLDS_LH", "cup", table) == "HOLDS_RH"
+    assert _eai_relation("INSIDE", "sofa_cushion", table) is None
+    assert _eai_relation("INSIDE", "anything", {}) == "INSIDE"  # no table: unchanged
+    assert relation_targets("no table here") == {}
 
 
 @pytest.mark.slow

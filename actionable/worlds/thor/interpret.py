@@ -40,7 +40,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_once, drop_undone, referents
+from actionable.core.conditions import (CHARACTER, Clause, Condition, GoalReading, bind_apart, bind_once, drop_undone,
+                                        referents)
 from actionable.core.program import Step
 from actionable.grounding import goal_reader as G
 from actionable.worlds.thor import data
@@ -369,6 +370,7 @@ class ThorGoals(ThorIntents):
         out: list[Clause] = []
         sels: list = []
         readings: list = []  # the clause readings so far
+        parts_read: list = []  # (selectors, clauses) per part ("the other plate" is another one)
         for part in parts:
             r = self._tool_clause(part, named) or G.read_clause(part, self.lex, named, _EXTRA_VERBS)
             if isinstance(r, str) and not G.names_an_object(r.split(":", 1)[1]):
@@ -381,13 +383,21 @@ class ThorGoals(ThorIntents):
             if r is None:
                 return self._unclear(task, notes)
             r = G.implied_source(r, readings)
+            sliced = {i for h in readings if h.effect == "slice" and h.subject is not None for i in h.subject.ids}
+            if r.effect in G.PLACING and r.subject is not None and r.subject.ids and set(r.subject.ids) <= sliced:
+                return GoalReading(task, status="unclear", why=(
+                    f"I can't tell which objects '{part}' means once the {r.subject.cls} is sliced: its slices "
+                    f"exist only after the slicing, and the goal reader binds objects that exist now; ask for the "
+                    f"slicing alone ('slice the {r.subject.cls.lower()}')"))
             readings.append(r)
-            sels += G.snapshot(r)  # as named, before the reading narrows them
+            snap = G.snapshot(r)  # as named, before the reading narrows them
+            sels += snap
             got = self._conditions(r)
             if isinstance(got, str):
                 return GoalReading(task, status="refuse", why=got)
             if got is None:
                 return self._unclear(task, notes)
+            parts_read.append((snap, [c for c in got if all(c.options != o.options for o in out)]))
             for c in got:
                 if all(c.options != o.options for o in out):
                     out.append(c)
@@ -397,7 +407,10 @@ class ThorGoals(ThorIntents):
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out:
             return self._unclear(task, notes)
-        out = bind_once(out, referents(sels), lambda c, opts: self._clause(opts, c.source))
+        remake = lambda c, opts: self._clause(opts, c.source)  # noqa: E731
+        if any(getattr(x, "other", False) for x in sels):
+            out = bind_apart(parts_read, remake)
+        out = bind_once(out, referents([x for x in sels if not getattr(x, "other", False)]), remake)
         out, undone = drop_undone(out)
         notes += undone
         return GoalReading(task, tuple(self._drop_needless(_enabling_last(out), notes)), notes=notes)
@@ -523,6 +536,9 @@ class ThorGoals(ThorIntents):
 
     def _conditions(self, r: G.ClauseReading):
         eff, sel, tgt = r.effect, r.subject, r.target
+        near = G.near_refusal(r, "the THOR world", "counter")
+        if near is not None:
+            return near
         s = self.initial
         if eff in ("sit", "lie", "stand"):
             return "the kitchen agent has no posture in the THOR world (AI2-THOR's agent neither sits nor lies)"

@@ -24,7 +24,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_once, drop_undone, referents
+from actionable.core.conditions import (CHARACTER, Clause, Condition, GoalReading, bind_apart, bind_once, drop_undone,
+                                        referents)
 from actionable.core.program import ACTION_ARITY, Argument, Step
 from actionable.grounding import goal_reader as G
 
@@ -288,6 +289,7 @@ class VirtualHomeGoals:
         prev = None
         history: list = []  # the clauses read so far (pronouns may refer further back than the last)
         sels: list = []  # every selector read, in order (a thing named twice is one instance)
+        parts_read: list = []  # (selectors, clauses) per part ("the other fridge" is another one)
         for part in parts:
             fact = self._statement(part)
             if fact is not None:  # "one pillow on the bed is dirty": names an instance, asks nothing
@@ -307,17 +309,19 @@ class VirtualHomeGoals:
             if isinstance(r, str):  # missing object
                 what = ", ".join(G.missing_object(w) for w in r.split(":", 1)[1].split(","))
                 return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; "
-                                                              f"run 'actionable scenes --classes' to list its objects")
+                                                              f"run 'actionable scenes {self.name} --classes' to list its objects")
             if r is None:
                 return self._intent(task, notes)
             r = G.implied_source(r, history)
-            sels += G.snapshot(r)  # as named, before the reading narrows them
+            snap = G.snapshot(r)  # as named, before the reading narrows them
+            sels += snap
             got = self._conditions(r)
             if isinstance(got, str):
                 return GoalReading(task, status="refuse", why=got)
             if got is None:
                 return self._intent(task, notes)
             out.extend(got)
+            parts_read.append((snap, list(got)))
             prev = r
             history.append(r)
             for sel in (r.subject, r.target):
@@ -329,7 +333,10 @@ class VirtualHomeGoals:
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out:
             return self._intent(task, notes)
-        out = bind_once(out, referents(sels), lambda c, opts: self._clause(opts, c.source))
+        remake = lambda c, opts: self._clause(opts, c.source)  # noqa: E731
+        if any(getattr(x, "other", False) for x in sels):
+            out = bind_apart(parts_read, remake)
+        out = bind_once(out, referents([x for x in sels if not getattr(x, "other", False)]), remake)
         out, undone = drop_undone(out, _OPPOSITE)
         notes += undone
         return GoalReading(task, tuple(out), notes=self._aliases(tw) + notes)
@@ -372,7 +379,10 @@ class VirtualHomeGoals:
         if prev is None:
             return part
         if G.split_verb(ws, _EXTRA_VERBS)[0] is None and prev.effect != "fact":
-            ws = G.words(prev.text)[:1] + ws
+            pw = G.words(prev.text)
+            _, rest = G.split_verb(pw, _EXTRA_VERBS)  # the whole verb phrase: "turn off", not "turn"
+            verb = pw[: len(pw) - len(rest)] if rest and pw[-len(rest):] == rest else pw[:1]
+            ws = verb + ws
         if "one" in ws and prev.subject is not None:
             k = ws.index("one")
             if k > 0 and ws[k - 1] in ("other", "the", "another", "that"):
@@ -459,6 +469,9 @@ class VirtualHomeGoals:
 
     def _conditions(self, r: G.ClauseReading):
         eff, sel, tgt = r.effect, r.subject, r.target
+        near = G.near_refusal(r, "VirtualHome")
+        if near is not None:
+            return near
         g = self.graph
         if eff in _COOKING and sel is not None:  # no cooked state: in the appliance that cooks it, switched on
             if tgt is None:
@@ -599,7 +612,7 @@ class VirtualHomeGoals:
         if known_missing and (not m.matched or after_det & set(known_missing)):  # "... in the aquarium"
             what = ", ".join(known_missing)
             return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "
-                                                          f"'actionable scenes --classes' to list its objects")
+                                                          f"'actionable scenes {self.name} --classes' to list its objects")
         if self.embedder is None:
             return GoalReading(task, status="unclear", why="I can't tell what end state this asks for (no goal "
                                                            "conditions could be read from the words, and no "

@@ -245,7 +245,6 @@ class VirtualHomePlanning:
     """
 
     world = "virtualhome"
-    classes_hint = "run 'actionable scenes --classes'"
     executes_in = "the VirtualHome simulator"
 
     def __init__(self, scene: Any = "default"):
@@ -253,6 +252,7 @@ class VirtualHomePlanning:
 
         self.graph = load_scene(scene) if scene is None or isinstance(scene, str) else scene
         self.name = getattr(self.graph, "name", "")
+        self.classes_hint = f"run 'actionable scenes {self.name or 'default'} --classes'"
 
     def start(self, repair_budget: int = 3) -> VirtualHomeAffordance:
         return VirtualHomeAffordance(self.graph, repair_budget=repair_budget)

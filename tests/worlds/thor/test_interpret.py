@@ -243,6 +243,13 @@ def test_second_new_user_check_readings(fp1):
     closed = {o.subject for cl in c.clauses for o in cl.options if o.value == "isOpen"}
     assert len(inside) == 1 and inside == closed
     assert fp1.read("Preheat the oven to 200 degrees").why.startswith("scene 'FloorPlan1' has no oven;")
+    two = fp1.read("Put the apple on a plate and the mug on the other plate")
+    per = [{o.target for o in c.options if o.value == "IN"} for c in two.clauses]
+    assert len(per) == 2 and all(len(t) == 1 for t in per) and per[0] != per[1]
+    near = fp1.read("Put the apple next to the bread")
+    assert near.status == "refuse" and "not next to it" in near.why
+    cut = fp1.read("Slice the tomato and put it on the plate")  # not the whole tomato moved
+    assert cut.status == "unclear" and "sliced" in cut.why
 
 
 def test_a_known_task_in_other_words_is_read_with_the_translation_lm():

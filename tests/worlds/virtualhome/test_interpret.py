@@ -115,6 +115,10 @@ def test_a_thing_named_twice_is_one_instance(vh):
     assert len(inside) == 1 and inside == closed, [c.text for c in r.clauses]
     r = interp.read("Put the shirt in the washing machine and close it")
     assert len({o.subject for c in r.clauses for o in c.options if o.value == "CLOSED"}) == 1
+    # ... and "the other fridge" is another one
+    r = interp.read("Put the milk in the fridge and the juice in the other fridge")
+    per = [{o.target for o in c.options if o.value == "INSIDE"} for c in r.clauses]
+    assert len(per) == 2 and all(len(t) == 1 for t in per) and per[0] != per[1], [c.text for c in r.clauses]
 
 
 def test_on_two_pieces_of_furniture_is_on_neither(vh):
