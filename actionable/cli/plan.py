@@ -391,9 +391,10 @@ def _decide(result) -> None:
 
 
 def _exit(result) -> None:
-    from actionable.cli.plan_goal import exit_code
+    """Exit with the code :func:`_decide` recorded for ``result``."""
+    from actionable.cli.exitcode import decided
 
-    code = exit_code(result)
+    code = decided()
     if code:
         raise typer.Exit(code)
 

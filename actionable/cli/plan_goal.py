@@ -60,11 +60,10 @@ def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output,
     result = plan_task(domain, task, interp, cfg, reading)
     from actionable.cli.exitcode import decide
 
-    decide(exit_code(result))  # before printing: a reader that closes stdout early keeps the verdict
+    code = decide(exit_code(result))  # before printing: a reader that closes stdout early keeps the verdict
     output(result, GoalSessionInfo(domain, emb), fmt, domain.executes_in, getattr(domain, "world_text", None))
     if after is not None:  # --html / --png
         after(result)
-    code = exit_code(result)
     if code:
         raise typer.Exit(code)
 

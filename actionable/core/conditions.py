@@ -271,6 +271,19 @@ def bind_apart(parts, remake) -> list:
     return [c for _, cls_ in parts for c in cls_]
 
 
+def bind_references(parts, remake) -> list:
+    """A reading's clauses with its references bound, for a world's goal interpreter: "the other X"
+    apart from the X before (:func:`bind_apart`), then a thing named twice as one instance
+    (:func:`bind_once` over :func:`referents`). ``parts``: ``[(selectors as named, clauses), ...]``
+    per part in the task's order; ``remake(clause, options) -> Clause``."""
+    sels = [x for sel_list, _ in parts for x in sel_list]
+    if any(getattr(x, "other", False) for x in sels):
+        clauses = bind_apart(parts, remake)
+    else:
+        clauses = [c for _, cls_ in parts for c in cls_]
+    return bind_once(clauses, referents([x for x in sels if not getattr(x, "other", False)]), remake)
+
+
 def check_reading(reading: GoalReading, view: ConditionView, steps: Iterable = ()) -> ConditionCheck:
     """:func:`check_clauses` on ``reading.clauses``."""
     return check_clauses(reading.clauses, view, steps)
@@ -307,4 +320,4 @@ def goal_interpreter(world: str, scene: Any):
 
 
 __all__ = ["CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter", "GoalReading",
-           "STATUSES", "bind_apart", "bind_once", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "referents"]
+           "STATUSES", "bind_apart", "bind_once", "bind_references", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "referents"]

@@ -40,8 +40,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from actionable.core.conditions import (CHARACTER, Clause, Condition, GoalReading, bind_apart, bind_once, drop_undone,
-                                        referents)
+from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone
 from actionable.core.program import Step
 from actionable.grounding import goal_reader as G
 from actionable.worlds.thor import data
@@ -368,7 +367,6 @@ class ThorGoals(ThorIntents):
         object_words += [w for ws_, _ in self._nouns(G.words(joined)) for w in ws_]
         parts = split_clauses(joined, object_words)
         out: list[Clause] = []
-        sels: list = []
         readings: list = []  # the clause readings so far
         parts_read: list = []  # (selectors, clauses) per part ("the other plate" is another one)
         for part in parts:
@@ -391,7 +389,6 @@ class ThorGoals(ThorIntents):
                     f"slicing alone ('slice the {r.subject.cls.lower()}')"))
             readings.append(r)
             snap = G.snapshot(r)  # as named, before the reading narrows them
-            sels += snap
             got = self._conditions(r)
             if isinstance(got, str):
                 return GoalReading(task, status="refuse", why=got)
@@ -407,10 +404,7 @@ class ThorGoals(ThorIntents):
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out:
             return self._unclear(task, notes)
-        remake = lambda c, opts: self._clause(opts, c.source)  # noqa: E731
-        if any(getattr(x, "other", False) for x in sels):
-            out = bind_apart(parts_read, remake)
-        out = bind_once(out, referents([x for x in sels if not getattr(x, "other", False)]), remake)
+        out = bind_references(parts_read, lambda c, opts: self._clause(opts, c.source))
         out, undone = drop_undone(out)
         notes += undone
         return GoalReading(task, tuple(self._drop_needless(_enabling_last(out), notes)), notes=notes)

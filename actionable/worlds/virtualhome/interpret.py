@@ -24,8 +24,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from actionable.core.conditions import (CHARACTER, Clause, Condition, GoalReading, bind_apart, bind_once, drop_undone,
-                                        referents)
+from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone
 from actionable.core.program import ACTION_ARITY, Argument, Step
 from actionable.grounding import goal_reader as G
 
@@ -288,7 +287,6 @@ class VirtualHomeGoals:
         bound: dict[str, list] = {}
         prev = None
         history: list = []  # the clauses read so far (pronouns may refer further back than the last)
-        sels: list = []  # every selector read, in order (a thing named twice is one instance)
         parts_read: list = []  # (selectors, clauses) per part ("the other fridge" is another one)
         for part in parts:
             fact = self._statement(part)
@@ -314,7 +312,6 @@ class VirtualHomeGoals:
                 return self._intent(task, notes)
             r = G.implied_source(r, history)
             snap = G.snapshot(r)  # as named, before the reading narrows them
-            sels += snap
             got = self._conditions(r)
             if isinstance(got, str):
                 return GoalReading(task, status="refuse", why=got)
@@ -333,10 +330,7 @@ class VirtualHomeGoals:
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out:
             return self._intent(task, notes)
-        remake = lambda c, opts: self._clause(opts, c.source)  # noqa: E731
-        if any(getattr(x, "other", False) for x in sels):
-            out = bind_apart(parts_read, remake)
-        out = bind_once(out, referents([x for x in sels if not getattr(x, "other", False)]), remake)
+        out = bind_references(parts_read, lambda c, opts: self._clause(opts, c.source))
         out, undone = drop_undone(out, _OPPOSITE)
         notes += undone
         return GoalReading(task, tuple(out), notes=self._aliases(tw) + notes)
