@@ -148,8 +148,6 @@ def plan_command(
 
     if lm_mode not in MODE_CHOICES:
         raise ConfigError(f"--lm-mode: unknown mode {lm_mode!r}; use one of {', '.join(MODE_CHOICES)}")
-    if tasks is None:
-        task = clean_task(task)
     from actionable.cli.progress import check_seed
 
     check_seed(seed)
@@ -172,6 +170,8 @@ def plan_command(
         domain = planning_domain(env, scene)  # unknown world or scene: one clear error before any model loads
     except UnknownWorldError as exc:
         raise ConfigError(f"--env: {exc}") from None
+    if tasks is None:
+        task = clean_task(task)  # after --env: a bad world is named even when the task is bad too
     if tasks is not None:
         if variant not in ("grounded", "goal"):
             raise ConfigError("--tasks plans with the goal or grounded planner; for the paper variants use "

@@ -173,3 +173,12 @@ def test_name_the_flag_helper():
         "--translation-model: ")
     assert _name_the_flag("--scene: unknown 'x'", [("--scene", "x")]) == "--scene: unknown 'x'"
     assert _name_the_flag("unknown 'x'", [("--a", "x"), ("--b", "x")]) == "unknown 'x'"  # ambiguous
+
+
+def test_plan_names_an_unknown_world_before_a_bad_task(capsys):
+    """`plan x --env mars` reported the task ("too few letters") and never named the world; both
+    are bad, and the world is checked first, as with a good task (issue 24, a new user's check)."""
+    assert main(["plan", "x", "--env", "mars"]) == 2
+    assert _err(capsys).startswith("error: --env: unknown world 'mars'")
+    assert main(["plan", "x"]) == 2
+    assert "too few letters" in _err(capsys)

@@ -224,7 +224,7 @@ class DrivingHouse:
         e = self.world.sim.ego()
         if e["edge"] != street:
             try:
-                seq = self.town.route(e["edge"], to_edge=street)
+                seq = self.world.route_from_ego(to_edge=street)
             except KeyError:
                 return f"no route from {self.town.street_name(e['edge'])} to {self.town.street_name(street)}"
             self.world.drive_along(seq, 300)

@@ -13,7 +13,7 @@ step and runs SUMO (1 s per simulation step) until the skill is done or its cap 
 ``change_lane(left|right)``           lane change (cap 5)
 ``wait()``                            stay halted 5 s
 ``slow_down()``                       halve the speed over 2 s
-``overtake()``                        pass a halted car ahead in the left lane (cap 25)
+``overtake()``                        pass a halted car ahead in the other lane (cap 25)
 ====================================  ==========================================================
 
 A skill whose preconditions fail does not run SUMO: ``info["executed"]`` is False and
@@ -200,8 +200,6 @@ class DrivingWorld(World):
             target = LEFT_LANE if act.args[0] == "left" else RIGHT_LANE
             if e["lane"] == target or target < RIGHT_LANE:
                 return [f"no lane to the {act.args[0]} of the ego"]
-            if e["stopped"]:
-                return ["ego is stopped; drive on before changing lane"]
         if n == "wait" and not e["halted"]:
             return [moving]
         if n == "slow_down" and e["speed"] <= 3.0:
@@ -210,8 +208,6 @@ class DrivingWorld(World):
             ld = sim.leader()
             if ld is None or sim.ls.vehicle.getSpeed(ld[0]) >= 0.1:
                 return [f"no halted car ahead within {RADIUS:.0f} m"]
-            if e["lane"] != RIGHT_LANE or e["stopped"]:
-                return ["ego must be driving in the right lane to overtake"]
         return []
 
     def _run(self, act: Action) -> str:
@@ -234,7 +230,7 @@ class DrivingWorld(World):
             d = {"turn_left": "left", "turn_right": "right", "go_straight": "straight"}[n]
             return drive([sim.town.out_edges(e["edge"])[d]], 120)
         if n == "drive_to":
-            return drive(sim.town.route(e["edge"], to_junction=sim.town.junction_of[act.args[0]]), 300)
+            return drive(self.route_from_ego(to_junction=sim.town.junction_of[act.args[0]]), 300)
         if n == "stop":
             v.setStop(EGO, e["edge"], pos=sim.town.length[e["edge"]] - 1.0, laneIndex=e["lane"], duration=1e6)
             return "halted before the line" if until(lambda: sim.ego()["halted"], 20) else "still rolling"
@@ -242,6 +238,10 @@ class DrivingWorld(World):
             pos = e["pos"] + max(20.0, e["speed"] ** 2 / (2 * DECEL) + 5.0)
             v.setStop(EGO, e["edge"], pos=pos, laneIndex=RIGHT_LANE, duration=1e6, flags=1)
             return "parked at the curb" if until(lambda: v.isStopped(EGO), 30) else "still looking for the curb"
+        ahead = sim.leader() if n == "overtake" else None
+        if n in ("change_lane", "overtake") and (e["stopped"] or v.getStops(EGO)):
+            self.clear_stops()  # a SUMO stop (from stop / pull_over) ends first: a stopped car cannot change lane
+            v.setSpeed(EGO, -1)
         if n == "change_lane":
             target = LEFT_LANE if act.args[0] == "left" else RIGHT_LANE
             v.changeLane(EGO, target, 5.0)
@@ -254,8 +254,11 @@ class DrivingWorld(World):
             until(lambda: False, 2)
             return f"slowed to {sim.ego()['speed']:.1f} m/s"
         # overtake
-        leader = sim.leader()[0]
-        v.changeLane(EGO, LEFT_LANE, 25.0)
+        ahead = sim.leader() or ahead
+        if ahead is None:
+            return "no car ahead any more"
+        leader = ahead[0]
+        v.changeLane(EGO, LEFT_LANE if e["lane"] == RIGHT_LANE else RIGHT_LANE, 25.0)  # pass on the other lane
 
         def passed() -> bool:
             s = sim.ego()
@@ -270,17 +273,99 @@ class DrivingWorld(World):
         last one's stop line, at most ``cap`` simulated s; returns the outcome text."""
         sim = self._need()
         v, e = sim.ls.vehicle, sim.ego()
-        if e["stopped"]:
-            v.resume(EGO)
+        self.clear_stops()
         v.setSpeed(EGO, -1)
         last = seq[-1] if seq else e["edge"]
         v.setRoute(EGO, [e["edge"], *seq, sim.default_next(last)])
+        halted = 0
         for _ in range(cap):
             sim.tick()
             s = sim.ego()
             if s["edge"] == last and s["to_line"] <= APPROACH:
                 return f"at the {sim.town.place[s['junction']]} junction"
+            halted = halted + 1 if s["halted"] and not s["internal"] else 0
+            if halted >= 3 and s["to_line"] > APPROACH:
+                self._around_obstacle(s)
+            elif halted == 3 and s["to_line"] < 20.0 and s["edge"] != last:
+                self._reroute_from_lane(s, last)
         return f"not there after {cap} s"
+
+    def route_from_ego(self, *, to_edge: str | None = None, to_junction: str | None = None) -> list[str]:
+        """:meth:`Town.route` from the ego's street, whose first turn is one the ego's lane has when
+        the ego is too near the line to change lane (< 30 m): the turn-only BFS sent an ego halted in
+        the left lane on a right turn, SUMO held it at the line, and the detour that followed often
+        ran past the 300 s cap (issue 25, calibration seeds 61-65). Raises KeyError when unreachable."""
+        sim = self._need()
+        e = sim.ego()
+        town = sim.town
+        plain = town.route(e["edge"], to_edge=to_edge, to_junction=to_junction)
+        if not plain or e["to_line"] >= 30.0:
+            return plain
+        links = {x[0].rsplit("_", 1)[0] for x in sim.ls.lane.getLinks(f"{e['edge']}_{e['lane']}")}
+        if plain[0] in links or not links & set(town.ends):
+            return plain
+        best = None
+        for nxt in sorted(links & set(town.ends)):
+            try:
+                rest = town.route(nxt, to_edge=to_edge, to_junction=to_junction)
+            except KeyError:
+                continue
+            if best is None or 1 + len(rest) < len(best):
+                best = [nxt, *rest]
+        return best if best is not None else plain
+
+    def clear_stops(self) -> None:
+        """End the ego's SUMO stop and drop the ones still ahead of it. ``stop`` returns once the
+        ego is halted, which can be before SUMO counts the stop as reached: a later drive that only
+        resumed a *reached* stop left that one pending, and the ego then stood at the line for its
+        1e6 s (issue 25: calibration seed 63, a keep-right after a yield)."""
+        v = self.sim.ls.vehicle
+        if v.isStopped(EGO):
+            v.resume(EGO)
+        for _ in range(len(v.getStops(EGO))):
+            try:
+                v.replaceStop(EGO, 0, "")  # an empty edge removes the stop (TraCI replaceStop)
+            except self.sim.ls.TraCIException:
+                break
+
+    def _reroute_from_lane(self, e: dict, last: str) -> None:
+        """At the line in a lane that does not lead where the route goes (a stop before the line in
+        the left lane, then a route that turns right), take a turn this lane has and route on from
+        there. SUMO would hold the ego at the line until it teleports it (issue 25: calibration seed
+        63, "could not reach ... in time" from a halt in the left lane)."""
+        sim = self.sim
+        v = sim.ls.vehicle
+        route, idx = v.getRoute(EGO), v.getRouteIndex(EGO)
+        want = route[idx + 1] if idx + 1 < len(route) else None
+        lane_links = [x[0].rsplit("_", 1)[0] for x in sim.ls.lane.getLinks(f"{e['edge']}_{e['lane']}")]
+        reach = [x for x in lane_links if x in sim.town.ends]
+        if not reach or want in reach:
+            return
+        for nxt in reach:
+            try:
+                rest = sim.town.route(nxt, to_edge=last)
+            except KeyError:
+                continue
+            tail = rest[-1] if rest else nxt
+            v.setRoute(EGO, [e["edge"], nxt, *rest, sim.default_next(tail)])
+            return
+
+    def _around_obstacle(self, e: dict) -> None:
+        """Steer round a car halted in the ego's lane away from any line (an incident): the ego's
+        lane-change mode has no speed gain (so that lane instructions mean something), and without
+        this it queued behind a blocked left lane until SUMO teleported it (issue 25: 48 of 72
+        failed skills on calibration seed 63 were "could not reach ... in time")."""
+        sim = self.sim
+        ld = sim.leader()
+        if ld is None or ld[1] > 25.0:
+            return
+        v = sim.ls.vehicle
+        try:
+            if v.getSpeed(ld[0]) >= 0.1 or v.getLanePosition(ld[0]) > sim.ls.lane.getLength(v.getLaneID(ld[0])) - 30.0:
+                return  # moving, or queued at the line: a queue, not an obstacle
+        except sim.ls.TraCIException:
+            return
+        v.changeLane(EGO, LEFT_LANE if e["lane"] == RIGHT_LANE else RIGHT_LANE, 5.0)
 
     # ----------------------------------------------------------------- views
     @property
