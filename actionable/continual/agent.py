@@ -111,7 +111,14 @@ class Decision:
 
 
 def skill_effect(skill: Skill, house: ContinualHouse) -> tuple[str, str, str] | None:
-    """The triple a manipulation skill makes true (domain knowledge of skills)."""
+    """The triple a manipulation skill makes true (domain knowledge of skills); a house that
+    defines ``skill_effect`` (:class:`~actionable.core.continual.ContinualHouse`) names the effects
+    of its own skill kinds."""
+    own = getattr(house, "skill_effect", None)
+    if own is not None:
+        got = own(skill)
+        if got is not None:
+            return got
     eff = {"switch_on": "on", "switch_off": "off", "open": "open", "close": "closed"}
     if skill.kind in eff:
         return (house.entity(skill.args[0]), "is", eff[skill.kind])

@@ -140,7 +140,20 @@ class ZSPAgent(_Candidates):
         text = out[0].text if out else ""
         cands = self.candidates()
         best = max(cands, key=lambda z: _overlap(text, z.text))
+        if _overlap(text, best.text) == 0.0:
+            # garbage (no word of any skill): skipped and counted, never mapped to the first skill
+            # (issue 25: an unreadable answer used to become cands[0], a walk, every step)
+            self.unreadable += 1
+            return Decision(Skill("wait", (), "wait"), f"LM wrote {text.strip()[:60]!r}: no skill in it, skipped")
         return Decision(best, f"LM wrote {text.strip()[:60]!r} -> closest skill")
+
+    def reset(self, tasks, house, exclusive=None) -> None:
+        super().reset(tasks, house, exclusive)
+        self.unreadable = 0
+
+    @property
+    def stats(self) -> dict:
+        return {"lm_calls": self.lm_calls, "unreadable_answers": getattr(self, "unreadable", 0)}
 
 
 class InstructionWiseAgent(_Candidates):

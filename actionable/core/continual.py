@@ -261,7 +261,10 @@ class ContinualHouse(Protocol):
     the SUMO town's): ``rooms`` ({id: name}), ``room_hops`` (graph distances between rooms),
     ``static_room``, ``entity(node) -> str``, ``navigation_skills()``, ``reset(seed, focus)``,
     ``step(skill) -> StepResult``, ``observe() -> Observation``, and the truth for scoring
-    (``states_of``, ``placement``, ``holder_of``, ``room_of``)."""
+    (``states_of``, ``placement``, ``holder_of``, ``room_of``). Optional:
+    ``skill_effect(skill) -> (source, relation, target) | None``, the observed triple a world's own
+    skill kinds make true (the agents know switch/open/close/move_onto; a world with other skills,
+    such as driving's ``stop_on``, names their effects here so that memory can show them done)."""
 
     rooms: dict
 

@@ -403,7 +403,10 @@ def _config_diff(old: Mapping, new: Mapping) -> str:
     """Which settings differ between two manifests (their ``config``), else the fingerprints."""
     a, b = old.get("config"), new.get("config")
     if isinstance(a, dict) and isinstance(b, dict):
-        diff = [f"{k}: {a.get(k)!r} then, {b.get(k)!r} now" for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+        def v(d: dict, k: str) -> str:  # a setting a run leaves out is its default (not "None")
+            return repr(d[k]) if d.get(k) is not None else "the default"
+
+        diff = [f"{k}: {v(a, k)} then, {v(b, k)} now" for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
         if diff:
             return "; ".join(diff)
     return f"fingerprint {old.get('fingerprint')} vs {new.get('fingerprint')}"

@@ -112,7 +112,7 @@ def test_incidents_never_close_both_lanes_of_a_street():
     for _ in range(5):
         sim.tick()
     mine = [i for i in sim.incidents if i.where == street and i.t in (t, t + 1)]
-    assert [i.state for i in mine] == ["active", "over"], [(i.kind, i.state) for i in mine]
+    assert [i.state for i in mine] == ["active", "dropped"], [(i.kind, i.state) for i in mine]
 
 
 def test_oracle_stays_above_90_percent_over_300_steps_at_high():
@@ -129,3 +129,49 @@ def test_oracle_stays_above_90_percent_over_300_steps_at_high():
         res = run_episode(make_agent("oracle", None, ins), house, ins, 300, seed, world=w, keep_trace=False)
         house.world.close()
         assert res.metrics["sr"] >= 0.9, (seed, res.metrics)
+
+
+def test_a_dropped_incident_is_not_announced():
+    """A dropped incident never happened: "new on the road" listed it anyway (a new user saw
+    "a stalled car at Dock Road" twice at one step)."""
+    from actionable.continual.worlds import get_world
+    from actionable.core.continual import Skill
+    from actionable.worlds.driving.sim import Incident
+
+    house = get_world("driving").make_house("town", "high")
+    house.reset(1)
+    sim = house.world.sim
+    street = sim.town.streets[4]
+    t = int(sim.now()) + 2
+    sim.incidents[:0] = [Incident(t, "blocked_lane", street, 600), Incident(t + 1, "stalled_car", street, 600)]
+    sim.incidents.sort(key=lambda i: i.t)
+    res = house.step(Skill("wait", (), "wait"))
+    name = sim.town.street_name(street)
+    assert f"a blocked lane at {name}" in res.changed
+    assert f"a stalled car at {name}" not in res.changed, res.changed
+
+
+def test_the_ego_sees_its_stop_done():
+    """The effect of a street skill is observable (the ContinualHouse ``skill_effect`` hook), so
+    memory shows a stop at a red light done: ExRAP stopped again every step while the light
+    stayed red (t=14-29 of `follow --env driving --steps 30`, a new user's check)."""
+    from actionable.continual.agent import skill_effect
+    from actionable.continual.worlds import get_world
+    from actionable.core.continual import Skill
+
+    house = get_world("driving").make_house("town", "low")
+    house.reset(2)
+    sim = house.world.sim
+    for _ in range(300):
+        if not sim.ego()["internal"]:
+            break
+        sim.tick()
+    k = house.town.streets.index(sim.ego()["edge"])
+    skill = Skill("stop_on", (100 + k,), "stop before the line")
+    eff = skill_effect(skill, house)
+    assert eff == ("agent", "is", f"halted_on:{k}")
+    res = house.step(skill)
+    assert res.executed, res.error
+    assert eff in res.observation.facts
+    house.step(Skill("go", (next(r for r in house.rooms if r != house._ego_room()),), "go"))
+    assert eff not in house.observe().facts  # it drove off: no longer halted there

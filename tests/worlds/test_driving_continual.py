@@ -60,3 +60,31 @@ def test_eval_continual_env_driving(tmp_path, capsys):
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["env"] == "driving" and manifest["config"]["scene"] == "town"
     assert main(args) == 0 and "0 new, 3 resumed" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("line,needle", [
+    ("If the light on Elm Lane towards the school is red, turn left.", "cannot read the action 'turn left'"),
+    ("If the left lane of Elm Lane towards the school is blocked, overtake.", "cannot read the action 'overtake'"),
+    ("If a pedestrian is waiting at the crossing at the park, stop before the line.", "for a waiting pedestrian"),
+    ("If the car ahead stops for more than 30 s, overtake it.", "counts as stalled after 10 s"),
+])
+def test_the_rule_reader_refuses_an_action_it_would_replace(tmp_path, capsys, line, needle):
+    """The driving reader derives the skill from the condition; an action it would not do was
+    silently replaced ("..., turn left." ran a stop; "30 s" was read as 10 s: a new user's check)."""
+    f = tmp_path / "orders.txt"
+    f.write_text("If the light on Elm Lane towards the school is red, stop.\n" + line + "\n")
+    assert main(["follow", "--env", "driving", "--agent", "oracle", "--steps", "2", "-q", "-i", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "line 2" in err and needle in err, err
+
+
+def test_the_rule_reader_accepts_plain_phrasings():
+    from actionable.continual.worlds import get_world
+    from actionable.worlds.driving.continual import parse_driving
+
+    house = get_world("driving").make_house("town", "low")
+    for text in ("if the light on Elm Lane towards the school turns red, stop",
+                 "If someone waits at the crossing at the park, yield.",
+                 "When the left lane of Elm Lane towards the school is blocked, keep right.",
+                 "If the car ahead stops for more than 10 seconds, pass it."):
+        assert parse_driving(text, house).execution

@@ -191,7 +191,24 @@ class DrivingHouse:
         i = self.town.junctions.index(e["junction"])
         facts += [(self.entity(300 + i), "is", sim.crossing(e["junction"])), (self.entity(300 + i), "in_room", room),
                   (self.entity(CAR), "is", sim.car_ahead())]
+        # the ego knows its own goal states (halted before the line of street k, at place i, in the
+        # right lane of k): without them a stop at a red light was never seen done, and ExRAP
+        # stopped again every step while the light stayed red (issue 25, a new user's check)
+        facts += [(AGENT, "is", s) for s in sorted(self.states_of(EGO_ID)) if s != "overtook"]
         return Observation(self.t, room, facts)
+
+    def skill_effect(self, skill: Skill) -> tuple[str, str, str] | None:
+        """The ego state a street skill makes true, as :meth:`observe` reports it (the
+        :class:`~actionable.core.continual.ContinualHouse` hook); ``None`` for moves, waits and
+        overtakes (an overtake is over when it is done)."""
+        node = skill.args[0] if skill.args else None
+        if skill.kind == "stop_on":
+            return (AGENT, "is", f"halted_on:{self.town.streets.index(self.street_of_node[node])}")
+        if skill.kind == "keep_right":
+            return (AGENT, "is", f"right_lane:{self.town.streets.index(self.street_of_node[node])}")
+        if skill.kind == "yield_at":
+            return (AGENT, "is", f"halted_at:{node - 300}")
+        return None
 
     def _do(self, name: str, *args: str) -> tuple[bool, str | None]:
         _, _, _, _, info = self.world.step(Action(name, tuple(args)))
@@ -237,7 +254,7 @@ class DrivingHouse:
         if self.world.sim is None:
             raise SimulatorError("DrivingHouse.step called before reset(); call reset(seed=...) first")
         sim = self.world.sim
-        before = {i.actor for i in sim.incidents if i.state != "scheduled"}
+        before = {i.actor for i in sim.incidents if i.state in ("active", "over")}
         self._overtook = False
         ok, err, k = True, None, skill.kind
         t_start = sim.now()
@@ -280,7 +297,7 @@ class DrivingHouse:
         self.t += 1
         changed = [f"a {i.kind.replace('_', ' ')} at "  # "a stalled car at High Street", in the road's words
                    f"{self.town.street_name(i.where) if i.where in self.town.ends else self.town.place[i.where]}"
-                   for i in sim.incidents if i.state != "scheduled" and i.actor not in before]
+                   for i in sim.incidents if i.state in ("active", "over") and i.actor not in before]
         return StepResult(self.observe(), ok, err, [skill.text], changed)
 
 
@@ -307,6 +324,29 @@ _Q = [(re.compile(r"^(?:the )?light on (?P<x>.+?) (?:is|turns) red$"), "light"),
       (re.compile(r"^the car ahead (?:is stalled|stops for more than 10 s)$"), "car")]
 
 
+#: what each condition's action may say (the rule reader derives the skill from the condition, so
+#: an action it would not do is refused instead of being replaced: "..., turn left." was read as a stop)
+_ACTIONS = {
+    "light": (re.compile(r"^(?:stop|halt)(?: before the (?:stop )?line| at the (?:stop )?line)?(?: there)?$"),
+              "stop before the line"),
+    "crossing": (re.compile(r"^(?:stop and )?(?:yield|give way|let (?:them|him|her) cross)(?: to (?:them|him|her|the pedestrian))?$"),
+                 "yield"),
+    "left_lane": (re.compile(r"^(?:change|move|switch|keep)(?: over)? (?:to|into|in) the right lane(?: there)?$|^keep right(?: there)?$"),
+                  "change to the right lane"),
+    "car": (re.compile(r"^(?:overtake|pass)(?: it| the car(?: ahead)?| them)?$"), "overtake it"),
+}
+
+
+def _check_action(action: str, kind: str, text: str) -> None:
+    rx, canonical = _ACTIONS[kind]
+    a = re.sub(r"\s+", " ", action.strip().rstrip(".!").strip())
+    if not rx.match(a):
+        what = {"light": "a red light", "crossing": "a waiting pedestrian", "left_lane": "a blocked left lane",
+                "car": "a stalled car ahead"}[kind]
+        raise InputError(f"cannot read the action {a!r} in {text!r}: for {what} the driving world does "
+                         f"'{canonical}' and no other action (write e.g. '..., {canonical}.')")
+
+
 def parse_driving(text: str, house: DrivingHouse) -> Instruction:
     """Rule reading of a driving instruction (the template phrasings and the canonical clauses).
 
@@ -318,13 +358,18 @@ def parse_driving(text: str, house: DrivingHouse) -> Instruction:
         raise InputError(f"cannot read {text!r}; write e.g. 'If the light on High Street towards the market is red, "
                          "stop before the line.'")
     q = m["q"].replace("someone waits", "a pedestrian is waiting").replace("car ahead stops", "car ahead is stalled")
-    q = re.sub(r"for more than 10 s$", "", q).strip()
+    dur = re.search(r"for (?:more than |over )?(\d+) ?(?:s|sec|secs|seconds)$", q)
+    if dur and dur[1] != "10":
+        raise InputError(f"cannot read the condition {m['q']!r}: the car ahead counts as stalled after 10 s "
+                         "(write 'If the car ahead stops for more than 10 s, overtake it.')")
+    q = re.sub(r"for (?:more than |over )?10 ?(?:s|sec|secs|seconds)$", "", q).strip()
     for rx, kind in _Q:
         mm = rx.match(q if kind != "car" else "the " + q.removeprefix("the "))
         if not mm and kind == "car" and "car ahead" in q:
             mm = True
         if not mm:
             continue
+        _check_action(m["e"], kind, text)
         if kind == "car":
             return Instruction(text, (Predicate("state", CAR, "stalled"),), (Predicate("state", EGO_ID, "overtook"),),
                                (Skill("overtake", (CAR,), "overtake the car ahead"),), "car ahead is stalled",

@@ -71,7 +71,7 @@ class Incident:
     where: str     # street (edge id) or junction id
     duration: int
     actor: str = ""
-    state: str = "scheduled"  # scheduled | active | over
+    state: str = "scheduled"  # scheduled | active | over | dropped (never placed)
 
 
 @dataclass
@@ -226,7 +226,7 @@ class TownSim:
                                             for o in self.incidents):
             # never both lanes of one street: a blocked left lane beside a stalled car closed the
             # street, and the town jammed for minutes (issue 25, calibration seeds 60-69)
-            inc.state = "over"
+            inc.state = "dropped"  # never happened: not announced as a change
             return
         try:
             if inc.kind == "pedestrian":
@@ -244,7 +244,7 @@ class TownSim:
                 ls.vehicle.setLaneChangeMode(inc.actor, 0)
             inc.state = "active"
         except self.ls.TraCIException:
-            inc.state = "over"
+            inc.state = "dropped"
 
     def _update_incident(self, inc: Incident, t: float) -> None:
         ls = self.ls
