@@ -237,7 +237,19 @@ def read_instructions_file(path, parse_line, from_records=None) -> list:
             raise InputError(f"{p}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
         if from_records is not None:
             return from_records(recs, p)
-        return [Instruction.from_dict(d) for d in recs]
+        out = []
+        for k, d in enumerate(recs, 1):
+            if not isinstance(d, dict):
+                raise InputError(f"{p}: record {k} is {type(d).__name__} {d!r:.40}, not an instruction object; "
+                                 "write instructions as text lines or as the JSON that "
+                                 "'actionable follow --save-instructions' writes")
+            try:
+                out.append(Instruction.from_dict(d))
+            except InputError as exc:
+                raise InputError(f"{p}: record {k}: {exc}") from None
+        if not out:
+            raise InputError(f"{p} holds no instructions (an empty JSON list)")
+        return out
     out = []
     for i, line in enumerate(raw.splitlines(), 1):
         if line.strip() and not line.lstrip().startswith("#"):

@@ -17,3 +17,14 @@ def test_condition_the_world_cannot_observe_names_the_line(tmp_path, capsys, env
     assert main(["follow", "--env", env, "--agent", "oracle", "--steps", "2", "-q", "-i", str(f)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and f"line {line}" in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("body,needle", [("[1, 2]", "record 1 is int 1"), ("[]", "an empty JSON list"),
+                                         ('[{"text": "x"}]', "record 1: bad instruction record")])
+def test_a_json_instructions_file_names_the_bad_record(tmp_path, capsys, body, needle):
+    """A JSON list of non-objects leaked "'int' object is not subscriptable" and named no record."""
+    f = tmp_path / "orders.json"
+    f.write_text(body)
+    assert main(["follow", "--agent", "oracle", "--steps", "2", "-q", "-i", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and needle in err and "subscriptable" not in err, err
