@@ -194,7 +194,10 @@ class Instruction:
                        tuple(Predicate(*p) for p in d["goal"]),
                        tuple(Skill.from_dict(s) for s in d["execution"]),
                        d["query_text"], d["execution_text"], d.get("template", "user"))
-        except (KeyError, TypeError, ValueError) as exc:
+        except KeyError as exc:
+            raise InputError(f"bad instruction record (no field {exc.args[0]!r}); write instructions as text lines "
+                             "or as the JSON that 'actionable follow --save-instructions' writes") from None
+        except (TypeError, ValueError) as exc:
             raise InputError(f"bad instruction record ({exc}); write instructions as text lines "
                              "or as the JSON that 'actionable follow --save-instructions' writes") from None
 
@@ -230,17 +233,21 @@ def read_instructions_file(path, parse_line, from_records=None) -> list:
         raise InputError(f"instructions file {p} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read instructions file {p}: {exc}") from None
-    if raw.lstrip().startswith("["):
+    if raw.lstrip().startswith(("[", "{")):
         try:
             recs = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise InputError(f"{p}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
+        if not isinstance(recs, list):
+            raise InputError(f"{p}: a JSON {_json_kind(recs)}, not a list of instruction records; write "
+                             "instructions as text lines or as the JSON that 'actionable follow "
+                             "--save-instructions' writes")
         if from_records is not None:
             return from_records(recs, p)
         out = []
         for k, d in enumerate(recs, 1):
             if not isinstance(d, dict):
-                raise InputError(f"{p}: record {k} is {type(d).__name__} {d!r:.40}, not an instruction object; "
+                raise InputError(f"{p}: record {k} is a JSON {_json_kind(d)} ({json.dumps(d)[:40]}), not an instruction object; "
                                  "write instructions as text lines or as the JSON that "
                                  "'actionable follow --save-instructions' writes")
             try:
@@ -260,6 +267,32 @@ def read_instructions_file(path, parse_line, from_records=None) -> list:
     if not out:
         raise InputError(f"{p} holds no instructions; write one 'If <condition>, <action>.' per line")
     return out
+
+
+def _json_kind(x) -> str:
+    return {dict: "object", list: "list", str: "string", bool: "boolean", type(None): "null"}.get(type(x), "number")
+
+
+def records_by_text(parse_line):
+    """A ``from_records`` for :func:`read_instructions_file` that re-reads each record's ``text``
+    with the world's rule reader, so a saved file gets the same checks as a text file (an edited
+    text, an unknown id or an impossible state in a record are not trusted). Errors name the record."""
+    def from_records(recs, p):
+        out = []
+        for k, d in enumerate(recs, 1):
+            if not isinstance(d, dict) or not isinstance(d.get("text"), str):
+                raise InputError(f"{p}: record {k} has no 'text' string; write a JSON list of records with "
+                                 "a 'text' field, as 'actionable follow --save-instructions' does")
+            try:
+                ins = parse_line(d["text"])
+            except InputError as exc:
+                raise InputError(f"{p}: record {k}: {exc}") from None
+            ins.template = d.get("template", "user") if isinstance(d.get("template", "user"), str) else "user"
+            out.append(ins)
+        if not out:
+            raise InputError(f"{p} holds no instructions (an empty JSON list)")
+        return out
+    return from_records
 
 
 def save_instructions(instructions: list[Instruction], path: str | Path) -> None:

@@ -19,8 +19,10 @@ def test_condition_the_world_cannot_observe_names_the_line(tmp_path, capsys, env
     assert err.startswith("error:") and f"line {line}" in err and err.count("\n") == 1, err
 
 
-@pytest.mark.parametrize("body,needle", [("[1, 2]", "record 1 is int 1"), ("[]", "an empty JSON list"),
-                                         ('[{"text": "x"}]', "record 1: bad instruction record")])
+@pytest.mark.parametrize("body,needle", [("[1, 2]", "record 1 is a JSON number"), ("[]", "an empty JSON list"),
+                                         ('[{"text": "x"}]', "record 1: bad instruction record (no field 'query')"),
+                                         ("[null]", "record 1 is a JSON null"),
+                                         ("{}", "a JSON object, not a list")])
 def test_a_json_instructions_file_names_the_bad_record(tmp_path, capsys, body, needle):
     """A JSON list of non-objects leaked "'int' object is not subscriptable" and named no record."""
     f = tmp_path / "orders.json"

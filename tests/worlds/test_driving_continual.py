@@ -67,6 +67,13 @@ def test_eval_continual_env_driving(tmp_path, capsys):
     ("If the left lane of Elm Lane towards the school is blocked, overtake.", "cannot read the action 'overtake'"),
     ("If a pedestrian is waiting at the crossing at the park, stop before the line.", "for a waiting pedestrian"),
     ("If the car ahead stops for more than 30 s, overtake it.", "counts as stalled after 10 s"),
+    ("If the car ahead is moving, overtake it.", "cannot read the condition"),
+    ("If there is no car ahead, overtake it.", "cannot read the condition"),
+    ("If the car ahead stops for more than a minute, overtake it.", "counts as stalled after 10 s"),
+    ("If the light on Elm Lane towards the school is red and the car ahead stops, overtake it.",
+     "one condition per instruction"),
+    ("If the light on Elm Lane towards the school is red for more than 30 s, stop.",
+     "only the car-ahead condition has a duration"),
 ])
 def test_the_rule_reader_refuses_an_action_it_would_replace(tmp_path, capsys, line, needle):
     """The driving reader derives the skill from the condition; an action it would not do was
@@ -88,3 +95,30 @@ def test_the_rule_reader_accepts_plain_phrasings():
                  "When the left lane of Elm Lane towards the school is blocked, keep right.",
                  "If the car ahead stops for more than 10 seconds, pass it."):
         assert parse_driving(text, house).execution
+
+
+def test_a_saved_instructions_file_is_read_again_by_the_rule_reader(tmp_path, capsys):
+    """Records of --save-instructions were trusted: an edited text ran the old action, an unknown
+    id was "internal error: KeyError: 999", an impossible state was accepted (a new user's check)."""
+    src = tmp_path / "a.txt"
+    src.write_text("If the light on Elm Lane towards the school is red, stop.\n")
+    saved = tmp_path / "s.json"
+    assert main(["follow", "--env", "driving", "--agent", "oracle", "--steps", "1", "-q", "-i", str(src),
+                 "--save-instructions", str(saved)]) == 0
+    capsys.readouterr()
+    recs = json.loads(saved.read_text())
+    assert main(["follow", "--env", "driving", "--agent", "oracle", "--steps", "1", "-q", "-i", str(saved)]) == 0
+    capsys.readouterr()
+    for edit, needle in ((lambda r: r.update(text=r["text"].replace("stop.", "turn left.")), "record 1: cannot read the action"),
+                         (lambda r: r.update(query=[["state", 999, "red"]], text=r["text"]), None),
+                         (lambda r: r.pop("text"), "record 1 has no 'text' string")):
+        r = json.loads(json.dumps(recs[0]))
+        edit(r)
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps([r]))
+        rc = main(["follow", "--env", "driving", "--agent", "oracle", "--steps", "1", "-q", "-i", str(bad)])
+        err = capsys.readouterr().err
+        if needle is None:  # the text is read again: the bad id in the record is not used
+            assert rc == 0 and "internal error" not in err, err
+        else:
+            assert rc == 2 and needle in err and "internal error" not in err, err

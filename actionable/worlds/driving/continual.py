@@ -321,7 +321,7 @@ TEMPLATES = [
 _Q = [(re.compile(r"^(?:the )?light on (?P<x>.+?) (?:is|turns) red$"), "light"),
       (re.compile(r"^(?:a )?(?:pedestrian|someone) (?:is waiting|waits) at the crossing at (?:the )?(?P<x>[a-z]+)$"), "crossing"),
       (re.compile(r"^(?:the )?left lane of (?P<x>.+?) is blocked$"), "left_lane"),
-      (re.compile(r"^the car ahead (?:is stalled|stops for more than 10 s)$"), "car")]
+      (re.compile(r"^the car ahead (?:is stalled|has stopped|is stopped|is halted)$"), "car")]
 
 
 #: what each condition's action may say (the rule reader derives the skill from the condition, so
@@ -358,15 +358,20 @@ def parse_driving(text: str, house: DrivingHouse) -> Instruction:
         raise InputError(f"cannot read {text!r}; write e.g. 'If the light on High Street towards the market is red, "
                          "stop before the line.'")
     q = m["q"].replace("someone waits", "a pedestrian is waiting").replace("car ahead stops", "car ahead is stalled")
-    dur = re.search(r"for (?:more than |over )?(\d+) ?(?:s|sec|secs|seconds)$", q)
-    if dur and dur[1] != "10":
-        raise InputError(f"cannot read the condition {m['q']!r}: the car ahead counts as stalled after 10 s "
-                         "(write 'If the car ahead stops for more than 10 s, overtake it.')")
-    q = re.sub(r"for (?:more than |over )?10 ?(?:s|sec|secs|seconds)$", "", q).strip()
+    if re.search(r"\b(?:and|or|but|unless|while)\b", q):
+        raise InputError(f"cannot read the condition {m['q']!r}: one condition per instruction (write each on "
+                         "its own line)")
+    dur = re.search(r"\s+for\s+(.+)$", q)
+    if dur:
+        if "car ahead" not in q:
+            raise InputError(f"cannot read the condition {m['q']!r}: only the car-ahead condition has a duration "
+                             "(10 s); a light, a crossing or a lane counts as soon as it holds")
+        if not re.fullmatch(r"(?:more than |over )?10 ?(?:s|sec|secs|seconds)", dur[1].strip()):
+            raise InputError(f"cannot read the condition {m['q']!r}: the car ahead counts as stalled after 10 s "
+                             "(write 'If the car ahead stops for more than 10 s, overtake it.')")
+        q = q[:dur.start()].strip()
     for rx, kind in _Q:
         mm = rx.match(q if kind != "car" else "the " + q.removeprefix("the "))
-        if not mm and kind == "car" and "car ahead" in q:
-            mm = True
         if not mm:
             continue
         _check_action(m["e"], kind, text)
@@ -446,9 +451,12 @@ def load_driving_instructions(path, house: DrivingHouse) -> list[Instruction]:
     Raises:
         InputError: missing/unreadable file, bad JSON, unreadable line (with its number).
     """
-    from actionable.core.continual import read_instructions_file
+    from actionable.core.continual import read_instructions_file, records_by_text
 
-    return read_instructions_file(path, lambda text: parse_driving(text, house))
+    def line(text):
+        return parse_driving(text, house)
+
+    return read_instructions_file(path, line, records_by_text(line))
 
 
 # ----------------------------------------------------------------------------- the continual world
