@@ -201,14 +201,11 @@ class DrivingHouse:
         """The ego state a street skill makes true, as :meth:`observe` reports it (the
         :class:`~actionable.core.continual.ContinualHouse` hook); ``None`` for moves, waits and
         overtakes (an overtake is over when it is done)."""
-        node = skill.args[0] if skill.args else None
-        if skill.kind == "stop_on":
-            return (AGENT, "is", f"halted_on:{self.town.streets.index(self.street_of_node[node])}")
-        if skill.kind == "keep_right":
-            return (AGENT, "is", f"right_lane:{self.town.streets.index(self.street_of_node[node])}")
-        if skill.kind == "yield_at":
-            return (AGENT, "is", f"halted_at:{node - 300}")
-        return None
+        state = {"stop_on": ("halted_on", 100), "keep_right": ("right_lane", 200), "yield_at": ("halted_at", 300)}
+        if skill.kind not in state:
+            return None
+        name, base = state[skill.kind]  # node ids: 100 + street k, 200 + street k, 300 + place i
+        return (AGENT, "is", f"{name}:{skill.args[0] - base}")
 
     def _do(self, name: str, *args: str) -> tuple[bool, str | None]:
         _, _, _, _, info = self.world.step(Action(name, tuple(args)))
@@ -254,7 +251,7 @@ class DrivingHouse:
         if self.world.sim is None:
             raise SimulatorError("DrivingHouse.step called before reset(); call reset(seed=...) first")
         sim = self.world.sim
-        before = {i.actor for i in sim.incidents if i.state in ("active", "over")}
+        before = {i.actor for i in sim.incidents if i.happened}
         self._overtook = False
         ok, err, k = True, None, skill.kind
         t_start = sim.now()
@@ -297,7 +294,7 @@ class DrivingHouse:
         self.t += 1
         changed = [f"a {i.kind.replace('_', ' ')} at "  # "a stalled car at High Street", in the road's words
                    f"{self.town.street_name(i.where) if i.where in self.town.ends else self.town.place[i.where]}"
-                   for i in sim.incidents if i.state in ("active", "over") and i.actor not in before]
+                   for i in sim.incidents if i.happened and i.actor not in before]
         return StepResult(self.observe(), ok, err, [skill.text], changed)
 
 

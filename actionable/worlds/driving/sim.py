@@ -73,6 +73,11 @@ class Incident:
     actor: str = ""
     state: str = "scheduled"  # scheduled | active | over | dropped (never placed)
 
+    @property
+    def happened(self) -> bool:
+        """Placed in the town (now or earlier); a scheduled or dropped incident did not happen."""
+        return self.state in ("active", "over")
+
 
 @dataclass
 class TownSim:

@@ -51,6 +51,10 @@ SKILLS: dict[str, str | None] = {
 _TEXT_RE = re.compile(r"^\s*([A-Za-z_]+)\s*\(\s*([^()]*?)\s*\)\s*$")
 
 
+def _other_lane(lane: int) -> int:
+    return LEFT_LANE if lane == RIGHT_LANE else RIGHT_LANE
+
+
 class DrivingWorld(World):
     """A SUMO town with an ego vehicle (see the module docstring).
 
@@ -258,7 +262,7 @@ class DrivingWorld(World):
         if ahead is None:
             return "no car ahead any more"
         leader = ahead[0]
-        v.changeLane(EGO, LEFT_LANE if e["lane"] == RIGHT_LANE else RIGHT_LANE, 25.0)  # pass on the other lane
+        v.changeLane(EGO, _other_lane(e["lane"]), 25.0)  # pass on the other lane
 
         def passed() -> bool:
             s = sim.ego()
@@ -301,11 +305,11 @@ class DrivingWorld(World):
         plain = town.route(e["edge"], to_edge=to_edge, to_junction=to_junction)
         if not plain or e["to_line"] >= 30.0:
             return plain
-        links = {x[0].rsplit("_", 1)[0] for x in sim.ls.lane.getLinks(f"{e['edge']}_{e['lane']}")}
-        if plain[0] in links or not links & set(town.ends):
+        turns = self._lane_turns(e)
+        if plain[0] in turns or not turns:
             return plain
         best = None
-        for nxt in sorted(links & set(town.ends)):
+        for nxt in sorted(turns):
             try:
                 rest = town.route(nxt, to_edge=to_edge, to_junction=to_junction)
             except KeyError:
@@ -313,6 +317,13 @@ class DrivingWorld(World):
             if best is None or 1 + len(rest) < len(best):
                 best = [nxt, *rest]
         return best if best is not None else plain
+
+    def _lane_turns(self, e: dict) -> list[str]:
+        """The streets the ego's current lane leads to (SUMO's lane links, internal lanes left out),
+        in SUMO's order."""
+        sim = self.sim
+        links = [x[0].rsplit("_", 1)[0] for x in sim.ls.lane.getLinks(f"{e['edge']}_{e['lane']}")]
+        return [x for x in links if x in sim.town.ends]
 
     def clear_stops(self) -> None:
         """End the ego's SUMO stop and drop the ones still ahead of it. ``stop`` returns once the
@@ -337,8 +348,7 @@ class DrivingWorld(World):
         v = sim.ls.vehicle
         route, idx = v.getRoute(EGO), v.getRouteIndex(EGO)
         want = route[idx + 1] if idx + 1 < len(route) else None
-        lane_links = [x[0].rsplit("_", 1)[0] for x in sim.ls.lane.getLinks(f"{e['edge']}_{e['lane']}")]
-        reach = [x for x in lane_links if x in sim.town.ends]
+        reach = self._lane_turns(e)
         if not reach or want in reach:
             return
         for nxt in reach:
@@ -365,7 +375,7 @@ class DrivingWorld(World):
                 return  # moving, or queued at the line: a queue, not an obstacle
         except sim.ls.TraCIException:
             return
-        v.changeLane(EGO, LEFT_LANE if e["lane"] == RIGHT_LANE else RIGHT_LANE, 5.0)
+        v.changeLane(EGO, _other_lane(e["lane"]), 5.0)
 
     # ----------------------------------------------------------------- views
     @property
