@@ -87,3 +87,25 @@ def test_driving_runs_300_steps(agent, seed):
     assert times == sorted(times) and times[-1] > times[0]  # simulated time moves on every step
     if agent == "oracle":
         assert res.metrics["n_success"] >= 1
+
+
+@pytest.mark.slow  # about 1 min: the embedded LM in the SUMO town, 15 steps
+def test_exrap_with_the_real_model_does_not_repeat_a_stop(tmp_path, capsys):
+    """A new user's instruction file: ExRAP stopped at the station 14 steps in a row (the stop's
+    effect was never observed). Measured after the fix: no skill twice in a row, SR 36.4% (4 of 11)."""
+    import json
+    from itertools import groupby
+
+    f, trace = tmp_path / "orders.txt", tmp_path / "t.jsonl"
+    f.write_text("# my driving orders\n"
+                 "If the light on High Street towards the station is red, stop before the line.\n"
+                 "When the light on Oak Road towards the market turns red, stop before the line.\n"
+                 "Whenever a pedestrian is waiting at the crossing at the park, yield.\n"
+                 "When the left lane of Dock Road towards the library is blocked, keep to the right lane.\n"
+                 "If the car ahead stops for more than 10 s, overtake it.\n")
+    assert main(["follow", "--env", "driving", "-i", str(f), "--steps", "15", "--trace", str(trace), "-q"]) == 0
+    skills = [r["skill"] for r in map(json.loads, trace.read_text().splitlines()) if "t" in r]
+    assert len(skills) == 15
+    runs = [sum(1 for _ in g) for _, g in groupby(skills)]
+    assert max(runs) <= 2, skills
+    assert "SR " in capsys.readouterr().out
