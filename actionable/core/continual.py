@@ -237,7 +237,7 @@ def read_instructions_file(path, parse_line, from_records=None) -> list:
         try:
             recs = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise InputError(f"{p}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
+            raise InputError(f"instructions file {p}: invalid JSON ({exc.msg}, line {exc.lineno})") from None
         if not isinstance(recs, list):
             raise InputError(f"{p}: a JSON {_json_kind(recs)}, not a list of instruction records; write "
                              "instructions as text lines or as the JSON that 'actionable follow "
