@@ -86,5 +86,29 @@ def test_instruction_files(tmp_path, house):
     with pytest.raises(InputError, match="no instructions"):
         load_instructions(tmp_path / "empty.txt", house)
     (tmp_path / "rec.json").write_text(json.dumps([{"text": "x"}]))
-    with pytest.raises(InputError, match="bad instruction record"):
+    with pytest.raises(InputError, match="record 1: cannot read instruction"):
         load_instructions(tmp_path / "rec.json", house)
+
+
+@pytest.mark.parametrize("n", [3, 7, 12])
+def test_saved_sets_are_re_read_not_trusted(tmp_path, house, n):
+    """A saved set reloads to the same instructions (every template's clause texts read back), and
+    an edited record is checked as a text line is: an unknown object or a tampered ground truth is
+    not taken from the file."""
+    for seed in range(6):
+        got = sample_instructions(house, n, seed=seed)
+        js = tmp_path / f"set{n}-{seed}.json"
+        save_instructions(got, js)
+        assert [i.to_dict() for i in load_instructions(js, house)] == [i.to_dict() for i in got]
+    recs = json.loads(js.read_text())
+    forged = dict(recs[0], query=[["state", 999999, "on"]], goal=[["state", 999999, "off"]])
+    (tmp_path / "forged.json").write_text(json.dumps([forged] + recs[1:]))
+    again = load_instructions(tmp_path / "forged.json", house)
+    assert again[0].to_dict() == got[0].to_dict()  # the ids come from the clause texts, not the file
+    broken = dict(recs[1], query_text="the spaceship is on")
+    (tmp_path / "broken-rec.json").write_text(json.dumps([recs[0], broken]))
+    with pytest.raises(InputError, match="record 2:.*spaceship"):
+        load_instructions(tmp_path / "broken-rec.json", house)
+    (tmp_path / "none.json").write_text("[]")
+    with pytest.raises(InputError, match="empty JSON list"):
+        load_instructions(tmp_path / "none.json", house)

@@ -149,6 +149,13 @@ def test_a_dropped_incident_is_not_announced():
     name = sim.town.street_name(street)
     assert f"a blocked lane at {name}" in res.changed
     assert f"a stalled car at {name}" not in res.changed, res.changed
+    # two alike in one step are said once with their count; one that ended within the step says so
+    a, b, c = (Incident(t, "stalled_car", street, 5, state="active"),
+               Incident(t, "stalled_car", street, 5, state="active"),
+               Incident(t, "pedestrian", next(iter(sim.town.place)), 5, state="over"))
+    said = house._announce([a, b, c])
+    assert said[0] == f"a stalled car at {name} (x2)" and len(said) == 2, said
+    assert said[1].endswith("(already cleared)"), said
 
 
 def test_the_ego_sees_its_stop_done():

@@ -164,6 +164,13 @@ def test_instruction_files_text_and_saved_json(still, tmp_path):
         load_kitchen_instructions(tmp_path / "e.json", h)
     with pytest.raises(InputError, match="does not exist"):
         load_kitchen_instructions(tmp_path / "none.txt", h)
+    (tmp_path / "empty.json").write_text("[]")
+    with pytest.raises(InputError, match="empty JSON list"):
+        load_kitchen_instructions(tmp_path / "empty.json", h)
+    recs = json.loads(js.read_text())
+    (tmp_path / "r2.json").write_text(json.dumps([recs[0], dict(recs[1], text="If the tv is on, switch it off.")]))
+    with pytest.raises(InputError, match="record 2"):
+        load_kitchen_instructions(tmp_path / "r2.json", h)
 
 
 def test_unknown_floor_plan_and_level_are_typed_errors():

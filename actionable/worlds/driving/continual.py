@@ -292,10 +292,18 @@ class DrivingHouse:
         if after_skill is not None:
             after_skill()
         self.t += 1
-        changed = [f"a {i.kind.replace('_', ' ')} at "  # "a stalled car at High Street", in the road's words
-                   f"{self.town.street_name(i.where) if i.where in self.town.ends else self.town.place[i.where]}"
-                   for i in sim.incidents if i.happened and i.actor not in before]
-        return StepResult(self.observe(), ok, err, [skill.text], changed)
+        return StepResult(self.observe(), ok, err, [skill.text], self._announce(
+            [i for i in sim.incidents if i.happened and i.actor not in before]))
+
+    def _announce(self, new) -> list[str]:
+        """The incidents placed during one step, in the road's words ("a stalled car at High
+        Street"); one that already ended within the step says so, and one text said by several
+        incidents is said once with its count (a long drive can see two alike in turn)."""
+        texts = []
+        for i in new:
+            where = self.town.street_name(i.where) if i.where in self.town.ends else self.town.place[i.where]
+            texts.append(f"a {i.kind.replace('_', ' ')} at {where}" + (" (already cleared)" if i.state == "over" else ""))
+        return [t if texts.count(t) == 1 else f"{t} (x{texts.count(t)})" for t in dict.fromkeys(texts)]
 
 
 # ----------------------------------------------------------------------------- instructions

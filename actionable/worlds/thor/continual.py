@@ -262,17 +262,11 @@ def load_kitchen_instructions(path, house: KitchenHouse) -> list[Instruction]:
     """
     from actionable.core.continual import read_instructions_file
 
-    def from_records(recs, p):  # the text is the instruction; the rule reader restores its ground truth
-        try:
-            out = [parse_kitchen(d["text"], house) for d in recs]
-        except (KeyError, TypeError):
-            raise InputError(f"{p}: write a JSON list of records with a 'text' field, as --save-instructions "
-                             "does") from None
-        for ins, d in zip(out, recs):
-            ins.template = d.get("template", "user")
-        return out
+    from actionable.core.continual import records_by_text
 
-    return read_instructions_file(path, lambda text: parse_kitchen(text, house), from_records)
+    # the text is the instruction; the rule reader restores its ground truth (errors name the record)
+    return read_instructions_file(path, lambda text: parse_kitchen(text, house), records_by_text(
+        lambda text: parse_kitchen(text, house)))
 
 
 # ----------------------------------------------------------------------------- the continual world
