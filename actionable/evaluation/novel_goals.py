@@ -33,6 +33,8 @@ from actionable.evaluation.goal_states import AGENT, VOCABULARIES, view_of, voca
 DATA_FILE = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "novel_goals.jsonl"
 #: the held-out set B (``novel_goals_b.md``): same schema and split rule, written without running a planner
 DATA_FILE_B = DATA_FILE.with_name("novel_goals_b.jsonl")
+#: the held-out set C (``novel_goals_c.md``): same schema and split rule, written without running a planner
+DATA_FILE_C = DATA_FILE.with_name("novel_goals_c.jsonl")
 WORLDS = tuple(VOCABULARIES)
 EXPECTED = ("goal", "nothing_to_do", "refuse", "unclear_intent")
 CATEGORIES = ("quantifier", "in_vs_on", "named_instance", "conjunction", "posture_holding", "already_true",

@@ -9,13 +9,15 @@ from collections import Counter
 import pytest
 
 from actionable.core.errors import ActionableError, InputError
-from actionable.evaluation.novel_goals import (DATA_FILE_B, NovelGoalsError, PlanOutcome, check, load_novel_goals,
+from actionable.evaluation.novel_goals import (DATA_FILE_B, DATA_FILE_C, NovelGoalsError, PlanOutcome, check, load_novel_goals,
                                                parse_task, scene_problems, score, split_of, verdict)
 
 TASKS = load_novel_goals()
 BY_ID = {t.id: t for t in TASKS}
 #: the held-out set B (benchmarks/data/novel_goals_b.md); its per-task checks run with set A's
 TASKS_B = load_novel_goals(DATA_FILE_B)
+#: the held-out set C (benchmarks/data/novel_goals_c.md); checked the same way as set B
+TASKS_C = load_novel_goals(DATA_FILE_C)
 
 
 def _initial(task):
@@ -82,7 +84,31 @@ def test_b_file_size_worlds_categories_and_split():
     assert len(planned) >= 30 and all(t.expected == "goal" for t in planned)
 
 
-ALL_TASKS = TASKS + TASKS_B
+def test_c_file_size_worlds_categories_and_split():
+    assert len(TASKS_C) == 60
+    worlds = Counter(t.world for t in TASKS_C)
+    assert (worlds["virtualhome"], worlds["thor"]) == (38, 22)
+    assert all(t.id.startswith("vhc-" if t.world == "virtualhome" else "thorc-") for t in TASKS_C)
+    cats = Counter(t.category for t in TASKS_C)
+    assert all(cats[c] >= 3 for c in ("quantifier", "in_vs_on", "named_instance", "conjunction", "posture_holding",
+                                      "already_true", "impossible", "intent", "modifier")), cats
+    assert {t.expected for t in TASKS_C} == {"goal", "nothing_to_do", "refuse", "unclear_intent"}
+    assert not {t.id for t in TASKS_C} & (set(BY_ID) | {t.id for t in TASKS_B})
+    earlier = {t.instruction.lower().rstrip("?.! ") for t in TASKS + TASKS_B}
+    assert not {t.instruction.lower().rstrip("?.! ") for t in TASKS_C} & earlier
+    titles = {"relax on sofa", "work", "turn on light", "watch tv", "browse internet", "change tv channel", "drink",
+              "read book", "pick up phone", "pet cat", "wash dishes with dishwasher", "put groceries in fridge",
+              "listen to music", "wash hands", "wash clothes", "write an email", "wash dishes by hand", "go to toilet",
+              "wash teeth", "make coffee", "go to sleep", "set up table", "cook some food", "brush teeth", "take shower",
+              "get some water"}
+    assert not {t.instruction.lower().rstrip("?.! ") for t in TASKS_C} & titles
+    split = Counter(t.split for t in TASKS_C)
+    assert (split["tune"], split["report"]) == (30, 30)
+    planned = [t for t in TASKS_C if t.reference_plan]
+    assert len(planned) == sum(t.expected == "goal" for t in TASKS_C) and all(t.expected == "goal" for t in planned)
+
+
+ALL_TASKS = TASKS + TASKS_B + TASKS_C
 
 
 @pytest.mark.parametrize("task", ALL_TASKS, ids=[t.id for t in ALL_TASKS])
@@ -101,7 +127,7 @@ def test_enough_reference_plans():
     assert all(t.expected == "goal" for t in PLANNED)
 
 
-PLANNED_ALL = PLANNED + [t for t in TASKS_B if t.reference_plan]
+PLANNED_ALL = PLANNED + [t for t in TASKS_B + TASKS_C if t.reference_plan]
 
 
 @pytest.mark.parametrize("task", PLANNED_ALL, ids=[t.id for t in PLANNED_ALL])
