@@ -102,11 +102,14 @@ def _pick(lm, head: str, neutral: str, options: list[str], calibrated: bool = Tr
     return options[max(range(len(options)), key=lambda i: s[i] - z[i])]
 
 
-def _polarity_check(lm, text: str, q: str, e: str, calibrated: bool = True) -> tuple[str, str]:
+def _polarity_check(lm, text: str, q: str, e: str, calibrated: bool = True,
+                    prompt: str = INTERPRET_PROMPT) -> tuple[str, str]:
     """Re-rank the query / execution against their opposite polarity (calibrated LM score)."""
     if not getattr(lm, "supports_score", False):
         return q, e
-    head, neutral = INTERPRET_PROMPT.format(text=text), INTERPRET_PROMPT.format(text=NEUTRAL_TEXT)
+    if _flip(q) == q and _flip(e) == e:
+        return q, e  # nothing to re-rank (e.g. "light on X is red": no opposite clause form)
+    head, neutral = prompt.format(text=text), prompt.format(text=NEUTRAL_TEXT)
     q = _pick(lm, head, neutral, list(dict.fromkeys([q, _flip(q)])), calibrated)
     e = _pick(lm, f"{head} {q}\nexecution:", f"{neutral} {q}\nexecution:", list(dict.fromkeys([e, _flip(e)])),
               calibrated)
@@ -125,7 +128,8 @@ def _read_lm_output(raw: str) -> tuple[str, str]:
 
 def _lm_reading(ins: Instruction, vocab: InstructionVocabulary, lm, embedder, rec: dict,
                 calibrated: bool = True) -> Task:
-    out = lm.generate(INTERPRET_PROMPT.format(text=ins.text),
+    prompt = getattr(vocab, "prompt", INTERPRET_PROMPT)  # a world's own few-shot prompt, else the household one
+    out = lm.generate(prompt.format(text=ins.text),
                       GenerationParams(n=1, temperature=0.0, max_tokens=40, stop=("\nInstruction",),
                                        presence_penalty=0.0, frequency_penalty=0.0, seed=0))
     raw = out[0].text if out else ""
@@ -135,6 +139,11 @@ def _lm_reading(ins: Instruction, vocab: InstructionVocabulary, lm, embedder, re
         cand_q, cand_e = vocab.clauses(ins.text)
         conj = [c for c in re.split(r"\s+and\s+", q) if c.strip()]
         tq = translate(conj, cand_q, embedder)
+        complete = getattr(vocab, "complete_execution", None)
+        if complete is not None and tq and e.strip():
+            # a world whose actions are said without their object ("stop before the line") reads
+            # the execution with its condition's object, as its rule reader reads "it" / "there"
+            e = complete(e, tq[0][0])
         te = translate([e] if e.strip() else [], cand_e, embedder)
         if tq and te:
             for generated, (_, sim) in zip(conj + [e], tq + te):
@@ -145,7 +154,7 @@ def _lm_reading(ins: Instruction, vocab: InstructionVocabulary, lm, embedder, re
             e = te[0][0]
             rec["translated"] = {"query": q, "execution": e,
                                  "similarity": round(min(s for _, s in tq + te), 3)}
-    q, e = _polarity_check(lm, ins.text, q, e, calibrated)
+    q, e = _polarity_check(lm, ins.text, q, e, calibrated, prompt)
     rec["checked"] = {"query": q, "execution": e}
     preds = vocab.parse_condition(q)
     skills, _ = vocab.parse_execution(e)

@@ -28,7 +28,7 @@ def test_registry_names_both_worlds_and_rejects_an_unknown_one():
 def test_driving_spec_loads_without_sumo_and_supplies_its_states():
     d = get_world("driving")  # importing the spec does not start (or need) SUMO
     assert isinstance(d, ContinualWorld) and d.name == "driving" and d.scene == "town"
-    assert not d.lm_interpreter and d.max_instructions == 12
+    assert d.lm_interpreter and d.vocabulary is not None and d.max_instructions == 12
     assert ("red", "green") in d.exclusive and "light cycle" in d.describe("high")
     with pytest.raises(ConfigError):
         d.describe("extreme")

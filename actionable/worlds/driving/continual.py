@@ -30,7 +30,6 @@ import re
 
 import numpy as np
 
-from actionable.core.continual import Task
 from actionable.core.continual import Instruction, Predicate
 from actionable.core.continual import Observation, Skill, StepResult
 from actionable.core.errors import InputError, SimulatorError
@@ -422,7 +421,9 @@ def sample_driving_instructions(house: DrivingHouse, n: int, seed: int) -> list[
             if car:
                 continue
             car = True
-            out.append(parse_driving(surface, house))
+            ins = parse_driving(surface, house)
+            ins.template = tid  # (was left "user": the car template's episodes were not told apart)
+            out.append(ins)
             continue
         pool = house.town.streets if slot == "E" else house.town.junctions
         x = pool[int(rng.integers(len(pool)))]
@@ -434,19 +435,6 @@ def sample_driving_instructions(house: DrivingHouse, n: int, seed: int) -> list[
         ins.template = tid
         out.append(ins)
     return out
-
-
-def cloze_facts(ins: Instruction, house: DrivingHouse) -> tuple:
-    """The query as ``(entity, "is", value, alternatives)`` for ExRAP's cloze answers."""
-    return tuple((house.entity(p.node), "is", p.value, ALTERNATIVES[house.class_of[p.node]]) for p in ins.query)
-
-
-def interpret_driving(instructions: list[Instruction], house: DrivingHouse) -> tuple[list[Task], list[dict]]:
-    """Tasks the agents hold (rule reading; ExRAP Eq. 4's LM reading is not wired for driving yet)."""
-    from actionable.core.continual import rule_reading
-
-    return rule_reading(instructions, lambda text: parse_driving(text, house),
-                             lambda parsed: cloze_facts(parsed, house))
 
 
 def load_driving_instructions(path, house: DrivingHouse) -> list[Instruction]:
@@ -493,8 +481,10 @@ def _describe(level: str) -> str:
             f"an incident every {lv.incident_period} s")
 
 
-def _interpret(instructions, house, lm=None, embedder=None):
-    return interpret_driving(instructions, house)
+def _vocabulary(house):
+    from actionable.worlds.driving.vocabulary import DrivingVocabulary
+
+    return DrivingVocabulary(house)
 
 
 def _load_world():
@@ -502,11 +492,11 @@ def _load_world():
 
     return ContinualWorld(
         name="driving", scene="town", make_house=_make_house, sample=sample_driving_instructions,
-        load=load_driving_instructions, interpret=_interpret, exclusive=EXCLUSIVE_PAIRS,
-        check_scene=_check_scene, describe=_describe, lm_interpreter=False, max_instructions=12,
+        load=load_driving_instructions, interpret=None, vocabulary=_vocabulary, exclusive=EXCLUSIVE_PAIRS,
+        check_scene=_check_scene, describe=_describe, lm_interpreter=True, max_instructions=12,
         step_extras=lambda house: {"sim_time": house.world.sim.now()},
         episode_extras=lambda house: {"sim_seconds": house.world.sim.now()},
-        description="Eclipse SUMO town (needs the [driving] extra); rule-read instructions",
+        description="Eclipse SUMO town (needs the [driving] extra); instructions read by the LM, rules as fallback",
         changes_label="new on the road")
 
 
