@@ -73,7 +73,8 @@ def clauses(task: str, object_words: Iterable[str]) -> list[str]:
     out: list[list] = []
     for k, (pre, obj, post) in enumerate(spans):
         own_verb = any(w not in _ARTICLES for w in pre)
-        if not own_verb and k > 0:
+        statement = bool({"is", "are"} & set(post))  # "the purse is on the desk": states, borrows no verb
+        if not own_verb and k > 0 and not statement:
             pre = [w for w in out[-1][0] if w not in _ARTICLES] + pre
             if post:  # "the plate in the sink": the parts before that share the verb end the same way
                 for prev in reversed(out):

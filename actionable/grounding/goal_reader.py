@@ -33,7 +33,7 @@ from typing import Any, Iterable, Protocol
 VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
     "turn on": "on", "switch on": "on", "wear": "on", "power on": "on", "start": "on", "light up": "on",
     "turn off": "off", "switch off": "off", "shut off": "off", "power off": "off", "shut down": "off",
-    "stop": "off",
+    "stop": "off", "kill": "off", "run": "on",
     "open": "open", "close": "closed", "shut": "closed",
     "plug in": "plugged_in", "plug": "plugged_in", "connect": "plugged_in", "charge": "plugged_in",
     "unplug": "plugged_out", "disconnect": "plugged_out",
@@ -42,9 +42,10 @@ VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
     "put away": "put_away",
     "put": "place", "place": "place", "set": "place", "move": "place", "bring": "place",
     "carry": "place", "leave": "place", "store": "place", "hang": "place", "throw": "place",
-    "drop": "place", "load": "place", "stack": "place",
+    "drop": "place", "load": "place", "stack": "place", "stick": "place", "line up": "place",
     "take out": "take_out", "remove": "take_out", "get out": "take_out",
     "bring me": "hold", "give me": "hold", "hand me": "hold", "get me": "hold", "fetch me": "hold",
+    "pass me": "hold", "pass": "hold",
     "gather up": "hold", "gather": "hold", "collect": "hold", "round up": "hold",
     "pick up": "hold", "grab": "hold", "hold": "hold", "take": "hold", "get": "hold", "fetch": "hold",
     "sit on": "sit", "sit in": "sit", "sit down on": "sit", "sit down": "sit", "sit": "sit",
@@ -268,6 +269,82 @@ def checked_request(text: str) -> str:
     return f"make sure {m.group(1)} is {m.group(2)}" if m else text
 
 
+#: sentence ends and dashes between the parts of a spoken request ("The TV is on - switch it off")
+_SENTENCES = re.compile(r"(?:[.?!]+(?=\s|$)|\s[-\u2013\u2014]+\s)")
+#: a part that says how the user feels or why, naming nothing to do ("no one's watching it", "I need
+#: to write something down", "they've been on all morning", "it's raining")
+_CHATTER = re.compile(r"^(?:no one|nobody|no-one|i|we|they|it|he|she|there|that|this)(?:'s|'re|'ve|'m|'d|'ll| is| are| was|"
+                      r"| were| has| have| had| am| need to| want to| will| would| keep| just| always| never)?\b")
+_LEFT = re.compile(r"^(?:someone|somebody|you|i|we|they|he|she)(?: has| have|'s|'ve)? left (.+?) "
+                   r"(on|off|open|running|burning|lit)\b(.*)$")
+_DONT_LEAVE = re.compile(r"^(?:don'?t|do not|never) leave (.+?) (on|open|running|burning|plugged in)$")
+_GET_DOING = re.compile(r"^(?:get|set) (.+?) ([a-z]+?)(?:ing)\b(.*)$")
+_NEEDS = re.compile(r"^(.+?) (?:needs|need|could use|wants) (?:a |some )?(wash|washing|clean|cleaning|wipe|wiping|scrub)"
+                    r"(?: down)?$")
+_GOES = re.compile(r"^(.+?) (?:goes|go|belongs|belong|lives|live) (in|into|on|inside|onto) (.+?)(?:,? not (?:in|on|into) .+)?$")
+_I_NEED = re.compile(r"^(?:i need|i want|i'd like|i would like) (the|a|an|my|some|one) (?!.* (?:to be|is|are) )(.+)$")
+_TRAILING_CHATTER = re.compile(r"\s*,\s*(?:they|it|he|she|no one|nobody)(?:'ve|'re|'s| have| are| is| was| were| has)\b[^,]*$")
+_VAGUE = re.compile(r"^(?:move|do|fix|sort|handle|deal with) (?:it|that|this|them)(?: out| please| now)?$")
+_PURPOSE = re.compile(r"\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|everyone)\b.*|for (?:later|now|tonight|tomorrow|"
+                      r"(?:a |an |the |my |our )?(?:\w+ )?(?:dinner|lunch|breakfast|party|date|guests))\b.*)$")
+
+
+def conversational(text: str) -> str:
+    """A spoken request as commands (statements kept for the pronouns that follow them):
+
+    * sentences and dashes are parts ("The TV is on. Switch it off", "I need to write - find me a
+      pencil"); a part that only says how or why (:data:`_CHATTER`: "no one's watching it") is
+      dropped when another part asks for something;
+    * "someone left the lighter burning on the table" -> "the lighter on the table is on" (a
+      statement); "don't leave the microwave running" -> "make sure the microwave is not running";
+    * "get the steak cooking" -> "cook the steak"; "the rug needs a wash" -> "wash the rug"; "the
+      sponge goes in the sink, not in the drawer" -> "put the sponge in the sink"; "I need the
+      butter knife" -> "get me the butter knife";
+    * a purpose or time at the end ("so I can see", "for later", "for dinner tonight") is dropped.
+
+    Parts are joined with ", " (a world's clause splitter cuts there). Text without any of these
+    comes back unchanged."""
+    parts = [p.strip(" ,") for p in _SENTENCES.split(text) if p and p.strip(" ,")]
+    out, asks = [], False
+    for p in parts:
+        q = re.sub(r"\s*,\s*", ", ", " ".join(re.sub(r"[^a-z0-9',]", " ", polite(p).lower().replace("_", " ")).split()))
+        q = q.strip(" ,")
+        q = re.sub(r"(?:,| )\s*(?:would|will|can|could) you$", "", q)
+        m = _LEFT.match(q)
+        if m:
+            state = {"running": "on", "burning": "on", "lit": "on"}.get(m.group(2), m.group(2))
+            out.append(f"{m.group(1)}{m.group(3)} is {state}")
+            continue
+        q = _TRAILING_CHATTER.sub("", q)
+        m = _DONT_LEAVE.match(q)
+        if m:  # the opposite state, as its verb
+            q = f"{_STATE_VERB[_OPPOSITE_WORD[{'burning': 'running'}.get(m.group(2), m.group(2))]]} {m.group(1)}"
+        if asks and _VAGUE.match(q):
+            continue  # "..., move it": the part before said how
+        m = _GET_DOING.match(q)
+        if m and any(v == m.group(2) or v == m.group(2) + "e" for v, _ in VERBS if " " not in v):
+            stem = m.group(2) if any(v == m.group(2) for v, _ in VERBS) else m.group(2) + "e"
+            q = f"{stem} {m.group(1)}{m.group(3)}"
+        m = _NEEDS.match(q)
+        if m:
+            q = f"{ {'wipe': 'wipe', 'wiping': 'wipe', 'scrub': 'scrub'}.get(m.group(2), 'wash')} {m.group(1)}"
+        m = _GOES.match(q)
+        if m:
+            q = f"put {m.group(1)} {m.group(2)} {m.group(3)}"
+        m = _I_NEED.match(q)
+        if m and state_request(q) == q:
+            q = f"get me {m.group(1)} {m.group(2)}"
+        q = _PURPOSE.sub("", q)
+        q = state_request(q)
+        if split_verb(words(q))[0] is not None or _WANT.match(q):
+            asks = True
+        out.append(q)
+    kept = [q for q in out if not (asks and _CHATTER.match(q) and split_verb(words(q))[0] is None
+                                   and not re.search(r"\b(?:is|are)\b", q))]
+    joined = ", ".join(q for q in kept if q)
+    return text if " ".join(words(joined)) == " ".join(words(text)) or not joined else joined
+
+
 _POLITE = re.compile(r"^\s*(?:(?:please|kindly|hey|ok|okay|now)\b[\s,]*|(?:could|can|would|will) you\b[\s,]*(?:please\b[\s,]*)?|"
                      r"(?:i'd like you to|i would like you to|i want you to|i need you to)\b\s*)+", re.I)
 _POLITE_END = re.compile(r"(?:[\s,]+(?:please|for me|thanks|thank you))*[\s?!.]*$", re.I)
@@ -287,6 +364,7 @@ def prepare(task: str, example: str) -> tuple[str, str | None]:
     else ``None`` and the task with a wanted end state rewritten as its verbs
     (:func:`state_request`)."""
     task = checked_request(polite(task))
+    task = conversational(task)
     wanted = state_request(task)
     if wanted != task:  # "make sure the TV isn't on": a wanted state, negated states read as their opposite
         return wanted, None
@@ -390,8 +468,8 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
     head, prep, rest = _split_prep(ws)
     room = None
     rel_ids = None
-    if prep in ("in", "on", "near") and rest:
-        room = lex.room(rest)
+    if prep in ("in", "on", "near", "from") and rest:
+        room = lex.room(rest) if prep != "from" else None
         if room is None:
             sub = select(rest, lex, named)
             if isinstance(sub, Selector):
@@ -454,6 +532,15 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
         obj_ws, prep, tgt_ws = rel or (_split_prep(rest) if effect not in ("sit", "lie", "go") else ([], "on", rest))
         if effect in ("sit", "lie", "go"):
             obj_ws = []
+        if prep == "from" and effect in ("place", "put_away", "heat", "chill"):
+            # "put the glass from the table in the dishwasher": the source picks the glass, the
+            # placement after it is the target
+            _, p2, t2 = _split_prep(tgt_ws)
+            if p2 in ("in", "on") and t2:
+                head = tgt_ws[: len(tgt_ws) - len(t2)]
+                head = head[: len(head) - next(len(x.split()) for x in sorted(_PREPS, key=lambda x: -len(x.split()))
+                                               if _PREPS[x] == p2 and head[-len(x.split()):] == x.split())]
+                obj_ws, prep, tgt_ws = obj_ws + ["from"] + head, p2, t2
     subject = None
     if obj_ws:
         subject = select(obj_ws, lex, named, strict=effect not in ("water", "fill", "cook", "make"))

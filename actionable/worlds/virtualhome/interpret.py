@@ -43,6 +43,8 @@ _EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("blow out", "off"), ("put ou
 _APPLIANCES = {"heat": ("microwave", "stove", "oven"), "toast": ("toaster",), "chill": ("freezer", "fridge"),
                "cook": ("stove", "oven", "microwave"), "bake": ("oven",), "fry": ("stove",), "boil": ("stove",)}
 _COOKING = frozenset({"cook", "bake", "fry", "boil"})
+#: class names of one kind of thing (the words name either)
+_SAME_THING = (frozenset({"hairdryer", "blow_dryer"}),)
 #: state -> the step that makes it (one object)
 _ACHIEVE = {"ON": ("SWITCHON",), "OFF": ("SWITCHOFF",), "OPEN": ("OPEN",), "CLOSED": ("CLOSE",),
             "PLUGGED_IN": ("PLUGIN",), "PLUGGED_OUT": ("PLUGOUT",), "CLEAN": ("WASH", "WIPE", "RINSE", "SCRUB")}
@@ -117,6 +119,14 @@ class SceneLexicon:
             return [cls] + [c for c in self._classes if c.endswith("lamp") and c != cls]
         if ws and ws[-1] in ("dishes", "dish") and cls in self._dishes():  # "the dishes": all the tableware
             return self._dishes()
+        for group in _SAME_THING:  # one thing under two class names ("hair dryer": hairdryer, blow_dryer)
+            if cls in group:
+                return [cls] + [c for c in sorted(group) if c != cls and c in self._class_set]
+        if len(ws) == 1 and ws[0] not in self._class_set:
+            # a bare head noun several classes end with ("the counter": the kitchen's or the bathroom's)
+            also = [c for c in self._classes if c.endswith("_" + ws[0]) and c != cls]
+            if cls.endswith("_" + ws[0]) and also:
+                return [cls] + also
         return [cls]
 
     def _dishes(self) -> list[str]:
@@ -150,7 +160,7 @@ class SceneLexicon:
         return self.g.room_of(obj) == room
 
     def related(self, obj, prep, other):
-        rel = {"in": ("INSIDE",), "on": ("ON",), "near": ("CLOSE", "ON", "INSIDE")}.get(prep, ())
+        rel = {"in": ("INSIDE",), "on": ("ON",), "near": ("CLOSE", "ON", "INSIDE"), "from": ("ON", "INSIDE")}.get(prep, ())
         return any(other in self.g.targets(obj, r) for r in rel)
 
     def adjective(self, word):
@@ -288,8 +298,12 @@ class VirtualHomeGoals:
         prev = None
         history: list = []  # the clauses read so far (pronouns may refer further back than the last)
         parts_read: list = []  # (selectors, clauses) per part ("the other fridge" is another one)
-        for part in parts:
-            fact = self._statement(part)
+        facts = {k: self._statement(part) for k, part in enumerate(parts)}
+        for k, fact in facts.items():  # a statement after the command binds too ("..., the purse is on the desk")
+            if fact is not None and k > 0:
+                bound.setdefault(fact.cls, list(fact.ids))
+        for k, part in enumerate(parts):
+            fact = facts[k]
             if fact is not None:  # "one pillow on the bed is dirty": names an instance, asks nothing
                 named.extend(fact.ids)
                 bound.setdefault(fact.cls, list(fact.ids))
@@ -358,6 +372,10 @@ class VirtualHomeGoals:
         sel = G.select(ws[:k], self.lex, [])
         if not isinstance(sel, G.Selector):
             return None
+        if ws[k + 1: k + 2] and ws[k + 1] in ("on", "in", "inside", "under", "by", "near"):
+            where = G.select(ws[:k] + ws[k + 1:], self.lex, [])  # "the purse is on the desk": that purse
+            if isinstance(where, G.Selector) and where.ids and set(where.ids) < set(sel.ids):
+                return where
         for w in ws[k + 1:]:
             adj = self.lex.adjective(w)
             if adj:
@@ -377,6 +395,13 @@ class VirtualHomeGoals:
             _, rest = G.split_verb(pw, _EXTRA_VERBS)  # the whole verb phrase: "turn off", not "turn"
             verb = pw[: len(pw) - len(rest)] if rest and pw[-len(rest):] == rest else pw[:1]
             ws = verb + ws
+        if "door" in ws and ws.index("door") > 0 and ws[ws.index("door") - 1] == "the":
+            # "put it in the fridge and shut the door": the door of the container named before
+            box = next((sel for h in reversed(list(history)) for sel in (h.target, h.subject) if sel is not None
+                        and sel.ids and sel.cls != "door"
+                        and all("CAN_OPEN" in self.graph.properties_of(i) for i in sel.ids)), None)
+            if box is not None:
+                ws[ws.index("door")] = box.cls.replace("_", " ")
         if "one" in ws and prev.subject is not None:
             k = ws.index("one")
             if k > 0 and ws[k - 1] in ("other", "the", "another", "that"):
@@ -555,6 +580,12 @@ class VirtualHomeGoals:
             return self._per_subject(sel, lambda i: [Condition("relation", i, "INSIDE", t, negate=True)
                                                      for t in tgt.ids if t in g.targets(i, "INSIDE")])
         if eff == "hold" and sel is not None and r.prep == "from" and tgt is not None:
+            # "grab the glasses off the desk", "take the pizza off the counter": the ones there, held
+            there = [i for i in sel.ids if any(t in g.targets(i, rel) for rel in ("ON", "INSIDE") for t in tgt.ids)]
+            if there and "GRABBABLE" in set().union(*(g.properties_of(i) for i in there)):
+                sel.ids = there
+                tgt.ids = [t for t in tgt.ids if any(t in g.targets(i, rel) for rel in ("ON", "INSIDE") for i in there)]
+                return self._per_subject(sel, lambda i: [Condition("relation", CHARACTER, "HOLDS", i)])
             return self._conditions(G.ClauseReading(r.text, "take_out", sel, tgt, r.prep, r.room))
         if eff == "hold" and sel is not None:
             if "GRABBABLE" not in set().union(*(g.properties_of(i) for i in sel.ids)):
