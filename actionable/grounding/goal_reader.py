@@ -45,7 +45,7 @@ VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
     "drop": "place", "load": "place", "stack": "place", "stick": "place", "line up": "place",
     "take out": "take_out", "remove": "take_out", "get out": "take_out",
     "bring me": "hold", "give me": "hold", "hand me": "hold", "get me": "hold", "fetch me": "hold",
-    "pass me": "hold", "pass": "hold",
+    "pass me": "hold", "pass": "hold", "find me": "hold",
     "gather up": "hold", "gather": "hold", "collect": "hold", "round up": "hold",
     "pick up": "hold", "grab": "hold", "hold": "hold", "take": "hold", "get": "hold", "fetch": "hold",
     "sit on": "sit", "sit in": "sit", "sit down on": "sit", "sit down": "sit", "sit": "sit",
@@ -66,7 +66,7 @@ PLACING = frozenset({"place", "take_out", "hold", "heat", "chill", "put_back", "
 _QUANT_ALL = frozenset({"all", "every", "each", "both", "everything"})
 _QUANT_ANY = frozenset({"a", "an", "some", "one", "any"})
 _DETS = frozenset({"the", "my", "your", "our", "their", "his", "her", "this", "that", "these", "those", "of",
-                   "please", "also", "then", "now", "just", "again", "up", "down", "them", "it", "its"})
+                   "please", "also", "then", "now", "just", "again", "up", "down", "them", "it", "its", "here"})
 _MODIFIERS = frozenset({"back", "other", "another", "away", "off", "clean", "dirty", "open", "closed", "empty",
                         "full", "new", "old", "remaining", "rest", "second"})
 _PREPS = {"in": "in", "into": "in", "inside": "in", "to": "in", "on": "on", "onto": "on", "on top of": "on",
@@ -214,7 +214,36 @@ NOT_OBJECTS = frozenset({
     "everybody", "someone", "somebody", "visitors", "mom", "dad", "wife", "husband", "baby",
     "bit", "while", "moment", "lot", "little", "minute", "minutes", "second", "seconds", "hour", "hours",
     "time", "day", "night", "tonight", "today", "tomorrow", "morning", "evening", "afternoon", "weekend",
-    "breakfast", "lunch", "dinner", "supper", "party", "degrees"})
+    "breakfast", "lunch", "dinner", "supper", "party", "degrees", "mum", "mother", "father", "things", "stuff",
+    "something", "anything", "nothing"})
+#: words of a noun phrase that name a place or the speaker's body, not an object to refuse for
+_NOT_THINGS = frozenset({"kitchen", "bathroom", "bedroom", "living", "room", "house", "home", "hallway", "office",
+                         "hair", "hands", "hand", "face", "teeth", "feet"})
+_DETERMINERS = frozenset({"a", "an", "the", "some", "my", "your", "our", "his", "her", "their", "this", "these"})
+
+
+def unnamed_object(text: str, lex: Lexicon) -> str | None:
+    """The first noun phrase after a determiner that names no object of the world in any scene
+    ("grate some *cheese* over the pasta", "dry my hair with the *hair dryer*"), for a refusal of
+    a task whose verb the grammar does not read; ``None`` when every phrase names a known object,
+    a person, a time, a room or the speaker's body (:data:`NOT_OBJECTS`)."""
+    ws = words(text)
+    for i, w in enumerate(ws):
+        if w not in _DETERMINERS:
+            continue
+        np_ = []
+        for x in ws[i + 1:]:
+            if x in _PREPS or x in _DETERMINERS or x in ("and", "or", "please", "for", "before", "after", "over",
+                                                         "so", "then", "because"):
+                break
+            np_.append(x)
+        np_ = [x for x in np_ if x not in _MODIFIERS and x not in _DETS and x not in ("out", "over", "around")]
+        if not np_ or set(np_) & NOT_OBJECTS or (len(np_) == 1 and np_[0] in _NOT_THINGS):
+            continue
+        # "a simple tomato salad" is made of a known thing: not a missing object
+        if not any(lex.known([x]) for x in np_) and not lex.classes(np_):
+            return " ".join(np_)
+    return None
 
 
 def missing_object(what: str) -> str | None:

@@ -203,6 +203,11 @@ class ThorIntents:
             return GoalReading(r.task, r.clauses, status=r.status, why=r.why, closest=best, notes=list(notes or []) + [
                 f"read as the known task '{best}' (translation-LM similarity {sim:.2f} >= {G.INTENT_SIMILARITY})"]
                 + list(r.notes)) if r.is_goal else r
+        absent = G.unnamed_object(task, self.lex)
+        if absent is not None:  # "make some popcorn": whatever the verb means, no kitchen has popcorn
+            return GoalReading(task, status="refuse", notes=list(notes or []),
+                               why=f"no AI2-THOR scene has a {absent}; run 'actionable scenes --env thor "
+                                   f"{self.name} --classes' to list this scene's objects")
         return GoalReading(task, status="unclear", closest=best, notes=list(notes or []),
                            why=f"I can't tell what end state this asks for; the closest known task is '{best}' "
                                f"(similarity {sim:.2f})")

@@ -103,6 +103,11 @@ class SceneLexicon:
                 got = self._match(ws[:-1] + [stem])
                 if got:
                     break
+        if not got and len(ws) == 1:  # "remote": the one class whose name it begins ("remote_control")
+            for w in (ws[0], ws[0][:-1] if ws[0].endswith("s") else None):
+                heads = [c for c in self._classes if w and "_" in c and c.split("_")[0] == w]
+                if len(heads) == 1:
+                    return heads
         rooms = set(self._room_classes)
         objs = [(w, c) for w, c in got if c not in rooms]
         got = objs or got
@@ -402,6 +407,12 @@ class VirtualHomeGoals:
                         and all("CAN_OPEN" in self.graph.properties_of(i) for i in sel.ids)), None)
             if box is not None:
                 ws[ws.index("door")] = box.cls.replace("_", " ")
+        for pat in (["one", "of", "the", "other", "ones"], ["one", "of", "the", "others"]):
+            # "bring me one of the other ones": another one of the class named before
+            k = next((k for k in range(len(ws) - len(pat) + 1) if ws[k: k + len(pat)] == pat), None)
+            if k is not None and prev.subject is not None:
+                ws[k: k + len(pat)] = ["another", prev.subject.cls.replace("_", " ")]
+                break
         if "one" in ws and prev.subject is not None:
             k = ws.index("one")
             if k > 0 and ws[k - 1] in ("other", "the", "another", "that"):
