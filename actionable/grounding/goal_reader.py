@@ -228,9 +228,10 @@ def unnamed_object(text: str, lex: Lexicon) -> str | None:
     a task whose verb the grammar does not read; ``None`` when every phrase names a known object,
     a person, a time, a room or the speaker's body (:data:`NOT_OBJECTS`)."""
     ws = words(text)
+    made = 2 if ws[:1] in (["make"], ["prepare"], ["cook"], ["bake"], ["fix"]) else -1
     for i, w in enumerate(ws):
-        if w not in _DETERMINERS:
-            continue
+        if w not in _DETERMINERS or i == made - 1 or (i == made and ws[1] in _DETERMINERS):
+            continue  # "make a sandwich": the thing to make does not exist yet
         np_ = []
         for x in ws[i + 1:]:
             if x in _PREPS or x in _DETERMINERS or x in ("and", "or", "please", "for", "before", "after", "over",
@@ -351,9 +352,12 @@ def conversational(text: str) -> str:
         if asks and _VAGUE.match(q):
             continue  # "..., move it": the part before said how
         m = _GET_DOING.match(q)
-        if m and any(v == m.group(2) or v == m.group(2) + "e" for v, _ in VERBS if " " not in v):
-            stem = m.group(2) if any(v == m.group(2) for v, _ in VERBS) else m.group(2) + "e"
-            q = f"{stem} {m.group(1)}{m.group(3)}"
+        if m:  # "get the steak cooking", "get the dishwasher running": the verb of the gerund
+            g = m.group(2)
+            single = {v for v, _ in VERBS if " " not in v}
+            stem = next((x for x in (g, g + "e", g[:-1] if len(g) > 2 and g[-1] == g[-2] else None) if x in single), None)
+            if stem is not None:
+                q = f"{stem} {m.group(1)}{m.group(3)}"
         m = _NEEDS.match(q)
         if m:
             q = f"{ {'wipe': 'wipe', 'wiping': 'wipe', 'scrub': 'scrub'}.get(m.group(2), 'wash')} {m.group(1)}"

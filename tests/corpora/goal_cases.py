@@ -159,6 +159,24 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Put the remote control next to the TV", status="refuse", plan=None, kind="impossible"),
     # a phrase naming a place of something the scene has elsewhere
     GoalCase("Turn on the television in the bedroom", status="refuse", plan=None, kind="impossible"),
+    # spoken requests (set C's tune half, 3 Dec; these phrasings are not set C's): a statement and a
+    # command, chatter, gerunds, "needs a wash", a source that picks the instance, the container's
+    # door, a statement after the command, "one of the others"
+    GoalCase("The TV in the dining room is on - no one's watching. Turn it off", clauses=1,
+             must=(("state", 248, "OFF", None, False),), kind="pronoun"),
+    GoalCase("get the microwave running", clauses=1, must=(("state", 297, "ON", None, False),), kind="intent"),
+    GoalCase("the pillow in the office needs a wash", clauses=1, must=(("state", 406, "CLEAN", None, False),),
+             kind="named_instance"),
+    GoalCase("put the pizza from the kitchen counter in the fridge and shut the door", clauses=2,
+             must=(("relation", 2694, "INSIDE", 289, False), ("state", 289, "CLOSED", None, False)),
+             kind="in_vs_on"),
+    GoalCase("put the pencil in the purse, the purse is on the desk", clauses=1,
+             must=(("relation", 1175, "INSIDE", 1774, False),), kind="named_instance"),
+    GoalCase("The remote on the coffee table is broken. Bring me one of the others", clauses=1,
+             must=(("relation", C, "HOLDS", 1337, False), ("relation", C, "HOLDS", 2220, False)), kind="modifier"),
+    GoalCase("don't leave the computer on - switch it off", must=(("state", 170, "OFF", None, False),), plan="nothing",
+             kind="negation"),
+    GoalCase("grab the novel off the coffee table", status="refuse", plan=None, kind="impossible"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

@@ -597,6 +597,10 @@ class VirtualHomeGoals:
                 sel.ids = there
                 tgt.ids = [t for t in tgt.ids if any(t in g.targets(i, rel) for rel in ("ON", "INSIDE") for i in there)]
                 return self._per_subject(sel, lambda i: [Condition("relation", CHARACTER, "HOLDS", i)])
+            if sel.ids and tgt.ids and "GRABBABLE" in set().union(*(g.properties_of(i) for i in sel.ids)):
+                return (f"no {human(sel.cls)} is on or in {self.name_of(tgt.ids[0]) if len(tgt.ids) == 1 else 'a ' + human(tgt.cls)}"
+                        f" (the {human(sel.cls)}s here: {', '.join(self.name_of(i) for i in sel.ids[:4])}); "
+                        f"say where to take it from, or 'bring me the {human(sel.cls)}'")
             return self._conditions(G.ClauseReading(r.text, "take_out", sel, tgt, r.prep, r.room))
         if eff == "hold" and sel is not None:
             if "GRABBABLE" not in set().union(*(g.properties_of(i) for i in sel.ids)):

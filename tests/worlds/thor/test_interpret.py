@@ -130,7 +130,22 @@ def test_unclear_intent_says_so_with_the_closest_known_task(fp1):
     r = fp1.read("Tidy up the kitchen")
     assert r.status == "unclear" and r.why.startswith("I can't tell what end state this asks for")
     assert r.closest in ("make coffee", "boil water", "water the plant", "make toast", "make a salad")
-    assert fp1.read("Make a sandwich").status == "unclear"
+    assert fp1.read("Make a sandwich").status == "unclear"  # the thing to make does not exist yet
+
+
+@pytest.mark.parametrize("task, needle", [("whisk some eggs with the blender", "blender"),
+                                          ("iron the tablecloth with the steam iron", "tablecloth")])
+def test_an_object_no_scene_has_is_refused_whatever_the_verb(fp1, task, needle):
+    r = fp1.read(task)
+    assert r.status == "refuse" and needle in r.why and "no AI2-THOR scene" in r.why, r.why
+
+
+@pytest.mark.parametrize("task", ["Could you turn the toaster off? It's been on for ages",
+                                  "kill the toaster, it has been on all day"])
+def test_spoken_requests_read_as_the_command(fp1, task):
+    r = fp1.read(task)
+    assert r.status in ("goal", "nothing"), r.why
+    assert any(o.value == "isToggled" and o.negate for o in r.conditions()), r.conditions()
 
 
 def test_intent_tasks_come_from_the_table_and_say_so(fp1):
