@@ -228,6 +228,9 @@ def unnamed_object(text: str, lex: Lexicon) -> str | None:
     a task whose verb the grammar does not read; ``None`` when every phrase names a known object,
     a person, a time, a room or the speaker's body (:data:`NOT_OBJECTS`)."""
     ws = words(text)
+    single = {v for v, _ in VERBS if " " not in v}
+    if set(ws) & single:
+        return None  # a verb the grammar reads is there ("get a glass of water"): its reading decides
     made = 2 if ws[:1] in (["make"], ["prepare"], ["cook"], ["bake"], ["fix"]) else -1
     for i, w in enumerate(ws):
         if w not in _DETERMINERS or i == made - 1 or (i == made and ws[1] in _DETERMINERS):
@@ -312,7 +315,9 @@ _GET_DOING = re.compile(r"^(?:get|set) (.+?) ([a-z]+?)(?:ing)\b(.*)$")
 _NEEDS = re.compile(r"^(.+?) (?:needs|need|could use|wants) (?:a |some )?(wash|washing|clean|cleaning|wipe|wiping|scrub)"
                     r"(?: down)?$")
 _GOES = re.compile(r"^(.+?) (?:goes|go|belongs|belong|lives|live) (in|into|on|inside|onto) (.+?)(?:,? not (?:in|on|into) .+)?$")
-_I_NEED = re.compile(r"^(?:i need|i want|i'd like|i would like) (the|a|an|my|some|one) (?!.* (?:to be|is|are) )(.+)$")
+#: "I need the butter knife": the object fetched (not "I want a cold apple": a state word asks for more)
+_I_NEED = re.compile(r"^i need (the|a|an|my|some|one) (?!.*\b(?:to be|is|are|cold|hot|warm|chilled|cooked|clean|"
+                     r"fresh|toasted|sliced|heated|boiled|fried|washed|dry|wet|full|empty|filled)\b)(.+)$")
 _TRAILING_CHATTER = re.compile(r"\s*,\s*(?:they|it|he|she|no one|nobody)(?:'ve|'re|'s| have| are| is| was| were| has)\b[^,]*$")
 _VAGUE = re.compile(r"^(?:move|do|fix|sort|handle|deal with) (?:it|that|this|them)(?: out| please| now)?$")
 _PURPOSE = re.compile(r"\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|everyone)\b.*|for (?:later|now|tonight|tomorrow|"

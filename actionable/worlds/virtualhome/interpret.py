@@ -43,6 +43,9 @@ _EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("blow out", "off"), ("put ou
 _APPLIANCES = {"heat": ("microwave", "stove", "oven"), "toast": ("toaster",), "chill": ("freezer", "fridge"),
                "cook": ("stove", "oven", "microwave"), "bake": ("oven",), "fry": ("stove",), "boil": ("stove",)}
 _COOKING = frozenset({"cook", "bake", "fry", "boil"})
+#: words that begin a class name but name nothing ("after" of after_shave)
+_FUNCTION_WORDS = frozenset({"after", "before", "over", "under", "about", "around", "into", "onto", "with", "from",
+                             "for", "to", "at", "by", "in", "on", "off", "out", "up", "down", "back", "the", "a"})
 #: class names of one kind of thing (the words name either)
 _SAME_THING = (frozenset({"hairdryer", "blow_dryer"}),)
 #: state -> the step that makes it (one object)
@@ -103,7 +106,7 @@ class SceneLexicon:
                 got = self._match(ws[:-1] + [stem])
                 if got:
                     break
-        if not got and len(ws) == 1:  # "remote": the one class whose name it begins ("remote_control")
+        if not got and len(ws) == 1 and ws[0] not in _FUNCTION_WORDS:  # "remote": the one class it begins
             for w in (ws[0], ws[0][:-1] if ws[0].endswith("s") else None):
                 heads = [c for c in self._classes if w and "_" in c and c.split("_")[0] == w]
                 if len(heads) == 1:
