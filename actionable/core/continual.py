@@ -273,10 +273,12 @@ def _json_kind(x) -> str:
     return {dict: "object", list: "list", str: "string", bool: "boolean", type(None): "null"}.get(type(x), "number")
 
 
-def records_by_text(parse_line):
+def records_by_text(parse_line, parse_record=None):
     """A ``from_records`` for :func:`read_instructions_file` that re-reads each record's ``text``
     with the world's rule reader, so a saved file gets the same checks as a text file (an edited
-    text, an unknown id or an impossible state in a record are not trusted). Errors name the record."""
+    text, an unknown id or an impossible state in a record are not trusted). ``parse_record(d) ->
+    Instruction`` reads a record another way (VirtualHome: from its clause texts when it has them).
+    Errors name the record."""
     def from_records(recs, p):
         out = []
         for k, d in enumerate(recs, 1):
@@ -284,7 +286,7 @@ def records_by_text(parse_line):
                 raise InputError(f"{p}: record {k} has no 'text' string; write a JSON list of records with "
                                  "a 'text' field, as 'actionable follow --save-instructions' does")
             try:
-                ins = parse_line(d["text"])
+                ins = parse_record(d) if parse_record is not None else parse_line(d["text"])
             except InputError as exc:
                 raise InputError(f"{p}: record {k}: {exc}") from None
             ins.template = d.get("template", "user") if isinstance(d.get("template", "user"), str) else "user"

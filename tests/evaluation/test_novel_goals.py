@@ -61,51 +61,39 @@ def test_data_size_worlds_categories_and_split():
     assert not {t.instruction.lower() for t in TASKS} & titles
 
 
-def test_b_file_size_worlds_categories_and_split():
-    assert len(TASKS_B) == 60
-    worlds = Counter(t.world for t in TASKS_B)
+#: the 26 packaged VirtualHome program titles: no held-out task may be one of them
+TITLES = {"relax on sofa", "work", "turn on light", "watch tv", "browse internet", "change tv channel", "drink",
+          "read book", "pick up phone", "pet cat", "wash dishes with dishwasher", "put groceries in fridge",
+          "listen to music", "wash hands", "wash clothes", "write an email", "wash dishes by hand", "go to toilet",
+          "wash teeth", "make coffee", "go to sleep", "set up table", "cook some food", "brush teeth", "take shower",
+          "get some water"}
+
+
+@pytest.mark.parametrize("tasks, earlier, prefix, halves", [
+    (TASKS_B, TASKS, "b", (24, 36)),
+    (TASKS_C, TASKS + TASKS_B, "c", (30, 30)),
+], ids=["set B", "set C"])
+def test_held_out_set_size_worlds_categories_and_split(tasks, earlier, prefix, halves):
+    """Sets B and C: 60 tasks each (38 VirtualHome, 22 THOR), every category, no id or
+    instruction of an earlier set, no packaged title, the fixed sha256 split, and a reference plan
+    only for goal tasks."""
+    assert len(tasks) == 60
+    worlds = Counter(t.world for t in tasks)
     assert (worlds["virtualhome"], worlds["thor"]) == (38, 22)
-    assert all(t.id.startswith("vhb-" if t.world == "virtualhome" else "thorb-") for t in TASKS_B)
-    cats = Counter(t.category for t in TASKS_B)
+    assert all(t.id.startswith(f"vh{prefix}-" if t.world == "virtualhome" else f"thor{prefix}-") for t in tasks)
+    cats = Counter(t.category for t in tasks)
     assert all(cats[c] >= 3 for c in ("quantifier", "in_vs_on", "named_instance", "conjunction", "posture_holding",
                                       "already_true", "impossible", "intent", "modifier")), cats
-    assert {t.expected for t in TASKS_B} == {"goal", "nothing_to_do", "refuse", "unclear_intent"}
-    assert not {t.id for t in TASKS_B} & set(BY_ID)
-    assert not {t.instruction.lower() for t in TASKS_B} & {t.instruction.lower() for t in TASKS}
-    titles = {"relax on sofa", "work", "turn on light", "watch tv", "browse internet", "change tv channel", "drink",
-              "read book", "pick up phone", "pet cat", "wash dishes with dishwasher", "put groceries in fridge",
-              "listen to music", "wash hands", "wash clothes", "write an email", "wash dishes by hand", "go to toilet",
-              "wash teeth", "make coffee", "go to sleep", "set up table", "cook some food", "brush teeth", "take shower",
-              "get some water"}
-    assert not {t.instruction.lower().rstrip("?.! ") for t in TASKS_B} & titles
-    split = Counter(t.split for t in TASKS_B)
-    assert (split["tune"], split["report"]) == (24, 36)
-    planned = [t for t in TASKS_B if t.reference_plan]
+    assert {t.expected for t in tasks} == {"goal", "nothing_to_do", "refuse", "unclear_intent"}
+    assert not {t.id for t in tasks} & {t.id for t in earlier}
+    before = {t.instruction.lower().rstrip("?.! ") for t in earlier}
+    assert not {t.instruction.lower().rstrip("?.! ") for t in tasks} & (before | TITLES)
+    split = Counter(t.split for t in tasks)
+    assert (split["tune"], split["report"]) == halves
+    planned = [t for t in tasks if t.reference_plan]
     assert len(planned) >= 30 and all(t.expected == "goal" for t in planned)
-
-
-def test_c_file_size_worlds_categories_and_split():
-    assert len(TASKS_C) == 60
-    worlds = Counter(t.world for t in TASKS_C)
-    assert (worlds["virtualhome"], worlds["thor"]) == (38, 22)
-    assert all(t.id.startswith("vhc-" if t.world == "virtualhome" else "thorc-") for t in TASKS_C)
-    cats = Counter(t.category for t in TASKS_C)
-    assert all(cats[c] >= 3 for c in ("quantifier", "in_vs_on", "named_instance", "conjunction", "posture_holding",
-                                      "already_true", "impossible", "intent", "modifier")), cats
-    assert {t.expected for t in TASKS_C} == {"goal", "nothing_to_do", "refuse", "unclear_intent"}
-    assert not {t.id for t in TASKS_C} & (set(BY_ID) | {t.id for t in TASKS_B})
-    earlier = {t.instruction.lower().rstrip("?.! ") for t in TASKS + TASKS_B}
-    assert not {t.instruction.lower().rstrip("?.! ") for t in TASKS_C} & earlier
-    titles = {"relax on sofa", "work", "turn on light", "watch tv", "browse internet", "change tv channel", "drink",
-              "read book", "pick up phone", "pet cat", "wash dishes with dishwasher", "put groceries in fridge",
-              "listen to music", "wash hands", "wash clothes", "write an email", "wash dishes by hand", "go to toilet",
-              "wash teeth", "make coffee", "go to sleep", "set up table", "cook some food", "brush teeth", "take shower",
-              "get some water"}
-    assert not {t.instruction.lower().rstrip("?.! ") for t in TASKS_C} & titles
-    split = Counter(t.split for t in TASKS_C)
-    assert (split["tune"], split["report"]) == (30, 30)
-    planned = [t for t in TASKS_C if t.reference_plan]
-    assert len(planned) == sum(t.expected == "goal" for t in TASKS_C) and all(t.expected == "goal" for t in planned)
+    if prefix == "c":
+        assert len(planned) == sum(t.expected == "goal" for t in tasks)
 
 
 ALL_TASKS = TASKS + TASKS_B + TASKS_C

@@ -401,31 +401,19 @@ def load_instructions(path: str | Path, house: NonStationaryHouse) -> list[Instr
     Raises:
         InputError: missing/unreadable file, bad JSON, unreadable line (with its number).
     """
-    def from_records(recs, p):
+    def from_record(d):
         # A saved record is re-read from its clause texts (the generator built its query and goal
-        # from exactly these), or from its text when a hand-written record has no clause texts, so
-        # an edited id, state or clause is checked as a text line is, never trusted.
-        out = []
-        for k, d in enumerate(recs, 1):
-            if not isinstance(d, dict) or not isinstance(d.get("text"), str):
-                raise InputError(f"{p}: record {k} has no 'text' string; write a JSON list of records with "
-                                 "a 'text' field, as 'actionable follow --save-instructions' does")
-            try:
-                if isinstance(d.get("query_text"), str) and isinstance(d.get("execution_text"), str):
-                    query = parse_condition(d["query_text"], house)
-                    skills, goal = parse_execution(d["execution_text"], house)
-                    ins = Instruction(d["text"], query, goal, skills, d["query_text"], d["execution_text"])
-                else:
-                    ins = parse_instruction(d["text"], house)
-            except InputError as exc:
-                raise InputError(f"{p}: record {k}: {exc}") from None
-            tpl = d.get("template", "user")
-            ins.template = tpl if isinstance(tpl, str) else "user"
-            out.append(ins)
-        if not out:
-            raise InputError(f"{p} holds no instructions (an empty JSON list)")
-        return out
+        # from exactly these), or from its text when a hand-written record has none, so an edited
+        # id, state or clause is checked as a text line is, never trusted.
+        if isinstance(d.get("query_text"), str) and isinstance(d.get("execution_text"), str):
+            skills, goal = parse_execution(d["execution_text"], house)
+            return Instruction(d["text"], parse_condition(d["query_text"], house), goal, skills, d["query_text"],
+                               d["execution_text"])
+        return parse_instruction(d["text"], house)
 
-    return read_instructions_file(path, lambda text: parse_instruction(text, house), from_records)
+    from actionable.core.continual import records_by_text
+
+    return read_instructions_file(path, lambda text: parse_instruction(text, house),
+                                  records_by_text(lambda text: parse_instruction(text, house), from_record))
 
 
