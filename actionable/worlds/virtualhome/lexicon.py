@@ -1,0 +1,143 @@
+"""VirtualHome's lexicon for the goal reader: what the world-neutral grammar of
+:mod:`actionable.grounding.goal_reader` asks of a scene (:class:`~actionable.grounding.goal_reader.Lexicon`),
+over a VirtualHome scene graph - the classes a noun phrase names (a class's own name, compounds,
+plurals, "the dishes", a bare head noun several classes end with, one thing under two class
+names), the instances of a class, rooms, relations in the initial state and state adjectives.
+Used by :mod:`actionable.worlds.virtualhome.interpret`.
+"""
+
+from __future__ import annotations
+
+_ADJ = {"dirty": ("DIRTY", False), "clean": ("CLEAN", False), "open": ("OPEN", False),
+        "closed": ("CLOSED", False)}
+#: words that begin a class name but name nothing ("after" of after_shave)
+_FUNCTION_WORDS = frozenset({"after", "before", "over", "under", "about", "around", "into", "onto", "with", "from",
+                             "for", "to", "at", "by", "in", "on", "off", "out", "up", "down", "back", "the", "a"})
+#: class names of one kind of thing (the words name either)
+_SAME_THING = (frozenset({"hairdryer", "blow_dryer"}),)
+#: "the dishes": the tableware classes a scene has (VirtualHome has no dish class)
+_DISHES = ("plate", "bowl", "dish_bowl", "cup", "coffee_cup", "mug", "drinking_glass", "water_glass", "wine_glass",
+           "wineglass", "fork", "knife", "spoon", "wooden_spoon", "measuring_cup", "sauce_pan", "frying_pan", "pot")
+
+
+def human(cls: str) -> str:
+    return cls.replace("_", " ")
+
+
+class SceneLexicon:
+    """:class:`actionable.grounding.goal_reader.Lexicon` over a VirtualHome scene graph."""
+
+    def __init__(self, graph, embedder=None):
+        self.g = graph
+        self.embedder = embedder
+        self._classes = graph.class_names()
+        self._rooms = {graph.class_of(r).replace("_", ""): r for r in graph.rooms}
+        self._room_classes = {graph.class_of(r): r for r in graph.rooms}
+        self._cache: dict = {}
+        self._class_set = frozenset(self._classes)
+        self._tokens = frozenset(t for c in self._classes for t in c.split("_"))
+
+    def _match(self, ws):
+        from actionable.worlds.virtualhome.planning import match_objects
+
+        key = tuple(ws)
+        if key not in self._cache:
+            m = match_objects(" ".join(ws), self._classes, None)
+            self._cache[key] = [(w, c) for w, c, how, _ in m.matched if how != "translation"]
+        return self._cache[key]
+
+    def classes(self, ws):
+        """Classes the noun phrase names, the head noun (last word) first; rooms only when the
+        phrase names nothing else ("kitchen sink" is a sink)."""
+        exact = "_".join(ws)
+        if exact in self._class_set:  # a class's own name ("check": no stop word)
+            return [exact]
+        if len(ws) > 1:  # "table lamps" -> tablelamp, "wall lamp" -> walllamp
+            for last in (ws[-1], ws[-1][:-1] if ws[-1].endswith("s") else None):
+                if last and "".join(ws[:-1]) + last in self._class_set:
+                    return ["".join(ws[:-1]) + last]
+        if ws and ws[-1] in ("dishes", "dish") and self._dishes():
+            return self._dishes()[:1]
+        got = self._match(ws)
+        if not got and ws and ws[-1].endswith("s"):  # plural: "lights", "cups"
+            for stem in (ws[-1][:-1], ws[-1][:-2]):
+                got = self._match(ws[:-1] + [stem])
+                if got:
+                    break
+        if not got and len(ws) == 1 and ws[0] not in _FUNCTION_WORDS:  # "remote": the one class it begins
+            for w in (ws[0], ws[0][:-1] if ws[0].endswith("s") else None):
+                heads = [c for c in self._classes if w and "_" in c and c.split("_")[0] == w]
+                if len(heads) == 1:
+                    return heads
+        rooms = set(self._room_classes)
+        objs = [(w, c) for w, c in got if c not in rooms]
+        got = objs or got
+        got.sort(key=lambda wc: -max((i for i, x in enumerate(ws) if x in wc[0].split()), default=-1))
+        return list(dict.fromkeys(c for _, c in got))
+
+    def kinds(self, ws, cls):
+        """Classes whose instances the phrase ``ws`` covers beside ``cls``: "the lights" (plural)
+        are the lights and the lamps (switchable ones survive the ON/OFF filter)."""
+        if ws and ws[-1] == "lights" and cls == "light":
+            return [cls] + [c for c in self._classes if c.endswith("lamp")]
+        if ws and ws[-1] == "lamps" and cls.endswith("lamp") and cls not in (
+                "".join(ws[:-1]) + "lamp", "_".join(ws[:-1]) + "_lamp"):  # "the lamps", not "the table lamps"
+            return [cls] + [c for c in self._classes if c.endswith("lamp") and c != cls]
+        if ws and ws[-1] in ("dishes", "dish") and cls in self._dishes():  # "the dishes": all the tableware
+            return self._dishes()
+        for group in _SAME_THING:  # one thing under two class names ("hair dryer": hairdryer, blow_dryer)
+            if cls in group:
+                return [cls] + [c for c in sorted(group) if c != cls and c in self._class_set]
+        if len(ws) == 1 and ws[0] not in self._class_set:
+            # a bare head noun several classes end with ("the counter": the kitchen's or the bathroom's)
+            also = [c for c in self._classes if c.endswith("_" + ws[0]) and c != cls]
+            if cls.endswith("_" + ws[0]) and also:
+                return [cls] + also
+        return [cls]
+
+    def _dishes(self) -> list[str]:
+        return [c for c in _DISHES if c in self._class_set]
+
+    def known(self, ws):
+        from actionable.worlds.virtualhome.planning import vocabulary
+
+        voc = vocabulary()
+        return any(w in voc or w.rstrip("s") in voc for w in ws) or "_".join(ws) in voc
+
+    def instances(self, cls):
+        return self.g.nodes_of_class(cls)
+
+    def room(self, ws):
+        key = "".join(w for w in ws if w not in ("the", "my", "a", "room") or w == "room" and len(ws) == 1)
+        r = self._rooms.get(key) or self._rooms.get(key + "room")
+        if r is None and key in ("lounge", "livingroom", "living"):
+            r = self._rooms.get("livingroom")
+        if r is None and len(key) > 3:  # "the office": the one room whose name holds the word
+            hits = [rid for k, rid in self._room_classes.items() if key in k.split("_")]
+            if len(hits) == 1:
+                r = hits[0]
+        if r is None and ws:
+            got = [c for _, c in self._match([w for w in ws if w not in ("the", "my", "a")])]
+            if got and all(c in self._room_classes for c in got):
+                r = self._room_classes[got[0]]
+        return r
+
+    def in_room(self, obj, room):
+        return self.g.room_of(obj) == room
+
+    def related(self, obj, prep, other):
+        rel = {"in": ("INSIDE",), "on": ("ON",), "near": ("CLOSE", "ON", "INSIDE"), "from": ("ON", "INSIDE")}.get(prep, ())
+        return any(other in self.g.targets(obj, r) for r in rel)
+
+    def adjective(self, word):
+        return _ADJ.get(word)
+
+    def has_state(self, obj, state):
+        return state in self.g.states_of(obj)
+
+    def plural(self, word):
+        """An ``-s`` word that is not itself a word of a class name ("curtains", not "glasses")."""
+        return word.endswith("s") and not word.endswith("ss") and word not in self._tokens
+
+
+__all__ = ["SceneLexicon", "human"]
