@@ -21,7 +21,7 @@ from actionable.core import defaults as D
 
 _ENV_HELP = ("World: virtualhome (default; a VirtualHome house), thor (an AI2-THOR kitchen, symbolic: ALFRED's "
              "PDDL semantics, FloorPlan1-30; instructions read by rule) or driving (an Eclipse SUMO town; needs "
-             "pip install -e \".\\[dev,driving]\" torch==2.13.0; instructions read by rule).")  # \\[: rich markup
+             "pip install -e \".\\[dev,driving]\" torch==2.13.0; instructions read by the LM, rules as fallback).")  # \\[: rich markup
 _AGENT_HELP = ("exrap, exrap-tc (no temporal consistency), exrap-exp (fixed exploration), "
                "exrap-llm (LLM exploration), exrap-sample (10-sample query answers), llm-planner, saycan, "
                "zsp, instruction-wise, oracle (full observability).")

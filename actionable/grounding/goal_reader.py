@@ -159,9 +159,10 @@ def implied_source(r: ClauseReading, earlier) -> ClauseReading:
 def near_refusal(r: ClauseReading, world: str, surface: str = "table") -> str | None:
     """The refusal of a placement "next to" / "near" / "beside" an object (``None`` otherwise): the
     worlds record an object on or in another, not beside it, so the reading would be in/on."""
-    if r.prep != "near" or r.effect not in PLACING or r.target is None:
+    if r.prep not in ("near", "under") or r.effect not in PLACING or r.target is None:
         return None
-    return (f"'{' '.join(words(r.text))}': {world} records an object on or in another, not next to it; "
+    where = "next to" if r.prep == "near" else "under"
+    return (f"'{' '.join(words(r.text))}': {world} records an object on or in another, not {where} it; "
             f"say what to put it on or in, e.g. 'put the {r.subject.cls.replace('_', ' ').lower() if r.subject else 'cup'} "
             f"on the {surface}'")
 
@@ -512,7 +513,13 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
             sub = select(rest, lex, named)
             if isinstance(sub, Selector):
                 rel_ids = (prep, sub.ids)
+            elif isinstance(sub, str):
+                return sub  # "the light in the attic": the scene has no attic
             else:
+                place = [w for w in rest if w not in _DETS and w not in _QUANT_ANY and w not in NOT_OBJECTS]
+                if prep in ("in", "on") and place and len(place) <= 2 and not lex.known(place) \
+                        and not any(w.isdigit() for w in place):
+                    return f"missing:{' '.join(place)}"  # "in the garage": a place this scene lacks, not dropped
                 head, prep, rest = ws, None, []
     noun = [w for w in head if w not in _QUANT_ALL | _QUANT_ANY | _DETS | _MODIFIERS and not lex.adjective(w)]
     if not noun:

@@ -109,6 +109,10 @@ def test_saved_sets_are_re_read_not_trusted(tmp_path, house, n):
     (tmp_path / "broken-rec.json").write_text(json.dumps([recs[0], broken]))
     with pytest.raises(InputError, match="record 2:.*spaceship"):
         load_instructions(tmp_path / "broken-rec.json", house)
+    unreadable = dict(recs[0], text="If the spaceship in the garage is on, turn it off.")
+    (tmp_path / "text-edited.json").write_text(json.dumps([unreadable] + recs[1:]))
+    with pytest.raises(InputError, match="record 1:.*spaceship"):  # the text the agent reads is checked too
+        load_instructions(tmp_path / "text-edited.json", house)
     (tmp_path / "none.json").write_text("[]")
     with pytest.raises(InputError, match="empty JSON list"):
         load_instructions(tmp_path / "none.json", house)

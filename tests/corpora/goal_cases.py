@@ -177,6 +177,17 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("don't leave the computer on - switch it off", must=(("state", 170, "OFF", None, False),), plan="nothing",
              kind="negation"),
     GoalCase("grab the novel off the coffee table", status="refuse", plan=None, kind="impossible"),
+    # a fresh new-user check of 3 Dec (second session): a room the scene lacks is refused, not
+    # dropped; "under" is no relation; "them" after a statement is the stated instances; "the
+    # lamp" is any lamp class; "the dirty clothes" are the clothes_* that are dirty
+    GoalCase("Turn off the light in the attic.", status="refuse", plan=None, kind="impossible"),
+    GoalCase("Put the remote under the couch.", status="refuse", plan=None, kind="impossible"),
+    GoalCase("The lights in the dining room are on. Turn them off.", clauses=3,
+             must=(("state", 245, "OFF", None, False), ("state", 2059, "OFF", None, False),
+                   ("state", 2060, "OFF", None, False)), kind="pronoun"),
+    GoalCase("Turn off the lamp on the nightstand.", must=(("state", 97, "OFF", None, False),), kind="named_instance"),
+    GoalCase("Put the dirty clothes in the washing machine and turn it on",
+             must=(("relation", 1460, "INSIDE", 1380, False), ("state", 1380, "ON", None, False)), kind="modifier"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

@@ -405,11 +405,12 @@ def load_instructions(path: str | Path, house: NonStationaryHouse) -> list[Instr
         # A saved record is re-read from its clause texts (the generator built its query and goal
         # from exactly these), or from its text when a hand-written record has none, so an edited
         # id, state or clause is checked as a text line is, never trusted.
+        read = parse_instruction(d["text"], house)  # the text the agent reads must be readable, as a text line
         if isinstance(d.get("query_text"), str) and isinstance(d.get("execution_text"), str):
             skills, goal = parse_execution(d["execution_text"], house)
             return Instruction(d["text"], parse_condition(d["query_text"], house), goal, skills, d["query_text"],
                                d["execution_text"])
-        return parse_instruction(d["text"], house)
+        return read
 
     from actionable.core.continual import records_by_text
 

@@ -189,11 +189,13 @@ class VirtualHomeGoals:
                 prev = G.ClauseReading(part, "fact", fact)
                 notes.append(f"'{part}': a statement about {fact.describe(self.name_of)}")
                 continue
+            pronoun = bool({"it", "them", "they"} & set(G.words(part)))
             part = self._pronouns(part, prev, history)
             r = G.read_clause(part, self.lex, named, _EXTRA_VERBS)
             if isinstance(r, G.ClauseReading):
                 for sel in (r.subject, r.target):  # "the fridge" again: the same fridge as before
-                    if sel is not None and sel.quantifier == "the" and sel.cls in bound:
+                    # "the lights in the dining room are on, turn them off": "them" are those lights
+                    if sel is not None and (sel.quantifier == "the" or pronoun) and sel.cls in bound:
                         sel.ids = [i for i in sel.ids if i in bound[sel.cls]] or sel.ids
             if isinstance(r, str) and not all(G.names_an_object(w) for w in r.split(":", 1)[1].split(",")):
                 return self._intent(task, notes)  # "before the guests come over": no object is missing

@@ -13,6 +13,10 @@ _ADJ = {"dirty": ("DIRTY", False), "clean": ("CLEAN", False), "open": ("OPEN", F
 #: words that begin a class name but name nothing ("after" of after_shave)
 _FUNCTION_WORDS = frozenset({"after", "before", "over", "under", "about", "around", "into", "onto", "with", "from",
                              "for", "to", "at", "by", "in", "on", "off", "out", "up", "down", "back", "the", "a"})
+#: everyday words for one class ("the trash", "the bin": the trashcan)
+_ALIASES = {"trash": "trashcan", "bin": "trashcan", "garbage": "trashcan", "rubbish": "trashcan"}
+#: words for a category of classes named by a common prefix
+_CATEGORIES = {"clothes": "clothes_", "clothing": "clothes_"}
 #: class names of one kind of thing (the words name either)
 _SAME_THING = (frozenset({"hairdryer", "blow_dryer"}),)
 #: "the dishes": the tableware classes a scene has (VirtualHome has no dish class)
@@ -64,6 +68,12 @@ class SceneLexicon:
                 got = self._match(ws[:-1] + [stem])
                 if got:
                     break
+        if len(ws) == 1 and _ALIASES.get(ws[0]) in self._class_set:  # "the trash": the trashcan
+            return [_ALIASES[ws[0]]]
+        if len(ws) == 1 and ws[0] in _CATEGORIES:  # "the clothes": every clothes_* class, not the table cloth
+            group = sorted(c for c in self._classes if c.startswith(_CATEGORIES[ws[0]]))
+            if group:
+                return group[:1]
         if not got and len(ws) == 1 and ws[0] not in _FUNCTION_WORDS:  # "remote": the one class it begins
             for w in (ws[0], ws[0][:-1] if ws[0].endswith("s") else None):
                 heads = [c for c in self._classes if w and "_" in c and c.split("_")[0] == w]
@@ -85,6 +95,10 @@ class SceneLexicon:
             return [cls] + [c for c in self._classes if c.endswith("lamp") and c != cls]
         if ws and ws[-1] in ("dishes", "dish") and cls in self._dishes():  # "the dishes": all the tableware
             return self._dishes()
+        if len(ws) == 1 and ws[0] in _CATEGORIES and cls.startswith(_CATEGORIES[ws[0]]):
+            return [cls] + sorted(c for c in self._classes if c.startswith(_CATEGORIES[ws[0]]) and c != cls)
+        if ws in (["lamp"], ["lamps"]) and cls.endswith("lamp"):  # "the lamp on the nightstand": any lamp class
+            return [cls] + [c for c in self._classes if c.endswith("lamp") and c != cls]
         for group in _SAME_THING:  # one thing under two class names ("hair dryer": hairdryer, blow_dryer)
             if cls in group:
                 return [cls] + [c for c in sorted(group) if c != cls and c in self._class_set]
