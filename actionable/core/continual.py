@@ -282,7 +282,11 @@ def records_by_text(parse_line, parse_record=None):
     def from_records(recs, p):
         out = []
         for k, d in enumerate(recs, 1):
-            if not isinstance(d, dict) or not isinstance(d.get("text"), str):
+            if not isinstance(d, dict):
+                raise InputError(f"{p}: record {k} is a JSON {_json_kind(d)} ({json.dumps(d)[:40]}), not an instruction "
+                                 "object; write instructions as text lines or as the JSON that 'actionable follow "
+                                 "--save-instructions' writes")
+            if not isinstance(d.get("text"), str):
                 raise InputError(f"{p}: record {k} has no 'text' string; write a JSON list of records with "
                                  "a 'text' field, as 'actionable follow --save-instructions' does")
             try:

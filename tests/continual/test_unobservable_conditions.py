@@ -20,7 +20,7 @@ def test_condition_the_world_cannot_observe_names_the_line(tmp_path, capsys, env
 
 
 @pytest.mark.parametrize("body,needle", [("[1, 2]", "record 1 is a JSON number"), ("[]", "an empty JSON list"),
-                                         ('[{"text": "x"}]', "record 1: bad instruction record (no field 'query')"),
+                                         ('[{"text": "x"}]', "record 1: cannot read instruction 'x'"),
                                          ("[null]", "record 1 is a JSON null"),
                                          ("{}", "a JSON object, not a list")])
 def test_a_json_instructions_file_names_the_bad_record(tmp_path, capsys, body, needle):
