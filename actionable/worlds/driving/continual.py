@@ -36,15 +36,14 @@ from actionable.core.errors import InputError, SimulatorError
 from actionable.core.world import Action
 from actionable.worlds.driving.network import RIGHT_LANE
 from actionable.worlds.driving.sim import APPROACH, EGO
+from actionable.worlds.driving.vocabulary import ALTERNATIVES, CAR, EGO_ID  # vocabulary imports nothing from here
 
-AGENT, EGO_ID, CAR = "agent", 65, 400
+AGENT = "agent"
 SETTLE_S = 60  # simulated s the ego may take to leave a junction before a street skill fails
 #: mutually exclusive states for the TEKG's contradiction rule (a new ``red`` replaces a remembered
 #: ``green``); handed to the agents through :data:`CONTINUAL_WORLD`'s ``exclusive``
 EXCLUSIVE_PAIRS = (("red", "green"), ("waiting", "clear"), ("blocked", "free"), ("stalled", "moving"))
 EXCLUSIVE = {a: b for x, y in EXCLUSIVE_PAIRS for a, b in ((x, y), (y, x))}
-ALTERNATIVES = {"light": ("red", "green"), "left_lane": ("blocked", "free"),
-                "crossing": ("waiting", "clear"), "car_ahead": ("stalled", "moving")}
 
 
 class DrivingHouse:
@@ -484,7 +483,7 @@ def _describe(level: str) -> str:
 def _vocabulary(house):
     from actionable.worlds.driving.vocabulary import DrivingVocabulary
 
-    return DrivingVocabulary(house)
+    return DrivingVocabulary(house, lambda text: parse_driving(text, house))
 
 
 def _load_world():

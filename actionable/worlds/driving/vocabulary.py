@@ -41,6 +41,11 @@ DRIVING_PROMPT = (
 )
 
 CAR_QUERY, CAR_EXECUTION = "car ahead is stalled", "overtake the car ahead"
+#: object ids of the ego and the car ahead (the town's id layout: see :mod:`.continual`)
+EGO_ID, CAR = 65, 400
+#: the two states of each object class, for ExRAP's cloze answers
+ALTERNATIVES = {"light": ("red", "green"), "left_lane": ("blocked", "free"),
+                "crossing": ("waiting", "clear"), "car_ahead": ("stalled", "moving")}
 
 
 class DrivingVocabulary:
@@ -51,8 +56,8 @@ class DrivingVocabulary:
 
     prompt = DRIVING_PROMPT
 
-    def __init__(self, house):
-        self.house = house
+    def __init__(self, house, rule_reader):
+        self.house, self._rule_reader = house, rule_reader
         town = house.town
         self._streets: dict[str, tuple[int, str]] = {}
         for k, e in enumerate(town.streets):  # the first street of a name, as the rule reader's street_of
@@ -112,8 +117,6 @@ class DrivingVocabulary:
 
     def parse_condition(self, text: str) -> tuple[Predicate, ...]:
         """A canonical query clause -> its predicates (one; see the module docstring)."""
-        from actionable.worlds.driving.continual import CAR
-
         c = " ".join(text.lower().strip().rstrip(".").split())
         if c in (CAR_QUERY, "the " + CAR_QUERY):
             return (Predicate("state", CAR, "stalled"),)
@@ -132,8 +135,6 @@ class DrivingVocabulary:
 
     def parse_execution(self, text: str) -> tuple[tuple[Skill, ...], tuple[Predicate, ...]]:
         """A canonical execution clause -> ``(skills, goal predicates)`` (the rule reader's)."""
-        from actionable.worlds.driving.continual import CAR, EGO_ID
-
         c = " ".join(text.lower().strip().rstrip(".").split())
         if c == CAR_EXECUTION:
             return (Skill("overtake", (CAR,), "overtake the car ahead"),), (Predicate("state", EGO_ID, "overtook"),)
@@ -157,16 +158,12 @@ class DrivingVocabulary:
 
     def parse_instruction(self, text: str) -> Instruction:
         """The rule reader (:func:`~.continual.parse_driving`), the interpreter's fallback."""
-        from actionable.worlds.driving.continual import parse_driving
-
-        return parse_driving(text, self.house)
+        return self._rule_reader(text)
 
     def cloze(self, preds) -> tuple:
         """``(entity, "is", value, alternatives)`` per predicate, for ExRAP's cloze answers."""
-        from actionable.worlds.driving.continual import ALTERNATIVES
-
         return tuple((self.house.entity(p.node), "is", p.value, ALTERNATIVES[self.house.class_of[p.node]])
                      for p in preds)
 
 
-__all__ = ["CAR_EXECUTION", "CAR_QUERY", "DRIVING_PROMPT", "DrivingVocabulary"]
+__all__ = ["ALTERNATIVES", "CAR", "CAR_EXECUTION", "CAR_QUERY", "DRIVING_PROMPT", "DrivingVocabulary", "EGO_ID"]
