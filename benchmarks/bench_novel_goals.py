@@ -116,7 +116,7 @@ def main(argv=None) -> int:
     from actionable.core.registry import planning_domain
     from actionable.planning.session import PlanningSession
 
-    tasks = load_novel_goals({"a": ng.DATA_FILE, "b": ng.DATA_FILE_B, "c": ng.DATA_FILE.with_name("novel_goals_c.jsonl")}[args.set],
+    tasks = load_novel_goals({"a": ng.DATA_FILE, "b": ng.DATA_FILE_B, "c": ng.DATA_FILE_C}[args.set],
                              split=args.split)
     if args.ids:
         want = set(args.ids.split(","))

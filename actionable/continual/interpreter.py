@@ -107,8 +107,6 @@ def _polarity_check(lm, text: str, q: str, e: str, calibrated: bool = True,
     """Re-rank the query / execution against their opposite polarity (calibrated LM score)."""
     if not getattr(lm, "supports_score", False):
         return q, e
-    if _flip(q) == q and _flip(e) == e:
-        return q, e  # nothing to re-rank (e.g. "light on X is red": no opposite clause form)
     head, neutral = prompt.format(text=text), prompt.format(text=NEUTRAL_TEXT)
     q = _pick(lm, head, neutral, list(dict.fromkeys([q, _flip(q)])), calibrated)
     e = _pick(lm, f"{head} {q}\nexecution:", f"{neutral} {q}\nexecution:", list(dict.fromkeys([e, _flip(e)])),

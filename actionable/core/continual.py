@@ -220,7 +220,8 @@ def read_instructions_file(path, parse_line, from_records=None) -> list:
         path: the file.
         parse_line: ``text -> Instruction`` (the world's rule reader; raises InputError).
         from_records: ``(records, path) -> list[Instruction]`` for the JSON form; default
-            :meth:`Instruction.from_dict` per record.
+            :func:`records_by_text` with ``parse_line`` (a saved record is re-read from its text,
+            never trusted).
 
     Raises:
         InputError: missing/unreadable file, bad JSON, unreadable line (with its number), no
@@ -242,21 +243,7 @@ def read_instructions_file(path, parse_line, from_records=None) -> list:
             raise InputError(f"{p}: a JSON {_json_kind(recs)}, not a list of instruction records; write "
                              "instructions as text lines or as the JSON that 'actionable follow "
                              "--save-instructions' writes")
-        if from_records is not None:
-            return from_records(recs, p)
-        out = []
-        for k, d in enumerate(recs, 1):
-            if not isinstance(d, dict):
-                raise InputError(f"{p}: record {k} is a JSON {_json_kind(d)} ({json.dumps(d)[:40]}), not an instruction object; "
-                                 "write instructions as text lines or as the JSON that "
-                                 "'actionable follow --save-instructions' writes")
-            try:
-                out.append(Instruction.from_dict(d))
-            except InputError as exc:
-                raise InputError(f"{p}: record {k}: {exc}") from None
-        if not out:
-            raise InputError(f"{p} holds no instructions (an empty JSON list)")
-        return out
+        return (from_records or records_by_text(parse_line))(recs, p)
     out = []
     for i, line in enumerate(raw.splitlines(), 1):
         if line.strip() and not line.lstrip().startswith("#"):

@@ -61,6 +61,8 @@ VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
     "fill": "fill", "water": "water", "slice": "slice", "cut": "slice",
 }.items(), key=lambda kv: -len(kv[0].split())))
 
+#: the verbs of one word ("kill", "run"): a part that has one asks for something
+_ONE_WORD_VERBS = frozenset(v for v, _ in VERBS if " " not in v)
 #: effects whose object is placed somewhere (a target phrase follows)
 PLACING = frozenset({"place", "take_out", "hold", "heat", "chill", "put_back", "put_away"})
 _QUANT_ALL = frozenset({"all", "every", "each", "both", "everything"})
@@ -229,12 +231,11 @@ def unnamed_object(text: str, lex: Lexicon) -> str | None:
     a task whose verb the grammar does not read; ``None`` when every phrase names a known object,
     a person, a time, a room or the speaker's body (:data:`NOT_OBJECTS`)."""
     ws = words(text)
-    single = {v for v, _ in VERBS if " " not in v}
-    if set(ws) & single:
+    if set(ws) & _ONE_WORD_VERBS:
         return None  # a verb the grammar reads is there ("get a glass of water"): its reading decides
-    made = 2 if ws[:1] in (["make"], ["prepare"], ["cook"], ["bake"], ["fix"]) else -1
+    making = ws[:1] in (["make"], ["prepare"], ["fix"])  # (cook and bake are verbs: returned above)
     for i, w in enumerate(ws):
-        if w not in _DETERMINERS or i == made - 1 or (i == made and ws[1] in _DETERMINERS):
+        if w not in _DETERMINERS or (making and (i == 1 or (i == 2 and ws[1] in _DETERMINERS))):
             continue  # "make a sandwich": the thing to make does not exist yet
         np_ = []
         for x in ws[i + 1:]:
@@ -360,8 +361,8 @@ def conversational(text: str) -> str:
         m = _GET_DOING.match(q)
         if m:  # "get the steak cooking", "get the dishwasher running": the verb of the gerund
             g = m.group(2)
-            single = {v for v, _ in VERBS if " " not in v}
-            stem = next((x for x in (g, g + "e", g[:-1] if len(g) > 2 and g[-1] == g[-2] else None) if x in single), None)
+            stem = next((x for x in (g, g + "e", g[:-1] if len(g) > 2 and g[-1] == g[-2] else None)
+                         if x in _ONE_WORD_VERBS), None)
             if stem is not None:
                 q = f"{stem} {m.group(1)}{m.group(3)}"
         m = _NEEDS.match(q)

@@ -36,7 +36,8 @@ from actionable.core.errors import InputError, SimulatorError
 from actionable.core.world import Action
 from actionable.worlds.driving.network import RIGHT_LANE
 from actionable.worlds.driving.sim import APPROACH, EGO
-from actionable.worlds.driving.vocabulary import ALTERNATIVES, CAR, EGO_ID  # vocabulary imports nothing from here
+from actionable.worlds.driving.vocabulary import (ALTERNATIVES, CAR, CAR_EXECUTION, CAR_QUERY, EGO_ID,  # one-way:
+                                                   DrivingVocabulary)  # vocabulary imports nothing from here
 
 AGENT = "agent"
 SETTLE_S = 60  # simulated s the ego may take to leave a junction before a street skill fails
@@ -379,30 +380,22 @@ def parse_driving(text: str, house: DrivingHouse) -> Instruction:
             continue
         _check_action(m["e"], kind, text)
         if kind == "car":
-            return Instruction(text, (Predicate("state", CAR, "stalled"),), (Predicate("state", EGO_ID, "overtook"),),
-                               (Skill("overtake", (CAR,), "overtake the car ahead"),), "car ahead is stalled",
-                               "overtake the car ahead")
-        x = mm["x"]
-        if kind == "crossing":
-            room = house.room_id(x)
-            node = 300 + (room - 1000)
-            return Instruction(text, (Predicate("state", node, "waiting"),),
-                               (Predicate("state", EGO_ID, f"halted_at:{room - 1000}"),),
-                               (Skill("yield_at", (node,), f"yield at the crossing at the {x}"),),
-                               f"pedestrian is waiting at the crossing at the {x}", f"yield at the {x}")
-        try:
-            e = house.town.street_of(x)
-        except KeyError:
-            raise InputError(f"no street {x!r}; streets look like "
-                             f"{house.town.street_name(house.town.streets[0])!r}") from None
-        k, name = house.town.streets.index(e), house.town.street_name(e)
-        if kind == "light":
-            return Instruction(text, (Predicate("state", 100 + k, "red"),), (Predicate("state", EGO_ID, f"halted_on:{k}"),),
-                               (Skill("stop_on", (100 + k,), f"stop before the line on {name}"),),
-                               f"light on {name} is red", f"stop on {name}")
-        return Instruction(text, (Predicate("state", 200 + k, "blocked"),), (Predicate("state", EGO_ID, f"right_lane:{k}"),),
-                           (Skill("keep_right", (200 + k,), f"drive in the right lane of {name}"),),
-                           f"left lane of {name} is blocked", f"keep right on {name}")
+            q_text, e_text = CAR_QUERY, CAR_EXECUTION
+        elif kind == "crossing":
+            place = house.rooms[house.room_id(mm["x"])]  # InputError naming the places when there is none
+            q_text, e_text = f"pedestrian is waiting at the crossing at the {place}", f"yield at the {place}"
+        else:
+            try:
+                name = house.town.street_name(house.town.street_of(mm["x"]))
+            except KeyError:
+                raise InputError(f"no street {mm['x']!r}; streets look like "
+                                 f"{house.town.street_name(house.town.streets[0])!r}") from None
+            q_text, e_text = ((f"light on {name} is red", f"stop on {name}") if kind == "light"
+                              else (f"left lane of {name} is blocked", f"keep right on {name}"))
+        # the canonical clauses, read by the one parser of the town's clauses (the LM reading's too)
+        vocab = DrivingVocabulary(house, None)
+        skills, goal = vocab.parse_execution(e_text)
+        return Instruction(text, vocab.parse_condition(q_text), goal, skills, q_text, e_text)
     raise InputError(f"cannot read the condition {m['q']!r}; conditions: a light is red, a pedestrian is waiting at a "
                      "crossing, a left lane is blocked, the car ahead stops for more than 10 s")
 
@@ -443,12 +436,12 @@ def load_driving_instructions(path, house: DrivingHouse) -> list[Instruction]:
     Raises:
         InputError: missing/unreadable file, bad JSON, unreadable line (with its number).
     """
-    from actionable.core.continual import read_instructions_file, records_by_text
+    from actionable.core.continual import read_instructions_file
 
     def line(text):
         return parse_driving(text, house)
 
-    return read_instructions_file(path, line, records_by_text(line))
+    return read_instructions_file(path, line)
 
 
 # ----------------------------------------------------------------------------- the continual world

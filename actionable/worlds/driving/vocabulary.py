@@ -4,7 +4,7 @@
 the LM rewrites an instruction as ``query: ...`` / ``execution: ...`` with the few-shot
 :data:`DRIVING_PROMPT`, the translation LM maps each part to the nearest *admissible* clause over
 the streets and places the sentence names (Huang et al. 2022, Sec. 3), and the parsers below turn
-the chosen clauses into the predicates and skills that :func:`~.continual.parse_driving` builds. The
+the chosen clauses into predicates and skills (the rule reader :func:`~.continual.parse_driving` reads its clauses with the same parsers). The
 rule reader (:func:`~.continual.parse_driving`) stays the fallback, so an instruction the LM
 misreads is still followed as the rules read it, and the run record says which reader read it.
 

@@ -262,11 +262,7 @@ def load_kitchen_instructions(path, house: KitchenHouse) -> list[Instruction]:
     """
     from actionable.core.continual import read_instructions_file
 
-    from actionable.core.continual import records_by_text
-
-    # the text is the instruction; the rule reader restores its ground truth (errors name the record)
-    return read_instructions_file(path, lambda text: parse_kitchen(text, house), records_by_text(
-        lambda text: parse_kitchen(text, house)))
+    return read_instructions_file(path, lambda text: parse_kitchen(text, house))
 
 
 # ----------------------------------------------------------------------------- the continual world

@@ -177,15 +177,13 @@ class VirtualHomeGoals:
         prev = None
         history: list = []  # the clauses read so far (pronouns may refer further back than the last)
         parts_read: list = []  # (selectors, clauses) per part ("the other fridge" is another one)
-        facts = {k: self._statement(part) for k, part in enumerate(parts)}
-        for k, fact in facts.items():  # a statement after the command binds too ("..., the purse is on the desk")
-            if fact is not None and k > 0:
+        facts = [self._statement(part) for part in parts]
+        for fact in facts:  # a statement binds its object, after the command too ("..., the purse is on the desk")
+            if fact is not None:
                 bound.setdefault(fact.cls, list(fact.ids))
-        for k, part in enumerate(parts):
-            fact = facts[k]
+        for part, fact in zip(parts, facts):
             if fact is not None:  # "one pillow on the bed is dirty": names an instance, asks nothing
                 named.extend(fact.ids)
-                bound.setdefault(fact.cls, list(fact.ids))
                 prev = G.ClauseReading(part, "fact", fact)
                 notes.append(f"'{part}': a statement about {fact.describe(self.name_of)}")
                 continue
@@ -468,10 +466,10 @@ class VirtualHomeGoals:
                                                      for t in tgt.ids if t in g.targets(i, "INSIDE")])
         if eff == "hold" and sel is not None and r.prep == "from" and tgt is not None:
             # "grab the glasses off the desk", "take the pizza off the counter": the ones there, held
-            there = [i for i in sel.ids if any(t in g.targets(i, rel) for rel in ("ON", "INSIDE") for t in tgt.ids)]
+            there = [i for i in sel.ids if any(self.lex.related(i, "from", t) for t in tgt.ids)]
             if there and "GRABBABLE" in set().union(*(g.properties_of(i) for i in there)):
                 sel.ids = there
-                tgt.ids = [t for t in tgt.ids if any(t in g.targets(i, rel) for rel in ("ON", "INSIDE") for i in there)]
+                tgt.ids = [t for t in tgt.ids if any(self.lex.related(i, "from", t) for i in there)]
                 return self._per_subject(sel, lambda i: [Condition("relation", CHARACTER, "HOLDS", i)])
             if sel.ids and tgt.ids and "GRABBABLE" in set().union(*(g.properties_of(i) for i in sel.ids)):
                 return (f"no {human(sel.cls)} is on or in {self.name_of(tgt.ids[0]) if len(tgt.ids) == 1 else 'a ' + human(tgt.cls)}"
