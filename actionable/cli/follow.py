@@ -24,7 +24,8 @@ _ENV_HELP = ("World: virtualhome (default; a VirtualHome house), thor (an AI2-TH
              "pip install -e \".\\[dev,driving]\" torch==2.13.0; instructions read by the LM, rules as fallback).")  # \\[: rich markup
 _AGENT_HELP = ("exrap, exrap-tc (no temporal consistency), exrap-exp (fixed exploration), "
                "exrap-llm (LLM exploration), exrap-sample (10-sample query answers), llm-planner, saycan, "
-               "zsp, instruction-wise, oracle (full observability).")
+               "zsp, progprompt (ProgPrompt-style program prompt with assertions), instruction-wise, "
+               "oracle (full observability).")
 
 
 def _csv(text: str, what: str) -> list[str]:
@@ -233,7 +234,7 @@ def follow_command(
 
 def continual_eval_command(
     out: Path = typer.Option(..., "--out", "-o", help="Run directory (rerun the same command to resume)."),
-    agents: str = typer.Option("exrap,llm-planner,saycan,zsp,instruction-wise", "--agents", help=_AGENT_HELP),
+    agents: str = typer.Option("exrap,llm-planner,saycan,zsp,progprompt,instruction-wise", "--agents", help=_AGENT_HELP),
     nonstationarity: str = typer.Option("low,medium,high", "--nonstationarity", "-x", help="Levels, comma-separated."),
     set_sizes: str = typer.Option("3,5,7", "--set-sizes",
                                   help="Instruction-set sizes, comma-separated (--instructions, the old name, "

@@ -14,6 +14,13 @@ Decision`` and read the house only through the observation and the static map
 * :class:`ZSPAgent` (zero-shot planner style, Huang et al. 2022): no memory;
   the LM *generates* the next step from the instructions and the current
   observation and it is translated to the lexically closest candidate skill.
+* :class:`ProgPromptAgent` (ProgPrompt style, Singh et al. 2023): the prompt is a Python-like
+  program - an import of the skill functions, the object list, one example function with an
+  ``assert ... else`` check - and the body written so far; the LM scores each admissible skill as
+  the next program line (one ``score`` call a step). ProgPrompt's *assertions* give environment
+  feedback before a line runs: a manipulation whose object is not in view fails its assertion
+  and its recovery (go to the object's room on the static map) runs instead; one whose effect is
+  already observed is skipped. No memory beyond the lines written.
 * :class:`InstructionWiseAgent`: handles the instructions one at a time: walks
   to the room of the current instruction's condition, asks the LM whether it
   holds given only what it sees there (same cloze query answer as ExRAP, no
@@ -154,6 +161,92 @@ class ZSPAgent(_Candidates):
     @property
     def stats(self) -> dict:
         return {"lm_calls": self.lm_calls, "unreadable_answers": getattr(self, "unreadable", 0)}
+
+
+def _ident(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "x"
+
+
+class ProgPromptAgent(_Candidates):
+    """ProgPrompt style (Singh et al. 2023, "ProgPrompt: Generating Situated Robot Task Plans using
+    Large Language Models", ICRA): programmatic prompt, admissible lines scored by the LM, and
+    ``assert`` preconditions checked against the current observation before a line runs.
+
+    Args:
+        lm: a backend that can score (completion with prompt log-probs) or one the choice modes
+            wrap (:func:`actionable.lm.choice.scoring`).
+        window: how many executed lines stay in the prompt's function body.
+    """
+
+    _EXAMPLE = ("def follow_standing_instructions_example():\n"
+                "    # 1: if the lamp in the study is on, switch it off\n"
+                "    go_to('study')\n"
+                "    assert('lamp' is 'on') else: skip\n"
+                "    switch_off('lamp')\n\n")
+
+    def __init__(self, lm, window: int = 6, name: str = "progprompt"):
+        self.lm, self.window, self.name = scoring(lm), window, name
+
+    def reset(self, tasks, house, exclusive=None) -> None:
+        super().reset(tasks, house, exclusive)
+        self.written: list[str] = []
+        self.recoveries = 0
+
+    def line(self, z: Skill) -> str:
+        """The program line of a skill: ``kind('arg', ...)``, rooms by name, objects by entity."""
+        if z.kind == "go":
+            a = z.args[0]
+            return f"go_to('{_ident(self.house.rooms[a] if a in self.house.rooms else self.house.entity(a))}')"
+        return f"{z.kind}(" + ", ".join(f"'{_ident(self.house.entity(a))}'" for a in z.args) + ")"
+
+    def _header(self, cands: list[Skill]) -> str:
+        kinds = sorted({"go_to" if z.kind == "go" else z.kind for z in cands})
+        objs = sorted({_ident(self.house.entity(a)) for z in cands if z.kind != "go" for a in z.args})
+        rooms = sorted(_ident(r) for r in self.house.rooms.values())
+        return (f"from actions import {', '.join(kinds)}\n"
+                f"rooms = {rooms}\nobjects = {objs}\n\n" + self._EXAMPLE)
+
+    def act(self, obs: Observation, t: int) -> Decision:
+        cands = self.candidates()
+        body = "".join(f"    # {i}: {task.text}\n" for i, task in enumerate(self.tasks, 1))
+        body += f"    # state: in the {obs.room.replace('_', ' ')}; observed: {_facts_text(obs.facts) or 'nothing'}\n"
+        body += "".join(f"    {ln}\n" for ln in self.written[-self.window:])
+        prompt = self._header(cands) + "def follow_standing_instructions():\n" + body + "    "
+        lines = [self.line(z) for z in cands]
+        self.lm_calls += 1
+        scores = self.lm.score(prompt, lines)
+        visible = set(obs.facts)
+        in_view = {s for s, _, _ in obs.facts}
+        here = self.room_names.get(obs.room)
+        for i in sorted(range(len(cands)), key=lambda j: -scores[j]):
+            z = cands[i]
+            if z.kind == "go":
+                if z.args[0] == here:
+                    continue  # already there: the line does nothing
+                chosen, why = z, f"line {lines[i]} (LM {scores[i]:.2f})"
+                break
+            eff = skill_effect(z, self.house)
+            if eff is not None and eff in visible:
+                continue  # assert(not already so) fails: skip the line
+            ent = self.house.entity(z.args[0])
+            if ent not in in_view:
+                room = self.skill_room(z, here if here is not None else -1)
+                if room in self.house.rooms and room != here:
+                    self.recoveries += 1
+                    chosen = Skill("go", (room,), f"go to the {self.house.rooms[room]}")
+                    why = f"assert('{_ident(ent)}' in view) failed for {lines[i]}: else go_to('{_ident(self.house.rooms[room])}')"
+                    break
+                continue
+            chosen, why = z, f"line {lines[i]} (LM {scores[i]:.2f}); assertions hold"
+            break
+        else:
+            chosen, why = Skill("wait", (), "wait"), "every line's assertion fails: wait"
+        self.written.append(self.line(chosen) if chosen.kind != "wait" else "wait()")
+        return Decision(chosen, why)
+
+    @property
+    def stats(self) -> dict:
+        return {"lm_calls": self.lm_calls, "assert_recoveries": getattr(self, "recoveries", 0)}
 
 
 class InstructionWiseAgent(_Candidates):

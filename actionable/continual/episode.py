@@ -13,7 +13,7 @@
 * :func:`run_episode` - one episode: ``steps`` skills, dynamics by seed, the
   live trace (observation, beliefs, chosen skill, why) through ``on_step``.
 * :func:`make_agent` - agents by name (``exrap``, ``exrap-tc``, ``exrap-exp``,
-  ``exrap-llm``, ``exrap-sample``, ``llm-planner``, ``saycan``, ``zsp``,
+  ``exrap-llm``, ``exrap-sample``, ``llm-planner``, ``saycan``, ``zsp``, ``progprompt``,
   ``instruction-wise``, ``oracle``).
 """
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from actionable.continual.agent import ExRAPAgent, ExRAPConfig
 from actionable.continual.baselines import (InstructionWiseAgent, LLMPlannerAgent, OracleAgent,
-                                            SayCanAgent, ZSPAgent)
+                                            ProgPromptAgent, SayCanAgent, ZSPAgent)
 from actionable.core.continual import ContinualHouse, Instruction
 from actionable.continual.metrics import ActivationTracker, sr_ps
 from actionable.continual.worlds import get_world, read_tasks
@@ -32,7 +32,7 @@ from actionable.core.continual import ContinualWorld
 from actionable.core.errors import ConfigError, InputError
 
 AGENTS = ("exrap", "exrap-tc", "exrap-exp", "exrap-llm", "exrap-sample", "llm-planner", "saycan",
-          "zsp", "instruction-wise", "oracle")
+          "zsp", "progprompt", "instruction-wise", "oracle")
 
 def make_agent(name: str, lm, instructions: list[Instruction], config: ExRAPConfig | None = None):
     """Build an agent by name (see :data:`AGENTS`).
@@ -51,7 +51,7 @@ def make_agent(name: str, lm, instructions: list[Instruction], config: ExRAPConf
     if name in variants:
         return ExRAPAgent(lm, base.model_copy(update=variants[name]), name=name)
     simple = {"llm-planner": LLMPlannerAgent, "saycan": SayCanAgent, "zsp": ZSPAgent,
-              "instruction-wise": InstructionWiseAgent}
+              "progprompt": ProgPromptAgent, "instruction-wise": InstructionWiseAgent}
     if name in simple:
         return simple[name](lm)
     raise ConfigError(f"unknown agent {name!r}; choose from {', '.join(AGENTS)}")

@@ -176,7 +176,7 @@ def test_no_lm_call_for_v_t_when_nothing_pending(house):
 
 
 @pytest.mark.parametrize("name", ["exrap", "exrap-tc", "exrap-exp", "exrap-llm", "llm-planner",
-                                  "saycan", "instruction-wise", "oracle"])
+                                  "saycan", "progprompt", "instruction-wise", "oracle"])
 def test_every_agent_runs_an_episode(house, name):
     ins = sample_instructions(house, 3, seed=2)
     agent = make_agent(name, ScriptedLM(), ins)

@@ -234,7 +234,8 @@ def test_exrap_control_flow_in_the_kitchen_with_a_scripted_lm(still):
     assert any("(fridge_103, is, open" in p for p in lm.prompts)
 
 
-@pytest.mark.parametrize("name", ["llm-planner", "saycan", "zsp", "instruction-wise", "exrap", "oracle"])
+@pytest.mark.parametrize("name", ["llm-planner", "saycan", "zsp", "progprompt", "instruction-wise", "exrap",
+                                  "oracle"])
 def test_every_agent_runs_a_kitchen_episode_through_the_world(name):
     h = CONTINUAL_WORLD.make_house("FloorPlan1", "high")
     h.reset(0)
