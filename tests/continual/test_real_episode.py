@@ -111,3 +111,18 @@ def test_exrap_visits_every_room_a_condition_points_at(lm, house, tmp_path):
     assert set(first) == {"bathroom", "bedroom", "dining_room", "home_office"}, first
     assert max(first.values()) < 40
     assert res.metrics["n_success"] >= 4, res.metrics
+
+
+def test_progprompt_real_episode(lm, house):
+    """The ProgPrompt-style baseline with the embedded model: real line scores, admissible skills."""
+    from actionable.continual.episode import make_agent, run_episode
+    from actionable.worlds.virtualhome.instructions import sample_instructions
+
+    house.reset(0)
+    ins = sample_instructions(house, 3, seed=0)
+    res = run_episode(make_agent("progprompt", lm, ins), house, ins, steps=8, seed=0)
+    assert len(res.trace) == 8 and res.stats["lm_calls"] == 8
+    assert all(r["why"].startswith(("line ", "assert(", "every line")) for r in res.trace), res.trace
+    scores = {r["why"].split("(LM ")[1].split(")")[0] for r in res.trace if "(LM " in r["why"]}
+    assert len(scores) >= 2  # real, varying log-probs
+    assert sum(r["executed"] for r in res.trace) >= 6
