@@ -178,8 +178,19 @@ def follow_command(
     if not world.lm_interpreter and agent != "oracle":
         console.print(f"  interpreter: {world.name} instructions are read by rule (no LM reading for this env)")
         interpreter = "rule"
-    for i, x in enumerate(ins, 1):
-        console.print(f"  instruction {i}: {x.text}")
+
+    def header(log: list[dict]) -> None:
+        """The instructions, each with the reader that read it (said before the first step)."""
+        for i, x in enumerate(ins, 1):
+            r = log[i - 1] if i <= len(log) else {}
+            if agent == "oracle":
+                by = "not read: the oracle is given the goal"
+            else:
+                by = {"lm": "read by the LM interpreter", "rule": "read by the rule reader"}.get(
+                    r.get("source"), "not read by either reader")
+                if r.get("source") == "rule" and interpreter == "lm" and world.lm_interpreter:
+                    by += ", the LM reading unusable"
+            console.print(f"  instruction {i}: {x.text}  [{by}]", markup=False)
 
     def show(rec: dict) -> None:
         if quiet:
@@ -203,7 +214,7 @@ def follow_command(
         embedder = load_embedder("minilm")
     note(f"running the episode: {plural(steps, 'step')} ...")
     res = run_episode(ag, house, ins, steps, seed, lm=lm if interpreter == "lm" else None, on_step=show,
-                      embedder=embedder, world=world)
+                      embedder=embedder, world=world, on_read=header)
     for r in res.interpretation if agent != "oracle" else []:
         if r["source"] != "lm" and (world.lm_interpreter or r["error"]):
             why = f" ({r['error']})" if r["error"] else ""

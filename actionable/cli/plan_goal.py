@@ -68,6 +68,10 @@ def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output,
         raise typer.Exit(code)
 
 
+#: the notes of a reading the human output shows (they say how the words were read)
+_SHOWN_NOTES = (" is read as ", " that fit are bound (", " so there is nothing to ", " names nothing to do")
+
+
 def print_reading(con, result) -> None:
     """The verdict's first line and the conditions read (human output)."""
     v = result.verdict()
@@ -82,8 +86,10 @@ def print_reading(con, result) -> None:
             mark = "[green]met[/green]" if c["text"] not in unmet else "[red]unmet[/red]"
             src = c.get("source", "rule")
             con.print(f"  - {c['text']}  ({mark}; {'grammar' if src == 'rule' else src})")
-        for note in r.get("notes") or []:  # a word read by another name ("apple" -> food_food)
-            if " is read as " in note:
+        for note in r.get("notes") or []:
+            # a word read by another name ("apple" -> food_food), the instances a count bound, an
+            # adjective no instance fits, a feeling before the command
+            if any(m in note for m in _SHOWN_NOTES):
                 con.print(f"  [yellow]note:[/yellow] {note}")
     st = result.stopped_at or {}
     for text, why in (st.get("blockers") or {}).items():

@@ -72,7 +72,7 @@ class EpisodeResult:
 
 def run_episode(agent, house: ContinualHouse, instructions: list[Instruction], steps: int,
                 seed: int, lm=None, on_step=None, keep_trace: bool = True,
-                embedder=None, world: ContinualWorld | str | None = None) -> EpisodeResult:
+                embedder=None, world: ContinualWorld | str | None = None, on_read=None) -> EpisodeResult:
     """Run one episode of ``steps`` skills and score it.
 
     Args:
@@ -83,6 +83,9 @@ def run_episode(agent, house: ContinualHouse, instructions: list[Instruction], s
         lm: interpreter LM (``None``: rule-based reading only).
         embedder: translation LM of the interpreter (``None``: no translation stage).
         on_step: optional callback ``(record: dict) -> None`` for live traces.
+        on_read: optional callback ``(log: list[dict]) -> None`` called once the instructions are
+            read, before the first step (the log records of ``interpretation``: which reader read
+            each instruction, ``source``), so a console can say so up front.
         world: the :class:`~actionable.continual.worlds.ContinualWorld` (or its name) whose
             interpreter reads the instructions and whose exclusive states the TEKG uses
             (``None``: VirtualHome).
@@ -97,6 +100,8 @@ def run_episode(agent, house: ContinualHouse, instructions: list[Instruction], s
     focus = set().union(*(ins.nodes for ins in instructions))
     obs = house.reset(seed=seed, focus=focus)
     tasks, log = read_tasks(spec, instructions, house, lm if agent.name != "oracle" else None, embedder)
+    if on_read is not None:
+        on_read(log)
     if not tasks and not isinstance(agent, OracleAgent):
         raise InputError("no instruction could be interpreted: " + "; ".join(r["error"] or "" for r in log))
     agent.reset(tasks, house, spec.exclusive)

@@ -188,6 +188,29 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Turn off the lamp on the nightstand.", must=(("state", 97, "OFF", None, False),), kind="named_instance"),
     GoalCase("Put the dirty clothes in the washing machine and turn it on",
              must=(("relation", 1460, "INSIDE", 1380, False), ("state", 1380, "ON", None, False)), kind="modifier"),
+    # issue 24 (a new-user check): a count binds that many instances (the scene has three plates and
+    # two cups), more than the scene has is refused; a state adjective no instance fits is nothing
+    # to do when the verb undoes it (every plate is clean), else refused; the cabinet the beer is
+    # in is what gets opened; "in front of" is no relation (not "in the door"); a feeling before
+    # the command does not hide it
+    GoalCase("Put two plates in the sink", clauses=2, must=(("relation", 1249, "INSIDE", 42, False),
+                                                            ("relation", 1650, "INSIDE", 42, False)), kind="count"),
+    GoalCase("Put a couple of cups in the kitchen sink", clauses=2,
+             must=(("relation", 1348, "INSIDE", 231, False), ("relation", 1596, "INSIDE", 231, False)), kind="count"),
+    GoalCase("Put three cups in the sink", status="refuse", plan=None, kind="count"),
+    GoalCase("Wash the dirty plates", clauses=3, must=(("state", 1249, "DIRTY", None, True),
+                                                       ("state", 1757, "DIRTY", None, True)),
+             plan="nothing", kind="modifier"),
+    GoalCase("Put the dirty plate in the dishwasher", status="refuse", plan=None, kind="modifier"),
+    GoalCase("Put the dirty skirts in the washing machine", clauses=2,
+             must=(("relation", 1784, "INSIDE", 1380, False), ("relation", 1952, "INSIDE", 1380, False)),
+             kind="modifier"),
+    GoalCase("Take the beer out of the filing cabinet", clauses=1, must=(("relation", 2011, "INSIDE", 399, True),),
+             kind="in_vs_on"),
+    GoalCase("Put the shoes in front of the door", status="refuse", plan=None, kind="impossible"),
+    GoalCase("I'm bored, could you turn on the TV?", clauses=1, must=(("state", 410, "ON", None, False),),
+             kind="intent"),
+    GoalCase("I'm cold, could you close the window?", status="refuse", plan=None, kind="impossible"),  # no CAN_OPEN
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

@@ -42,7 +42,9 @@ from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone
 from actionable.core.program import Step
+from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
+from actionable.worlds import goal_phrases as P
 from actionable.worlds.thor import data
 from actionable.worlds.thor.actions import KNIVES, teach_can_contain
 from actionable.worlds.thor.repair import class_name, put_verb, resolved
@@ -338,6 +340,8 @@ class ThorGoals(ThorIntents):
             return GoalReading(task, status="refuse", why="the text is not a kitchen task (it addresses a chat "
                                                            "model, not an agent in the kitchen); give a task such "
                                                            "as 'put the mug in the sink'")
+        task, feeling = P.drop_feeling(task, lambda ws: any(
+            self.lex.known([w]) for w in ws if w not in G._DETS and w not in G._QUANT_ANY))
         task, refusal = G.prepare(task, "put the apple in the fridge")
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
@@ -353,7 +357,7 @@ class ThorGoals(ThorIntents):
         raw_text = re.sub(r"[;,]", " , ", task.lower())
         if intent is not None:
             return self._intent(task, intent)
-        notes: list[str] = []
+        notes: list[str] = [feeling] if feeling else []
         named: list = []
         segments = self._segments(raw_text, named, notes)
         if isinstance(segments, GoalReading):
@@ -370,7 +374,12 @@ class ThorGoals(ThorIntents):
         readings: list = []  # the clause readings so far
         parts_read: list = []  # (selectors, clauses) per part ("the other plate" is another one)
         for part in parts:
+            place = P.unrecorded_place(part)
+            if place and G.split_verb(G.words(part), _EXTRA_VERBS)[0] is not None:  # not "in the sink"
+                return GoalReading(task, status="refuse", why=P.place_refusal(part, place, "the THOR world",
+                                                                              "put the mug on the counter"))
             r = self._tool_clause(part, named) or G.read_clause(part, self.lex, named, _EXTRA_VERBS)
+            r = F.reread(part, r, self.lex, named, _EXTRA_VERBS, notes)  # "every knife should end up in the sink"
             if isinstance(r, str) and not G.names_an_object(r.split(":", 1)[1]):
                 return self._unclear(task, notes)  # "the kitchen ready, we're having people over"
             if isinstance(r, str):
@@ -387,9 +396,15 @@ class ThorGoals(ThorIntents):
                     f"I can't tell which objects '{part}' means once the {r.subject.cls} is sliced: its slices "
                     f"exist only after the slicing, and the goal reader binds objects that exist now; ask for the "
                     f"slicing alone ('slice the {r.subject.cls.lower()}')"))
+            stated = self._adjectives(part, r, notes)  # "the dirty plates" with none dirty
+            if isinstance(stated, str):
+                return GoalReading(task, status="refuse", why=stated)
+            counted = self._count(r, notes)  # "two apples": that many instances
+            if counted is not None:
+                return GoalReading(task, status="refuse", why=counted)
             readings.append(r)
             snap = G.snapshot(r)  # as named, before the reading narrows them
-            got = self._conditions(r)
+            got = stated or self._conditions(r)
             if isinstance(got, str):
                 return GoalReading(task, status="refuse", why=got)
             if got is None:
@@ -408,6 +423,58 @@ class ThorGoals(ThorIntents):
         out, undone = drop_undone(out)
         notes += undone
         return GoalReading(task, tuple(self._drop_needless(_enabling_last(out), notes)), notes=notes)
+
+    def _adjectives(self, part: str, r, notes: list):
+        """A state adjective before the subject's or target's noun ("the dirty plates", "the open
+        drawer") restricts it to the instances in that state; with none in it, the clauses that
+        say so (already met) when the verb undoes the state ("wash the dirty dishes": nothing to
+        do), else a refusal naming the phrase; ``None`` when nothing was said or some fit."""
+        if not isinstance(r, G.ClauseReading):
+            return None
+        for sel, last in ((r.subject, False), (r.target, True)):
+            adjs = P.adjectives(part, sel, self.lex.adjective, after=1, last=last)
+            if not adjs:
+                continue
+            fit = P.fitting(sel.ids, adjs, self.lex.has_state)
+            if fit:
+                sel.ids = fit
+                continue
+            word, st, neg = adjs[0]
+            what = P.plural(sel.words if sel.words and len(sel.words.split()) == 1 else sel.cls)
+            names = ", ".join(self.name_of(i) for i in sel.ids[:4]) + (f" and {len(sel.ids) - 4} more"
+                                                                     if len(sel.ids) > 4 else "")
+            made = _STATE.get(r.effect)
+            if sel is r.subject and made is not None and made[0] == st and made[1] != neg:
+                notes.append(f"'{part}': none of the {what} in scene {self.name!r} is {word} ({names}), so there "
+                             f"is nothing to {G.words(part)[0]}; none is chosen")
+                return [self._clause([Condition("state", i, st, negate=not neg)]) for i in sel.ids]
+            return (f"none of the {what} in scene {self.name!r} is {word} ({names}), so none fits '{word} {what}'; "
+                    f"say which one, or leave out '{word}'")
+        return None
+
+    def _count(self, r, notes: list) -> str | None:
+        """A count on the subject ("two apples") binds that many instances: those that can take
+        the verb's effect, not already in place first; the refusal when fewer fit, else ``None``."""
+        sel = r.subject if isinstance(r, G.ClauseReading) else None
+        n = P.count(sel)
+        if n is None:
+            return None
+        s = self.initial
+        need = _NEEDS.get(r.effect) or ("pickupable" if r.effect in G.PLACING else None)
+        fit = [i for i in sel.ids if need is None or need in s.objects[i].caps]
+        if len(fit) < n:
+            return P.count_refusal(sel.words, n, fit, sel.cls, self.name_of, self.name)
+
+        def rank(i):
+            if r.effect in _STATE:
+                st, neg = _STATE[r.effect]
+                return (st in s.objects[i].states()) != neg
+            return r.target is not None and any(_inside(s, i, t) for t in r.target.ids)
+        sel.ids = P.choose(fit, n, rank)
+        sel.quantifier = "all"
+        notes.append(P.count_note(sel.words, sel.ids, len(fit), self.name_of,
+                                  "not yet in place first, then the scene's order"))
+        return None
 
     def _drop_needless(self, clauses: list[Clause], notes: list) -> list[Clause]:
         """Without the enabling clauses when every asked-for clause already holds at the start

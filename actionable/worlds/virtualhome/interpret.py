@@ -26,7 +26,9 @@ from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone
 from actionable.core.program import ACTION_ARITY, Argument, Step
+from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
+from actionable.worlds import goal_phrases as P
 from actionable.worlds.virtualhome.lexicon import SceneLexicon, human
 
 #: cosine (translation LM) of the task to a packaged title for its annotated goals to be the reading
@@ -49,6 +51,10 @@ _ACHIEVE = {"ON": ("SWITCHON",), "OFF": ("SWITCHOFF",), "OPEN": ("OPEN",), "CLOS
 _OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
              "PLUGGED_OUT": "PLUGGED_IN"}
 _SEATS = ("couch", "sofa", "chair", "bed", "bench")
+#: (state an adjective names, state the verb makes) where the verb undoes the adjective ("wash the
+#: dirty dishes"): with no instance in that state there is nothing to do
+_UNDOES = frozenset({("DIRTY", "CLEAN"), ("OPEN", "CLOSED"), ("CLOSED", "OPEN"), ("ON", "OFF"), ("OFF", "ON"),
+                     ("PLUGGED_IN", "PLUGGED_OUT"), ("PLUGGED_OUT", "PLUGGED_IN")})
 #: VirtualHome actions without an object
 _NO_OBJECT = frozenset({"SLEEP", "WAKEUP", "STANDUP"})
 
@@ -109,6 +115,7 @@ class VirtualHomeGoals:
         self.name = getattr(self.graph, "name", "")
         self.embedder = embedder
         self.lex = SceneLexicon(self.graph, embedder)
+        self._count_notes: list[str] = []
 
     # --- naming
     def name_of(self, x) -> str:
@@ -161,9 +168,12 @@ class VirtualHomeGoals:
             return GoalReading(task, status="refuse", why="the text is not a household task (it addresses a chat "
                                                            "model, not an agent in the house); give a task such "
                                                            "as 'turn off the lights'")
+        task, feeling = P.drop_feeling(task, lambda ws: any(
+            self.lex.classes([w]) or self.lex.room([w]) for w in ws if w not in G._DETS and w not in G._QUANT_ANY))
         task, refusal = G.prepare(task, "turn on the TV' or 'make sure the computer is off")
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
+        self._count_notes: list[str] = []
         tw = G.words(task)
         object_words = [w for w in tw if self.lex.classes([w]) or self.lex.known([w])]
         object_words += [w for w in tw if w in ("it", "them", "one")]
@@ -172,7 +182,7 @@ class VirtualHomeGoals:
         parts = split_clauses(task, object_words)
         out: list[Clause] = []
         named: list = []
-        notes: list[str] = []
+        notes: list[str] = [feeling] if feeling else []
         bound: dict[str, list] = {}
         prev = None
         history: list = []  # the clauses read so far (pronouns may refer further back than the last)
@@ -189,12 +199,25 @@ class VirtualHomeGoals:
                 continue
             pronoun = bool({"it", "them", "they"} & set(G.words(part)))
             part = self._pronouns(part, prev, history)
+            place = P.unrecorded_place(part)
+            if place and G.split_verb(G.words(part), _EXTRA_VERBS)[0] is not None:  # not "in the door"
+                return GoalReading(task, status="refuse", why=P.place_refusal(part, place, "VirtualHome",
+                                                                              "put the keys on the table"))
             r = G.read_clause(part, self.lex, named, _EXTRA_VERBS)
+            r = F.reread(part, r, self.lex, named, _EXTRA_VERBS, notes)  # "a tray on the table would be handy"
+            stated = None  # "wash the dirty dishes" with none dirty: nothing to do
             if isinstance(r, G.ClauseReading):
                 for sel in (r.subject, r.target):  # "the fridge" again: the same fridge as before
                     # "the lights in the dining room are on, turn them off": "them" are those lights
                     if sel is not None and (sel.quantifier == "the" or pronoun) and sel.cls in bound:
                         sel.ids = [i for i in sel.ids if i in bound[sel.cls]] or sel.ids
+                stated = self._adjectives(part, r, notes)
+                if isinstance(stated, str):
+                    return GoalReading(task, status="refuse", why=stated)
+                n = P.count(r.subject)
+                if n is not None:  # "two plates": that many instances (chosen in _per_subject)
+                    r.subject.count = n
+                    r.subject.quantifier = "all"
             if isinstance(r, str) and not all(G.names_an_object(w) for w in r.split(":", 1)[1].split(",")):
                 return self._intent(task, notes)  # "before the guests come over": no object is missing
             if isinstance(r, str):  # missing object
@@ -205,11 +228,13 @@ class VirtualHomeGoals:
                 return self._intent(task, notes)
             r = G.implied_source(r, history)
             snap = G.snapshot(r)  # as named, before the reading narrows them
-            got = self._conditions(r)
+            got = stated or self._conditions(r)
             if isinstance(got, str):
                 return GoalReading(task, status="refuse", why=got)
             if got is None:
                 return self._intent(task, notes)
+            notes += self._count_notes
+            self._count_notes = []
             out.extend(got)
             parts_read.append((snap, list(got)))
             prev = r
@@ -227,6 +252,33 @@ class VirtualHomeGoals:
         out, undone = drop_undone(out, _OPPOSITE)
         notes += undone
         return GoalReading(task, tuple(out), notes=self._aliases(tw) + notes)
+
+    def _adjectives(self, part: str, r, notes: list):
+        """A state adjective before the subject's or target's noun ("the dirty dishes", "the open
+        drawer") restricts it to the instances in that state. With none in it: the clauses that
+        say so, already met, when the verb undoes the state ("wash the dirty dishes": nothing to
+        wash), else a refusal naming the phrase; ``None`` when nothing was said or some fit."""
+        g = self.graph
+        for sel, last in ((r.subject, False), (r.target, True)):
+            adjs = P.adjectives(part, sel, self.lex.adjective, after=1, last=last)
+            if not adjs:
+                continue
+            fit = P.fitting(sel.ids, adjs, self.lex.has_state)
+            if fit:
+                sel.ids = fit
+                continue
+            word, st, neg = adjs[0]
+            what = P.plural(human(sel.cls) if not sel.words or len(sel.words.split()) > 1 else sel.words)
+            states = ", ".join(f"{self.name_of(i)}: {'/'.join(sorted(g.states_of(i) & {'CLEAN', 'DIRTY', 'OPEN', 'CLOSED', 'ON', 'OFF'})) or 'neither'}"
+                               for i in sel.ids[:4]) + (f" and {len(sel.ids) - 4} more" if len(sel.ids) > 4 else "")
+            made = _STATE_OF.get(r.effect)
+            if sel is r.subject and (st, made) in _UNDOES and not neg:
+                notes.append(f"'{part}': none of the {what} in scene {self.name!r} is {word} ({states}), so there is "
+                             f"nothing to {G.words(part)[0]}; none is chosen")
+                return [self._clause([Condition("state", i, st, negate=True)]) for i in sel.ids]
+            return (f"none of the {what} in scene {self.name!r} is {word} ({states}), so none fits "
+                    f"'{word} {what}'; say which one, or leave out '{word}'")
+        return None
 
     def _aliases(self, ws) -> list[str]:
         """Notes for words read as a class of another name ("apple" -> food_food: this scene's
@@ -362,7 +414,26 @@ class VirtualHomeGoals:
         return " or ".join(self.describe(o) for o in opts[:2]) + (f" (or {len(opts) - 2} more)" if len(opts) > 2 else "")
 
     def _per_subject(self, sel, make) -> list[Clause]:
-        """One clause per instance (``all``), else one clause with an option per instance."""
+        """One clause per instance (``all``), else one clause with an option per instance; a count
+        ("two plates") binds that many instances: those not already in place, not shut in a
+        closed container and in the target's room first (refused when fewer fit)."""
+        n = getattr(sel, "count", None)
+        if n is not None:
+            fit = [i for i in sel.ids if make(i)]
+            if len(fit) < n:
+                return P.count_refusal(sel.words, n, fit, sel.cls, self.name_of, self.name)
+            g, view = self.graph, self.view()
+
+            def rank(i):
+                opts = make(i)
+                rooms = {g.room_of(o.target) for o in opts if o.target not in (None, CHARACTER)}
+                shut = any("CLOSED" in g.states_of(t) and "CAN_OPEN" in g.properties_of(t)
+                           for t in g.targets(i, "INSIDE"))
+                return (any(view.holds(o) for o in opts), shut, bool(rooms) and g.room_of(i) not in rooms)
+            sel.ids = P.choose(fit, n, rank)
+            self._count_notes.append(P.count_note(sel.words, sel.ids, len(fit), self.name_of,
+                                                  "not yet in place, not in a closed container, nearest the "
+                                                  "target's room, then the scene's order"))
         if sel.quantifier == "all":
             groups = [make(i) for i in sel.ids]
         else:
@@ -524,7 +595,8 @@ class VirtualHomeGoals:
         # ("feed the fish"); "I'm hungry" names none, so it goes on to the intent reading
         known_missing = [w for w, _ in m.missing if (w not in m.unknown or w in after_det) and G.names_an_object(w)]
         if known_missing and (not m.matched or after_det & set(known_missing)):  # "... in the aquarium"
-            what = ", ".join(known_missing)
+            # the noun phrase the word begins ("the front door", not "front"), as the user said it
+            what = ", ".join(dict.fromkeys(P.noun_phrase(tw, w) for w in known_missing))
             return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "
                                                           f"'actionable scenes {self.name} --classes' to list its objects")
         if self.embedder is None:

@@ -13,7 +13,7 @@ unmet precondition                     corrective steps
 character CLOSE x                      ``[WALK] <x>``
 character HOLDS x                      ``[WALK] <x>``, ``[GRAB] <x>``
 NOT character HOLDS any (hands full)   ``[PUTBACK] <held> <surface nearby>`` or ``[DROP] <held>``
-x OPEN (x inside a closed container)   ``[WALK] <c>``, ``[OPEN] <c>``
+x OPEN (x inside a closed container)   ``[WALK] <c>``, ``[OPEN] <c>`` (before x itself)
 x OPEN / CLOSED / ON / OFF /           ``[OPEN]`` / ``[CLOSE]`` / ``[SWITCHON]`` /
 PLUGGED_IN / PLUGGED_OUT               ``[SWITCHOFF]`` / ``[PLUGIN]`` / ``[PLUGOUT]`` ``<x>``
 NOT character SITTING / LYING          ``[STANDUP]``
@@ -118,13 +118,17 @@ def corrective_steps(unmet: list[tuple[bool, dict]], view: Any, step: Step) -> l
                 if n is not None:
                     return [_step(act, n)]
             continue
-        if state == "OPEN" and ("CAN_OPEN" not in view.properties_of(nid) or "CLOSED" not in view.states_of(nid)):
-            # "x OPEN" for an object that is not closed itself (a milk carton in a closed fridge)
+        if state == "OPEN":
+            # "x OPEN" for an object inside a closed container (a milk carton in a closed fridge, a
+            # closed beer bottle in a closed filing cabinet): the container is opened first, even
+            # when x could be opened itself (grabbing the beer needs the cabinet open, not the
+            # bottle; should x itself still need opening, the retried step says so next)
             c = _closed_container(view, nid)
             if c is not None:
                 n = _node(view, c)
                 return [_step("WALK", n), _step("OPEN", n)]
-            continue
+            if "CAN_OPEN" not in view.properties_of(nid) or "CLOSED" not in view.states_of(nid):
+                continue
         act = ESTABLISH.get(state)
         if act is not None and nid != char:
             n = _node(view, nid)

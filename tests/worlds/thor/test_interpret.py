@@ -275,3 +275,39 @@ def test_a_known_task_in_other_words_is_read_with_the_translation_lm():
     r = g.read("Could you make me some toast?")
     assert r.status == "goal" and any("make toast" in n for n in r.notes), r.why
     assert g.read("Tidy up the kitchen").status == "unclear"
+
+
+# --- issue 24 (a new-user check of goal reading)
+def test_a_count_binds_that_many_and_more_than_the_scene_has_is_refused(fp1):
+    r = fp1.read("Put two apples in the fridge")
+    apples = fp1.initial.of_type("Apple")
+    assert r.status == "goal" and sorted(s for ss in _subjects(r) for s in ss) == sorted(apples[:2])
+    assert any("'two apples': 2 of the" in n for n in r.notes), r.notes
+    why = fp1.read("Put three apples in the fridge").why
+    assert "'three apples' asks for three Apples" in why and f"only {len(apples)}" in why, why
+
+
+def test_a_state_adjective_restricts_and_says_when_none_fits(fp1):
+    g = ThorGoals(BOWLS)
+    dirty = [i for i in g.initial.of_type("Bowl") if "isDirty" in g.initial.objects[i].states()]
+    r = g.read("Put the dirty bowls in the sink")
+    assert r.status == "goal" and sorted(s for ss in _subjects(r) for s in ss) == sorted(dirty)
+    # FloorPlan1's plates are clean: nothing to wash, and nothing dirty to put away
+    w = fp1.read("Wash the dirty dishes")
+    assert w.status == "goal" and all(o.value == "isDirty" and o.negate for o in w.conditions())
+    assert any("none of the dishes in scene 'FloorPlan1' is dirty" in n for n in w.notes), w.notes
+    why = fp1.read("Put the dirty dishes in the sink").why
+    assert "none of the dishes in scene 'FloorPlan1' is dirty" in why, why
+
+
+@pytest.mark.parametrize("task", ["Place the mug in front of the sink", "Move the chair in front of the table"])
+def test_in_front_of_is_no_relation_and_the_refusal_says_so(fp1, task):
+    r = fp1.read(task)
+    assert r.status == "refuse" and "not 'in front of' it" in r.why and "no front" not in r.why, r.why
+
+
+def test_a_feeling_before_the_command_does_not_hide_it(fp1):
+    r = fp1.read("I'm cold, could you close the fridge?")
+    assert r.status == "goal"
+    assert [c.options for c in r.clauses] == [c.options for c in fp1.read("close the fridge").clauses]
+    assert fp1.read("I'm cold, could you close the window?").why == fp1.read("close the window").why

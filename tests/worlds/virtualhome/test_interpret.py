@@ -144,3 +144,70 @@ def test_on_two_pieces_of_furniture_is_on_neither(vh):
     if res.done:  # when it claims Done, the character lies on the bed and nowhere else
         er = execute_program(res.resolved_program, dom.graph)
         assert interp.view(er.final_state).holds(Condition("relation", CHARACTER, "ON", 105))
+
+
+# --- issue 24 (a new-user check of goal reading)
+def test_a_count_binds_that_many_and_says_which(vh):
+    _, interp = vh
+    r = interp.read("Put two plates in the sink")
+    assert r.status == "goal" and len(r.clauses) == 2
+    assert len({o.subject for c in r.clauses for o in c.options}) == 2  # two different plates
+    assert any("'two plates': 2 of the 3 that fit are bound" in n for n in r.notes), r.notes
+    why = interp.read("Put three cups in the sink").why
+    assert "'three cups' asks for three cups" in why and "only 2 cups" in why and "cup 1348" in why, why
+
+
+def test_a_state_adjective_no_instance_fits_is_said(vh):
+    _, interp = vh
+    r = interp.read("Wash the dirty plates")
+    assert r.status == "goal" and all(o.negate and o.value == "DIRTY" for o in r.conditions())
+    assert any("none of the plates in scene 'default' is dirty" in n and "nothing to wash" in n for n in r.notes)
+    why = interp.read("Put the dirty plate in the dishwasher").why
+    assert "none of the plates in scene 'default' is dirty" in why and "plate 1249" in why, why
+    # some fit: only those ("the dirty dishes" are the dirty cups, forks, spoons..., not the clean plates)
+    subjects = {o.subject for o in interp.read("Wash the dirty dishes").conditions()}
+    assert 1348 in subjects and 1249 not in subjects
+
+
+def test_taking_out_of_a_closed_container_opens_the_container_not_the_object(vh):
+    from actionable.planning.pipeline import plan_task
+
+    dom, interp = vh
+    res = plan_task(dom, "Take the beer out of the filing cabinet", interp)
+    assert res.done is True, res.verdict()
+    steps = res.resolved_program.steps
+    opened = [a.id for s in steps if s.action == "OPEN" for a in s.args]
+    assert opened == [399], [s.to_script() for s in steps]  # the filing cabinet, never the beer (2011)
+
+
+@pytest.mark.parametrize("task, said, never", [
+    ("Lock the front door", "no front door", "no front;"),
+    ("Sweep the front porch", "no front porch", "no front;"),
+    ("Put the shoes in front of the door", "not 'in front of' it", "no front"),
+    ("Put the remote behind the TV", "not 'behind' it", "no behind"),
+])
+def test_a_refusal_names_the_phrase_the_user_used(vh, task, said, never):
+    _, interp = vh
+    r = interp.read(task)
+    assert r.status == "refuse" and said in r.why and never not in r.why, r.why
+
+
+def test_a_feeling_before_the_command_does_not_hide_it():
+    """ "I'm cold, could you close the window?" reads as "close the window" (here in a scene whose
+    window can be closed; the default scene's windows cannot, and the refusal says that)."""
+    from actionable.worlds.virtualhome.interpret import VirtualHomeGoals
+    from actionable.worlds.virtualhome.scene import SceneGraph, load_scene
+
+    d = load_scene("default").to_dict()
+    for n in d["nodes"]:
+        if n["id"] == 86:
+            n["properties"] = sorted(set(n["properties"]) | {"CAN_OPEN"})
+            n["states"] = sorted((set(n["states"]) - {"CLOSED"}) | {"OPEN"})
+    interp = VirtualHomeGoals(SceneGraph.from_dict(d, name="open_window"))
+    r = interp.read("I'm cold, could you close the window?")
+    assert r.status == "goal", r.why
+    assert ("state", 86, "CLOSED") in {(o.kind, o.subject, o.value) for o in r.conditions()}
+    assert any("'I'm cold' says how things are" in n for n in r.notes), r.notes
+    base = VirtualHomeGoals("default")
+    assert base.read("I'm cold, could you close the window?").why == base.read("close the window").why
+    assert "lacks CAN_OPEN" in base.read("I'm cold, could you close the window?").why
