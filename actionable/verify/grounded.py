@@ -60,7 +60,7 @@ from actionable.core.program import Program, Step
 from actionable.core.errors import ConfigError
 from actionable.verify.base import NAVIGATION, POSTURE_ACTIONS, JudgeResult, VerifyTask, mentions, undoes
 from actionable.verify.critique import Critique, CritiqueKind, _bind_ids
-from actionable.verify.relevance import COPY, reason_for, relevance_candidates
+from actionable.verify.relevance import COPY, reason_for, relevance_candidates, walk_candidates
 from actionable.verify.repairs import ALREADY_INV, STATE_FIX, already, goal_proposals, precondition_fixes
 from actionable.verify.replay import StateView, goal_check, graph_replay
 from actionable.core.incremental import IncrementalReplay, supports_incremental
@@ -69,6 +69,9 @@ INSERT, REMOVE_CAUSE, INSERT_UNDO, REMOVE_FAILING, REMOVE_GOAL = 1, 1, 3, 3, 5
 #: re-bind every step naming a wrong or absent instance to the nearest instance of its class
 #: (issue 26): cheaper than any removal, and tried first
 REGROUND = 1
+#: move a step of the plan before its neighbour (two adjacent steps in the wrong order): tried
+#: before insertions of the same cost, since it keeps every step the plan's author wrote
+MOVE = 1
 #: the agent's posture goals and the action that establishes them (a STANDUP undoes both)
 POSTURE_FIX = {"SITTING": "SIT", "LYING": "LIE"}
 
@@ -190,6 +193,8 @@ class SimulatorJudge:
         self.progress = None
         self._long = False
         self._goal_memo: dict = {}
+        #: plan indices re-grounded in the current judgement (REMOVE + MISSING of one step: replaced)
+        self._replaced: set[int] = set()
 
     def _bind(self, plan: Program, task):
         """Resolve ``plan`` in the task's scene and choose the goal matching: a plan written
@@ -362,6 +367,10 @@ class SimulatorJudge:
                 continue
             if task.goal_spec is not None and self._goal_reground(entries, task, crits, res, None, k):
                 continue
+            if task.goal_spec is not None and self._exchange(entries, k, task, crits):
+                continue
+            if task.goal_spec is not None and self._reground(entries, k, res, task, crits, notes, far=True):
+                continue
             for cost, _, kind, payload, why in self._candidates(entries, k, res, task):
                 if kind == "insert":
                     pos, new = payload
@@ -388,6 +397,45 @@ class SimulatorJudge:
                 break
         notes.append(f"plan still fails after {budget} repairs")
 
+    def _exchange(self, entries, k: int, task, crits) -> bool:
+        """Order repair (cost :data:`MOVE`, tried before insertions): two adjacent steps of the plan
+        at or next to the failing step ``k`` are in the wrong order when exchanging them makes the
+        whole plan execute and meet every goal condition (the prerequisite came too late: ``WALK``
+        after ``SIT`` on the same couch, ``TURNTO`` after the ``WATCH`` that needs it). The later
+        step is moved before the earlier one: one REMOVE (where it stands) and one MISSING (where
+        it belongs), rule T3 of benchmarks/data/verify_new; an exchange that moves a navigation
+        step is tried first. Never an undo pair (``SWITCHON`` after
+        ``SWITCHOFF`` is a contradiction, not an order slip), never a move after which the step
+        would only undo an earlier one (``OPEN`` moved to right after a ``CLOSE``: that costs
+        :data:`INSERT_UNDO`, and removing the ``CLOSE`` is cheaper), never with inserted steps, and only
+        with goal conditions (without them a contradiction cannot be told from a slip). An insertion
+        or a removal also costs 1, but would leave the misplaced step in or drop a step the plan's
+        author wrote; the move keeps every step. Returns whether it moved a step."""
+        steps = [s for _, s in entries]
+        # a moved navigation step (walk, find, turn to) first: it changes where the agent is when
+        # an action runs, not the order of the plan's actions
+        pairs = [i for i in (k - 1, k, k - 2) if 0 <= i and i + 1 < len(steps)]
+        for i in sorted(pairs, key=lambda i: steps[i + 1].action not in NAVIGATION):
+            if entries[i][0] is None or entries[i + 1][0] is None:
+                continue
+            x, y = steps[i], steps[i + 1]
+            if x == y or undoes(x, y) or undoes(y, x) or _only_undoes(y, steps[:i]) is not None:
+                continue  # moved there, y would only undo an earlier step: cost INSERT_UNDO, not MOVE
+            new_steps = steps[:i] + [y, x] + steps[i + 2:]
+            r2 = self._run(new_steps, task)
+            g = self._goal_result(r2, task) if r2.executable else None
+            if g is None or not g.task_success:
+                continue
+            (ox, _), (oy, _) = entries[i], entries[i + 1]
+            why = (f"misplaced: {y.to_text()} must come before {x.to_text()} (step {ox + 1}); "
+                   "moved there, the plan executes and meets every goal condition")
+            crits.append(Critique(CritiqueKind.REMOVE, oy, y.to_script(), why, y, self.name))
+            crits.append(Critique(CritiqueKind.MISSING, ox, y.to_script(), why, y, self.name))
+            entries[i:i + 2] = [(None, y), (ox, x)]
+            self._replaced.add(oy)  # moved, not removed: a walk that led to it still serves
+            return True
+        return False
+
     def _nearest(self, view: StateView, name: str, steps: list[Step]) -> int | None:
         """The instance of class ``name`` nearest the agent in ``view``: one the agent is close
         to, else one in the agent's room, else one the plan already names, else the lowest id."""
@@ -404,8 +452,10 @@ class SimulatorJudge:
     def _goal_reground(self, entries, task, crits, res, met: int | None, failing: int | None = None):
         """Goal re-grounding (cost :data:`REGROUND` an object): a goal condition names node ``X``
         that no step names, while the plan acts on another node ``Y`` of ``X``'s class (the other
-        lamp, the other cup): every step naming ``Y`` is re-bound to ``X`` when the plan then
-        executes and meets more goal conditions (REMOVE + MISSING each re-bound step, T4 of
+        lamp, the other cup), and no goal condition names ``Y``: every step naming ``Y`` is re-bound
+        to ``X`` when the plan then executes and meets more goal conditions, or as many when the plan
+        walks to ``Y`` (the goal step still missing is then inserted after the re-bound walk, not
+        with a walk of its own beside the steps on ``Y``) (REMOVE + MISSING each re-bound step, T4 of
         benchmarks/data/verify_new). Returns the goal conditions met.
 
         With ``failing=k`` (phase 1): only a node named by the failing step ``k`` is re-bound, and
@@ -430,7 +480,12 @@ class SimulatorJudge:
                         continue
                 else:
                     r2 = self._run(new_steps, task)
-                    if not (r2.executable and self._met(r2, task) > met):
+                    # as many goals met (not more) is enough when the plan goes to Y (a walk or
+                    # find of Y): re-bound, it goes to X, where the goal step still missing is then
+                    # inserted without a walk of its own (the same cost, and no steps left on Y)
+                    goes = any(st.action in ("WALK", "RUN", "FIND") and st.args[0].id == y for st in steps)
+                    got = self._met(r2, task) if r2.executable else -1
+                    if not (got > met or (goes and got == met)) or y in _goal_nodes(task.goal_spec):
                         continue
                 why = (f"re-grounded: the goal names <{cls}> ({x}), the plan acts on <{cls}> ({y}); "
                        f"every step naming ({y}) re-bound to ({x})")
@@ -439,6 +494,7 @@ class SimulatorJudge:
                         continue
                     entries[idx] = (None, new_steps[idx])
                     if o is not None:
+                        self._replaced.add(o)
                         crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), why, st, self.name))
                         crits.append(Critique(CritiqueKind.MISSING, o, new_steps[idx].to_script(), why,
                                               new_steps[idx], self.name))
@@ -449,22 +505,36 @@ class SimulatorJudge:
                 break
         return False if failing is not None else met
 
-    def _reground(self, entries, k, res, task, crits, notes) -> bool:
+    def _reground(self, entries, k, res, task, crits, notes, far: bool = False) -> bool:
         """Re-grounding (cost :data:`REGROUND`, tried before any other repair): step ``k`` names a
         node id the scene lacks (``unknown_node``) or a node of another class (``unseen``); every
         step naming that ``<class> (id)`` is bound to the nearest instance of the class
         (:meth:`_nearest`) when the plan then runs past step ``k``. Each re-bound step of the plan
         is one REMOVE (the step as written) and one MISSING (the step re-bound) at its place, with
-        the reason. Returns whether it re-grounded."""
+        the reason. Returns whether it re-grounded.
+
+        With ``far=True`` (tried after the order repair, only with goal conditions): step ``k``
+        names an instance in another room than the agent's, no goal condition names it, and an
+        instance of its class is in the agent's room (the other television, next to the couch
+        the agent lies on); the steps naming it are re-bound to that instance when the whole plan
+        then executes and meets every goal condition."""
         steps = [s for _, s in entries]
         view = StateView(res.obs)
+        here = view.room_of(view.char) if view.char is not None else None
         for a in steps[k].args:
-            if a.id is None or (a.id in view and view.cls(a.id) == a.name):
+            if a.id is None:
+                continue
+            if far:
+                if (a.id not in view or view.cls(a.id) != a.name or a.id in _goal_nodes(task.goal_spec)
+                        or here is None or view.room_of(a.id) == here):
+                    continue
+            elif a.id in view and view.cls(a.id) == a.name:
                 continue
             new_id = self._nearest(view, a.name, steps)
-            if new_id is None or new_id == a.id:
+            if new_id is None or new_id == a.id or (far and view.room_of(new_id) != here):
                 continue
-            what = (f"node {a.id} is not in the scene" if a.id not in view
+            what = (f"node {a.id} is in another room than the agent, <{a.name}> ({new_id}) is in its room"
+                    if far else f"node {a.id} is not in the scene" if a.id not in view
                     else f"node {a.id} is <{view.cls(a.id)}>, not <{a.name}>")
             why = f"re-grounded: {what}; the nearest <{a.name}> is node {new_id}"
 
@@ -474,14 +544,15 @@ class SimulatorJudge:
 
             new_steps = [rebind(st) if any((b.name, b.id) == (a.name, a.id) for b in st.args) else st
                          for st in steps]
-            r2 = self._run(new_steps, task, until=k)
-            if not _runs_past(r2, k):
+            r2 = self._run(new_steps, task, until=None if far else k)
+            if not _runs_past(r2, k) or (far and not (r2.executable and self._goal_result(r2, task).task_success)):
                 continue
             for idx, (o, st) in enumerate(entries):
                 if new_steps[idx] is st:
                     continue
                 entries[idx] = (None, new_steps[idx])
                 if o is not None:
+                    self._replaced.add(o)
                     crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), why, st, self.name))
                     crits.append(Critique(CritiqueKind.MISSING, o, new_steps[idx].to_script(), why,
                                           new_steps[idx], self.name))
@@ -542,12 +613,13 @@ class SimulatorJudge:
 
     # ---------------------------------------------------------------- phase 3
     def relevance_candidates(self, steps: list[Step], task, strict: bool = True,
-                             removed_after=frozenset(), label=None) -> list[tuple[set[int], str | dict[int, str]]]:
+                             removed_after=frozenset(), label=None,
+                             walks: bool = True) -> list[tuple[set[int], str | dict[int, str]]]:
         """Groups of step indices that feed neither a later step nor a goal
         (:func:`actionable.verify.relevance.relevance_candidates`)."""
         return relevance_candidates(steps, lambda st, observe=None: self._run(st, task, observe), strict=strict,
                                     goal_nodes=_goal_nodes(task.goal_spec), goal_text=task.goal,
-                                    removed_after=removed_after, label=label)
+                                    removed_after=removed_after, label=label, walks=walks)
 
     def _relevance(self, entries, task, crits) -> None:
         steps = [s for _, s in entries]
@@ -555,17 +627,35 @@ class SimulatorJudge:
         if not base.executable:
             return
         base_met = self._met(base, task)
-        gone = {c.index for c in crits if c.kind is CritiqueKind.REMOVE}
+        # a re-grounded step is replaced, not removed: the walk that led to it still serves
+        gone = {c.index for c in crits if c.kind is CritiqueKind.REMOVE} - self._replaced
         removed_after = {k for k, (o, _) in enumerate(entries) if o is not None and o + 1 in gone}
         drop: set[int] = set()
         def label(k: int) -> str:  # reasons number steps as the plan (and the critique headers) do
             o, st = entries[k]
             return f"step {o + 1}" if o is not None else f"the added step {st.to_text()!r}"
 
-        groups = self.relevance_candidates(steps, task, removed_after=removed_after, label=label)
+        # Two stages: first the groups that do not depend on what else goes (repeats, undo pairs,
+        # unused grabs, side effects, posture changes, copies), then the walks, each judged
+        # against the next step that stays once those removals are kept (a room walk before an
+        # inserted side effect is compared with the step after the side effect).
+        groups = self.relevance_candidates(steps, task, removed_after=removed_after, label=label, walks=False)
+        self._take(groups, entries, steps, task, base_met, drop, crits)
+        walks = walk_candidates(steps, lambda st, observe=None: self._run(st, task, observe), taken=drop,
+                                removed_after=removed_after, label=label)
+        self._take(walks, entries, steps, task, base_met, drop, crits)
+
+    def _take(self, groups, entries, steps, task, base_met: int, drop: set[int], crits) -> None:
+        """Keep each candidate group whose removal (with ``drop``, the removals kept so far) leaves
+        the plan executable and every goal it met met; copies also only when the final state stays
+        the same. Adds the kept groups to ``drop`` and their REMOVE critiques to ``crits``."""
         for g_i, (group, why) in enumerate(groups):
             if g_i and g_i % 100 == 0:
                 self._say(f"sim judge: relevance, {g_i} of {len(groups)} candidate groups checked")
+            # of two identical adjacent copies, deleting either gives the same plan: when the
+            # candidate is a copy the judge inserted (a moved step), the plan's own copy goes
+            group = {k - 1 if entries[k][0] is None and k and entries[k - 1][0] is not None
+                     and steps[k - 1] == steps[k] and k - 1 not in group else k for k in group}
             if any(entries[k][0] is None for k in group) or group <= drop:
                 continue
             if self._ok_without(steps, drop | group, task, base_met) and (
@@ -590,6 +680,7 @@ class SimulatorJudge:
         task, goal_note = self.with_goals(plan, task)
         derived = (task.goal_spec, task.goal_source) if given is None and task.goal_spec is not None else None
         entries: list[tuple[int | None, Step]] = list(enumerate(plan.steps))
+        self._replaced = set()
         crits: list[Critique] = []
         notes: list[str] = [goal_note]
         self._say("sim judge: phase 1 of 3, precondition repair")

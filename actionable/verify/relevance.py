@@ -56,7 +56,7 @@ def _named_by_goal(name: str, goal_text: str) -> bool:
 def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                          goal_nodes: frozenset[int] | set[int] = frozenset(),
                          goal_text: str = "", removed_after: frozenset[int] | set[int] = frozenset(),
-                         label=None) -> list[tuple[set[int], str | dict[int, str]]]:
+                         label=None, walks: bool = True) -> list[tuple[set[int], str | dict[int, str]]]:
     """Groups of step indices (0-based) that feed neither a later step nor a goal.
 
     Args:
@@ -69,6 +69,10 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
             critique (a walk there led to a removed step).
         label: ``label(index) -> str`` names a step in reasons (``None``: ``"step {index + 1}"``);
             a judge that inserted steps passes the original plan's numbering.
+        walks: also the walk groups (detours, walks back, walks to removed steps), judged against
+            the other candidates as if they were all removed. ``False``: without them; a judge
+            that checks candidates first asks :func:`walk_candidates` against the removals it
+            kept (a walk is judged against the next step that stays).
 
     Returns:
         ``[(indices, reason)]`` in discovery order; a group is a candidate, not
@@ -76,10 +80,13 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
     """
     label = label or _step_label
     placements: dict[tuple[int, str], Any] = {}
+    rooms: dict[int, Any] = {}
 
     def observe(i, s, when, sim):
         if (when == "before" and s.action == "GRAB") or (when == "after" and s.action in PUT_ACTIONS):
             placements[(i, when)] = StateView(sim.observation).placement(s.args[0].id)
+        if when == "before" and s.action in NAVIGATION and s.args:
+            rooms[i] = StateView(sim.observation).room_of(s.args[0].id)
 
     res = run(steps, observe=observe)
     limit = len(steps) if res.executable else res.failed_index
@@ -133,11 +140,14 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                 if not goal_obj or not strict:
                     groups.append(({i}, f"{s.args[0].name} is picked up and never used"))
     n0 = len(groups)
-    _walk_groups(steps, res, limit, groups, removed_after, label)
+    if walks:
+        _walk_groups(steps, res, limit, groups, removed_after, label, rooms)
     if limit == len(steps) and len(steps) < UNNEEDED_MAX_STEPS:
         # tried before the walk groups, but not counted as taken by them (a rejected candidate
         # must not hide a walk that only leads to removed steps)
-        groups[n0:n0] = unneeded_groups(steps, goal_nodes, goal_text, label)
+        view = StateView(res.obs)
+        groups[n0:n0] = unneeded_groups(steps, goal_nodes, goal_text, label,
+                                        is_room=lambda nid: nid is not None and view.is_room(nid))
     return groups
 
 
@@ -149,6 +159,8 @@ UNNEEDED_MAX_STEPS = 200
 COPY = "copy: "
 #: Actions that change an object's state and leave it so (a side effect when nothing needs it).
 STATE_CHANGE = frozenset({"SWITCHON", "SWITCHOFF", "OPEN", "CLOSE", "PLUGIN", "PLUGOUT"})
+#: Steps that only turn the agent towards an object.
+ORIENT = frozenset({"TURNTO", "LOOKAT", "LOOKAT_SHORT", "LOOKAT_LONG", "POINTAT"})
 
 
 def _lead_in(steps: list[Step], i: int, obj) -> list[int]:
@@ -161,7 +173,7 @@ def _lead_in(steps: list[Step], i: int, obj) -> list[int]:
 
 
 def unneeded_groups(steps: list[Step], goal_nodes=frozenset(), goal_text: str = "",
-                    label=None) -> list[tuple[set[int], str | dict[int, str]]]:
+                    label=None, is_room=None) -> list[tuple[set[int], str | dict[int, str]]]:
     """Issue 26's kinds of unneeded steps, as candidate groups (the judge keeps a group only when
     the plan without it still executes and meets every goal condition it met):
 
@@ -174,7 +186,11 @@ def unneeded_groups(steps: list[Step], goal_nodes=frozenset(), goal_text: str = 
       between (nothing done seated), with the walk to the seat;
     * **copies** (reason starting :data:`COPY`; kept only when the plan without them also ends in
       the same state): a step identical to one three or more steps before it (far twin; not a
-      walk), or a run of two or more steps each identical to a step before the run.
+      walk), or a run of two or more steps each identical to a step before the run;
+    * **facing a room** (``is_room(node_id)`` given): a turn to, look at or point at a room. The
+      agent is in the room or walks to it; facing it serves no later step (a step that needs the
+      agent to face an object names the object). Only the agent's facing changes, so the check is
+      the goal check alone, not the final state.
     """
     label = label or _step_label
     n = len(steps)
@@ -185,7 +201,12 @@ def unneeded_groups(steps: list[Step], goal_nodes=frozenset(), goal_text: str = 
         for a in st.args:
             users.setdefault(a.id if a.id is not None else a.name, []).append(k)
     key = lambda a: a.id if a.id is not None else a.name  # noqa: E731
-    free = lambda a: (key(a) not in goal_nodes and not _named_by_goal(a.name, goal_text))  # noqa: E731
+    # the goal text names a class ("turn on the computer"): when the goal conditions name an
+    # instance of that class that the plan acts on, the text means that instance, and another
+    # instance of the class (the other computer) is free
+    meant = {a.name for st in steps for a in st.args if a.id is not None and a.id in goal_nodes}
+    free = lambda a: (key(a) not in goal_nodes  # noqa: E731
+                      and (a.name in meant or not _named_by_goal(a.name, goal_text)))
     out: list[tuple[set[int], str | dict[int, str]]] = []
     for i, s in enumerate(steps):
         if s.action in STATE_CHANGE and s.args and free(s.args[0]) and users.get(key(s.args[0])) == [i]:
@@ -216,6 +237,10 @@ def unneeded_groups(steps: list[Step], goal_nodes=frozenset(), goal_text: str = 
             lead = _lead_in(steps, prev, seat) if seat is not None and users.get(key(seat)) == [prev] else []
             out.append(({prev, j, *lead}, f"{steps[prev].to_text()} and stands up again with nothing done "
                                           "seated"))
+    if is_room is not None:
+        for i, s in enumerate(steps):
+            if s.action in ORIENT and s.args and is_room(s.args[0].id):
+                out.append(({i}, f"{s.to_text()}: facing a room serves no later step"))
     first: dict = {}
     for k, st in enumerate(steps):
         first.setdefault(st, k)
@@ -245,11 +270,36 @@ def reason_for(why, k: int) -> str:
     return why
 
 
+def walk_candidates(steps: list[Step], run: Runner, taken: set[int] | frozenset[int] = frozenset(),
+                    removed_after: frozenset[int] | set[int] = frozenset(),
+                    label=None) -> list[tuple[set[int], str | dict[int, str]]]:
+    """The walk groups of :func:`relevance_candidates` (detours, walks back, walks that only lead
+    to removed steps) for the plan without ``taken`` (removals already kept): each walk is judged
+    against the next step that stays, so a walk before an unneeded group that was removed is
+    compared with what follows the group, not with the group's own walk."""
+    rooms: dict[int, Any] = {}
+
+    def observe(i, s, when, sim):
+        if when == "before" and s.action in NAVIGATION and s.args:
+            rooms[i] = StateView(sim.observation).room_of(s.args[0].id)
+
+    res = run(steps, observe=observe)
+    limit = len(steps) if res.executable else res.failed_index
+    groups: list[tuple[set[int], str | dict[int, str]]] = [(set(taken), "")] if taken else []
+    _walk_groups(steps, res, limit, groups, removed_after, label or _step_label, rooms)
+    return groups[1:] if taken else groups
+
+
 def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
-                 removed_after=frozenset(), label=_step_label) -> None:
+                 removed_after=frozenset(), label=_step_label, rooms=None) -> None:
     """Detours (a walk superseded by a walk to another room), walks back from a
-    detour, and walks that only led to removed steps; appended to ``groups``."""
+    detour, and walks that only led to removed steps; appended to ``groups``.
+
+    ``rooms``: the room of each navigation step's target when the step runs (an object the agent
+    carries away later was in the room it walked to); without it, the rooms of the final state."""
     view0 = StateView(res.obs)
+    rooms = rooms or {}
+    room = lambda i: rooms[i] if i in rooms else view0.room_of(steps[i].args[0].id)  # noqa: E731
     taken = set().union(*(g for g, _ in groups)) if groups else set()
     detours: list[int] = []
     # Walks are judged from the last to the first, each against the next *kept*
@@ -268,7 +318,9 @@ def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
                 groups.append(({i, *between}, f"walk to {s.args[0].name} only leads to removed steps"))
                 taken |= {i, *between}
             continue
-        if led_to_removed and steps[nxt].action in WALKS | {"FIND"}:
+        if led_to_removed and steps[nxt].action in WALKS | {"FIND"} and not (
+                view0.is_room(s.args[0].id) and room(nxt) == s.args[0].id):
+            # (a walk to a room that holds the next kept step's object still leads there)
             block = {i, *(b for b in between if b in taken)}
             groups.append((block, f"walk to {s.args[0].name} only leads to removed steps"))
             taken |= block
@@ -276,7 +328,9 @@ def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
         if steps[nxt].action not in WALKS | {"FIND"}:
             continue
         x, y = s.args[0].id, steps[nxt].args[0].id
-        if x == y or view0.room_of(x) == view0.room_of(y):
+        if not view0.is_room(x):
+            continue  # a walk to an object (a landmark on the way, or its approach): not a detour
+        if x == y or room(i) == room(nxt):
             continue  # room then object in it, or object to object nearby: navigation
         groups.append(({i}, f"walk to {s.args[0].name} is superseded by {label(nxt)}"))
         taken.add(i)
@@ -287,10 +341,10 @@ def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
         if prev is None or back is None or steps[back].action not in WALKS:
             continue
         a, b = steps[prev].args[0].id, steps[back].args[0].id
-        if a == b or (view0.is_room(b) and view0.room_of(a) == b):
+        if a == b or (view0.is_room(b) and room(prev) == b):
             groups.append(({back}, f"walks back from the detour of {label(i)} to where {label(prev)} "
                                    "already led"))
             taken.add(back)
 
 
-__all__ = ["relevance_candidates", "reason_for", "WALKS"]
+__all__ = ["relevance_candidates", "walk_candidates", "reason_for", "WALKS"]

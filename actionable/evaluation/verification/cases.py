@@ -37,7 +37,9 @@ from actionable.core.errors import InputError
 #: Case classes of issue 14.
 CLASSES = ("contradiction", "missing_grab", "undo_pair", "detour", "unused_pickup", "gold", "preparation",
            # issue 26
-           "side_effect", "posture_again", "far_twin", "repeated_block", "prep_needed", "missing_one")
+           "side_effect", "posture_again", "far_twin", "repeated_block", "prep_needed", "missing_one",
+           # issue 26, second round: order slips, wrong instances, turning to a room
+           "swap", "wrong_instance", "facing_room")
 _CODES = {"  ": "valid", "R ": "redundant", "C ": "contradictory"}
 _HEAD_RE = re.compile(r"^===\s*(c\d+)\s*\|\s*(\w+)\s*\|\s*(\d+_\d+)\s*\|\s*goal:\s*(.+?)\s*$")
 
