@@ -51,7 +51,8 @@ VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
     "sit on": "sit", "sit in": "sit", "sit down on": "sit", "sit down": "sit", "sit": "sit",
     "have a seat on": "sit", "take a seat on": "sit",
     "lie on": "lie", "lie down on": "lie", "lie down": "lie", "lie in": "lie", "get into": "lie",
-    "lay on": "lie", "go to bed": "lie",
+    "lay on": "lie", "go to bed": "lie", "stretch out on": "lie", "stretch out in": "lie",
+    "hang on to": "hold", "hold on to": "hold", "keep hold of": "hold",
     "stand up": "stand", "get up": "stand", "stand": "stand",
     "go to": "go", "walk to": "go", "go into": "go", "enter": "go", "walk into": "go", "run to": "go",
     "heat up": "heat", "heat": "heat", "warm up": "heat", "warm": "heat", "microwave": "heat",
@@ -218,7 +219,9 @@ NOT_OBJECTS = frozenset({
     "bit", "while", "moment", "lot", "little", "minute", "minutes", "second", "seconds", "hour", "hours",
     "time", "day", "night", "tonight", "today", "tomorrow", "morning", "evening", "afternoon", "weekend",
     "breakfast", "lunch", "dinner", "supper", "party", "degrees", "mum", "mother", "father", "things", "stuff",
-    "something", "anything", "nothing"})
+    "something", "anything", "nothing",
+    # vague end states ("get the kitchen ready"): no object, no predicate to check
+    "ready", "tidy", "neat", "nice", "sorted", "organised", "organized", "presentable", "cozy", "cosy"})
 #: words of a noun phrase that name a place or the speaker's body, not an object to refuse for
 _NOT_THINGS = frozenset({"kitchen", "bathroom", "bedroom", "living", "room", "house", "home", "hallway", "office",
                          "hair", "hands", "hand", "face", "teeth", "feet"})
@@ -313,16 +316,24 @@ _CHATTER = re.compile(r"^(?:no one|nobody|no-one|i|we|they|it|he|she|there|that|
 _LEFT = re.compile(r"^(?:someone|somebody|you|i|we|they|he|she)(?: has| have|'s|'ve)? left (.+?) "
                    r"(on|off|open|running|burning|lit)\b(.*)$")
 _DONT_LEAVE = re.compile(r"^(?:don'?t|do not|never) leave (.+?) (on|open|running|burning|plugged in)$")
-_GET_DOING = re.compile(r"^(?:get|set) (.+?) ([a-z]+?)(?:ing)\b(.*)$")
+_GET_DOING = re.compile(r"^(?:get|set) (.+?) ([a-z]+?)(?:ing)\b((?: (?:in|on|at|for|now|again|please)\b.*)?)$")
 _NEEDS = re.compile(r"^(.+?) (?:needs|need|could use|wants) (?:a |some )?(wash|washing|clean|cleaning|wipe|wiping|scrub)"
                     r"(?: down)?$")
 _GOES = re.compile(r"^(.+?) (?:goes|go|belongs|belong|lives|live) (in|into|on|inside|onto) (.+?)(?:,? not (?:in|on|into) .+)?$")
 #: "I need the butter knife": the object fetched (not "I want a cold apple": a state word asks for more)
 _I_NEED = re.compile(r"^i need (the|a|an|my|some|one) (?!.*\b(?:to be|is|are|cold|hot|warm|chilled|cooked|clean|"
                      r"fresh|toasted|sliced|heated|boiled|fried|washed|dry|wet|full|empty|filled)\b)(.+)$")
-_TRAILING_CHATTER = re.compile(r"\s*,\s*(?:they|it|he|she|no one|nobody)(?:'ve|'re|'s| have| are| is| was| were| has)\b[^,]*$")
+_TRAILING_CHATTER = re.compile(r"\s*,\s*(?:(?:they|it|he|she|no one|nobody)(?:'ve|'re|'s| have| are| is| was| were| has)|"
+                               r"(?:i|we)(?:'ll|'m|'re|'ve| will| am| are| have| can))\b[^,]*$")
+#: "the fridge door", "the washing machine's door": the appliance itself (its door is how it opens)
+_APPLIANCE_DOOR = re.compile(r"\b(fridge|refrigerator|freezer|microwave|oven|dishwasher|washer|washing machine|dryer|"
+                             r"cabinet|cupboard|closet|wardrobe|safe)(?:'s)? doors?\b")
+#: "the tv's off": the contraction of "is" before a state word
+_IS_CONTRACTED = re.compile(r"\b([a-z]+)'s (on|off|open|closed|shut|running|dirty|clean|empty|full|still)\b")
+#: "go grab the mug", "come stretch out on the sofa": the errand's verb is the command
+_GO_AND = re.compile(r"^(?:go|come|run) (?:and )?(?=\w)")
 _VAGUE = re.compile(r"^(?:move|do|fix|sort|handle|deal with) (?:it|that|this|them)(?: out| please| now)?$")
-_PURPOSE = re.compile(r"\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|everyone)\b.*|for (?:later|now|tonight|tomorrow|"
+_PURPOSE = re.compile(r"\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|everyone)\b.*|for (?:later|now|tonight|tomorrow|the week|the day|the weekend|a bit|a while|a minute|a moment|a second|"
                       r"(?:a |an |the |my |our )?(?:\w+ )?(?:dinner|lunch|breakfast|party|date|guests))\b.*)$")
 
 
@@ -347,6 +358,11 @@ def conversational(text: str) -> str:
         q = re.sub(r"\s*,\s*", ", ", " ".join(re.sub(r"[^a-z0-9',]", " ", polite(p).lower().replace("_", " ")).split()))
         q = q.strip(" ,")
         q = re.sub(r"(?:,| )\s*(?:would|will|can|could) you$", "", q)
+        q = ", ".join(x for x in (polite(x).strip(" ,") for x in q.split(", ")) if x)  # "..., could you fetch one"
+        q = _IS_CONTRACTED.sub(r"\1 is \2", _APPLIANCE_DOOR.sub(r"\1", q))
+        m = _GO_AND.match(q)
+        if m and split_verb(q[m.end():].split())[0] not in (None, "go"):
+            q = q[m.end():]
         m = _LEFT.match(q)
         if m:
             state = {"running": "on", "burning": "on", "lit": "on"}.get(m.group(2), m.group(2))
@@ -441,7 +457,7 @@ def split_verb(ws: list[str], extra: Iterable[tuple[str, str]] = ()) -> tuple[st
         p = phrase.split()
         if len(p) > 1 and ws[: len(p)] == p:
             return effect, ws[len(p):]
-    if ws[:1] == ["take"] and "out" in ws[2:]:  # "take the apple out of the fridge"
+    if ws[:1] in (["take"], ["grab"], ["get"], ["pull"], ["fetch"]) and "out" in ws[2:]:  # "take the apple out of the fridge"
         k = ws.index("out", 2)
         return "take_out", ws[1:k] + ["from"] + ws[k + (2 if ws[k + 1: k + 2] == ["of"] else 1):]
     # separated particle: "turn the light off", "switch the tv on", "plug the phone in"

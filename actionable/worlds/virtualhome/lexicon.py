@@ -14,7 +14,8 @@ _ADJ = {"dirty": ("DIRTY", False), "clean": ("CLEAN", False), "open": ("OPEN", F
 _FUNCTION_WORDS = frozenset({"after", "before", "over", "under", "about", "around", "into", "onto", "with", "from",
                              "for", "to", "at", "by", "in", "on", "off", "out", "up", "down", "back", "the", "a"})
 #: everyday words for one class ("the trash", "the bin": the trashcan)
-_ALIASES = {"trash": "trashcan", "bin": "trashcan", "garbage": "trashcan", "rubbish": "trashcan"}
+_ALIASES = {"trash": "trashcan", "bin": "trashcan", "garbage": "trashcan", "rubbish": "trashcan",
+            "washer": "washing_machine"}
 #: words for a category of classes named by a common prefix
 _CATEGORIES = {"clothes": "clothes_", "clothing": "clothes_"}
 #: class names of one kind of thing (the words name either)
@@ -104,8 +105,10 @@ class SceneLexicon:
                 return [cls] + [c for c in sorted(group) if c != cls and c in self._class_set]
         if len(ws) == 1 and ws[0] not in self._class_set:
             # a bare head noun several classes end with ("the counter": the kitchen's or the bathroom's)
-            also = [c for c in self._classes if c.endswith("_" + ws[0]) and c != cls]
-            if cls.endswith("_" + ws[0]) and also:
+            # ("the rack": the dish rack or a towel rack; the room or relation then picks)
+            also = [c for c in self._classes if c != cls and len(c) > len(ws[0]) and c.endswith(ws[0])
+                    and (c.endswith("_" + ws[0]) or cls.endswith("_" + ws[0]) or "_" not in c)]
+            if cls.endswith(ws[0]) and also:
                 return [cls] + also
         return [cls]
 

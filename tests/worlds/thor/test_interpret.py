@@ -311,3 +311,22 @@ def test_a_feeling_before_the_command_does_not_hide_it(fp1):
     assert r.status == "goal"
     assert [c.options for c in r.clauses] == [c.options for c in fp1.read("close the fridge").clauses]
     assert fp1.read("I'm cold, could you close the window?").why == fp1.read("close the window").why
+
+
+# --- issue 24 (set D's tune half): an end state said without a verb the grammar knows
+@pytest.mark.parametrize("said,canonical", [
+    ("the apple should go in the fridge", "put the apple in the fridge"),
+    ("a mug on the counter top would be handy", "put a mug on the counter top"),
+    ("pop the egg in the microwave", "put the egg in the microwave"),
+    ("Don't leave the microwave door open!", "close the microwave"),
+    ("the faucet should be off", "turn off the faucet"),
+])
+def test_an_end_state_without_a_known_verb_reads_as_its_command(fp1, said, canonical):
+    r, want = fp1.read(said), fp1.read(canonical)
+    assert want.status == "goal" and r.status == "goal", (r.why, want.why)
+    assert [c.options for c in r.clauses] == [c.options for c in want.clauses]
+
+
+@pytest.mark.parametrize("said", ["the apple is in the fridge", "there is a mug on the counter top"])
+def test_a_description_is_not_read_as_a_wish(fp1, said):
+    assert fp1.read(said).status != "goal"
