@@ -119,7 +119,7 @@ def noun_phrase(ws: list[str], word: str) -> str:
 #: places a world records no relation for (the grammar would read "in front of the door" as "in the door")
 _UNRECORDED = re.compile(r"\b(in front of|behind|to the left of|to the right of|on the left of|on the right of|"
                          r"across from|opposite|on the other side of|in the middle of|at the back of|at the front of|"
-                         r"in the front of|in the back of)\b")
+                         r"in the front of|in the back of|above|below|beneath|underneath)\b")
 
 
 def unrecorded_place(text: str) -> str | None:

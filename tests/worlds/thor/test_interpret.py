@@ -306,6 +306,12 @@ def test_in_front_of_is_no_relation_and_the_refusal_says_so(fp1, task):
     assert r.status == "refuse" and "not 'in front of' it" in r.why and "no front" not in r.why, r.why
 
 
+@pytest.mark.parametrize("task", ["Switch on the light above the sink", "Put the pan below the counter top"])
+def test_above_and_below_are_no_relation(fp1, task):
+    r = fp1.read(task)
+    assert r.status == "refuse" and ("above" in r.why or "below" in r.why), r.why
+
+
 def test_a_feeling_before_the_command_does_not_hide_it(fp1):
     r = fp1.read("I'm cold, could you close the fridge?")
     assert r.status == "goal"
