@@ -141,6 +141,22 @@ _FEELING = re.compile(r"^\s*(?:i'?m|i am|i feel|i'?m feeling|i'?ve been|we'?re|w
                       r"(?:[,;:.!?\u2013\u2014]|\s-+\s)+\s*(?P<rest>.+)$", re.I)
 
 
+def unfit_adjective(part: str, r, adjective: Callable, has_state: Callable):
+    """Narrow the subject and target of the clause reading ``r`` to the instances in the states
+    their adjectives name ("the dirty plates": the dirty ones); ``(selector, adjectives)`` of the
+    first whose adjectives no instance fits (the world words the note or refusal), else ``None``."""
+    for sel, last in ((r.subject, False), (r.target, True)):
+        adjs = adjectives(part, sel, adjective, after=1, last=last)
+        if not adjs:
+            continue
+        fit = fitting(sel.ids, adjs, has_state)
+        if fit:
+            sel.ids = fit
+            continue
+        return sel, adjs
+    return None
+
+
 def drop_feeling(text: str, names: Callable[[list[str]], bool]) -> tuple[str, str | None]:
     """``(text, note)``: a leading clause that says how the user feels and names nothing of the
     scene ("I'm cold, could you close the window?") dropped when a command follows it (``names(words)``:
@@ -159,5 +175,5 @@ def drop_feeling(text: str, names: Callable[[list[str]], bool]) -> tuple[str, st
     return rest, f"'{lead}' says how things are for the user and names nothing to do; the command after it is read"
 
 
-__all__ = ["COUNT_WORDS", "adjectives", "choose", "count", "count_note", "count_refusal", "drop_feeling", "fitting",
+__all__ = ["COUNT_WORDS", "adjectives", "unfit_adjective", "choose", "count", "count_note", "count_refusal", "drop_feeling", "fitting",
            "noun_phrase", "number", "plural", "place_refusal", "unrecorded_place"]

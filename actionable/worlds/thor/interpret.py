@@ -431,26 +431,21 @@ class ThorGoals(ThorIntents):
         do), else a refusal naming the phrase; ``None`` when nothing was said or some fit."""
         if not isinstance(r, G.ClauseReading):
             return None
-        for sel, last in ((r.subject, False), (r.target, True)):
-            adjs = P.adjectives(part, sel, self.lex.adjective, after=1, last=last)
-            if not adjs:
-                continue
-            fit = P.fitting(sel.ids, adjs, self.lex.has_state)
-            if fit:
-                sel.ids = fit
-                continue
-            word, st, neg = adjs[0]
-            what = P.plural(sel.words if sel.words and len(sel.words.split()) == 1 else sel.cls)
-            names = ", ".join(self.name_of(i) for i in sel.ids[:4]) + (f" and {len(sel.ids) - 4} more"
-                                                                     if len(sel.ids) > 4 else "")
-            made = _STATE.get(r.effect)
-            if sel is r.subject and made is not None and made[0] == st and made[1] != neg:
-                notes.append(f"'{part}': none of the {what} in scene {self.name!r} is {word} ({names}), so there "
-                             f"is nothing to {G.words(part)[0]}; none is chosen")
-                return [self._clause([Condition("state", i, st, negate=not neg)]) for i in sel.ids]
-            return (f"none of the {what} in scene {self.name!r} is {word} ({names}), so none fits '{word} {what}'; "
-                    f"say which one, or leave out '{word}'")
-        return None
+        unfit = P.unfit_adjective(part, r, self.lex.adjective, self.lex.has_state)
+        if unfit is None:
+            return None
+        sel, adjs = unfit
+        word, st, neg = adjs[0]
+        what = P.plural(sel.words if sel.words and len(sel.words.split()) == 1 else sel.cls)
+        names = ", ".join(self.name_of(i) for i in sel.ids[:4]) + (f" and {len(sel.ids) - 4} more"
+                                                                 if len(sel.ids) > 4 else "")
+        made = _STATE.get(r.effect)
+        if sel is r.subject and made is not None and made[0] == st and made[1] != neg:
+            notes.append(f"'{part}': none of the {what} in scene {self.name!r} is {word} ({names}), so there "
+                         f"is nothing to {G.words(part)[0]}; none is chosen")
+            return [self._clause([Condition("state", i, st, negate=not neg)]) for i in sel.ids]
+        return (f"none of the {what} in scene {self.name!r} is {word} ({names}), so none fits '{word} {what}'; "
+                f"say which one, or leave out '{word}'")
 
     def _count(self, r, notes: list) -> str | None:
         """A count on the subject ("two apples") binds that many instances: those that can take

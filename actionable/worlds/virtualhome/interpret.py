@@ -259,26 +259,21 @@ class VirtualHomeGoals:
         say so, already met, when the verb undoes the state ("wash the dirty dishes": nothing to
         wash), else a refusal naming the phrase; ``None`` when nothing was said or some fit."""
         g = self.graph
-        for sel, last in ((r.subject, False), (r.target, True)):
-            adjs = P.adjectives(part, sel, self.lex.adjective, after=1, last=last)
-            if not adjs:
-                continue
-            fit = P.fitting(sel.ids, adjs, self.lex.has_state)
-            if fit:
-                sel.ids = fit
-                continue
-            word, st, neg = adjs[0]
-            what = P.plural(human(sel.cls) if not sel.words or len(sel.words.split()) > 1 else sel.words)
-            states = ", ".join(f"{self.name_of(i)}: {'/'.join(sorted(g.states_of(i) & {'CLEAN', 'DIRTY', 'OPEN', 'CLOSED', 'ON', 'OFF'})) or 'neither'}"
-                               for i in sel.ids[:4]) + (f" and {len(sel.ids) - 4} more" if len(sel.ids) > 4 else "")
-            made = _STATE_OF.get(r.effect)
-            if sel is r.subject and (st, made) in _UNDOES and not neg:
-                notes.append(f"'{part}': none of the {what} in scene {self.name!r} is {word} ({states}), so there is "
-                             f"nothing to {G.words(part)[0]}; none is chosen")
-                return [self._clause([Condition("state", i, st, negate=True)]) for i in sel.ids]
-            return (f"none of the {what} in scene {self.name!r} is {word} ({states}), so none fits "
-                    f"'{word} {what}'; say which one, or leave out '{word}'")
-        return None
+        unfit = P.unfit_adjective(part, r, self.lex.adjective, self.lex.has_state)
+        if unfit is None:
+            return None
+        sel, adjs = unfit
+        word, st, neg = adjs[0]
+        what = P.plural(human(sel.cls) if not sel.words or len(sel.words.split()) > 1 else sel.words)
+        states = ", ".join(f"{self.name_of(i)}: {'/'.join(sorted(g.states_of(i) & {'CLEAN', 'DIRTY', 'OPEN', 'CLOSED', 'ON', 'OFF'})) or 'neither'}"
+                           for i in sel.ids[:4]) + (f" and {len(sel.ids) - 4} more" if len(sel.ids) > 4 else "")
+        made = _STATE_OF.get(r.effect)
+        if sel is r.subject and (st, made) in _UNDOES and not neg:
+            notes.append(f"'{part}': none of the {what} in scene {self.name!r} is {word} ({states}), so there is "
+                         f"nothing to {G.words(part)[0]}; none is chosen")
+            return [self._clause([Condition("state", i, st, negate=True)]) for i in sel.ids]
+        return (f"none of the {what} in scene {self.name!r} is {word} ({states}), so none fits "
+                f"'{word} {what}'; say which one, or leave out '{word}'")
 
     def _aliases(self, ws) -> list[str]:
         """Notes for words read as a class of another name ("apple" -> food_food: this scene's
