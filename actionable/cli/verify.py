@@ -134,12 +134,12 @@ def verify_command(
                              where=f"plan file {str(plan_file)!r}", world=env,
                              progress=None if _quiet() else line)
     _replay({"goal": goal, **result.to_dict()}, env, scene, html, png)
-    _exit_if_all_removed(result)
+    record = {"goal": goal, "judge": judge, "planner": planner, "model": getattr(lm, "model_id", None),
+              **result.to_dict()}
+    _exit_if_all_removed(result, record if as_json else None)
     line_, done = _goal_line(goal, env, scene, result.final) if spec is None else (None, None)
     if as_json:
-        typer.echo(json.dumps({"goal": goal, "judge": judge, "planner": planner,
-                               "model": getattr(lm, "model_id", None), **result.to_dict(),
-                               "goal_after": {"done": done, "text": line_}}))
+        typer.echo(json.dumps({**record, "goal_after": {"done": done, "text": line_}}))
     else:
         _echo_rounds(result, max_rounds, verbose, lambda s: s.to_script())
         if line_:
@@ -183,19 +183,25 @@ def _goal_line(goal: str, env: str, scene: str, final) -> tuple[str, bool | None
     return f"goal after revision: NOT met ({gc['met']} of {gc['total']}){why}; unmet: {'; '.join(gc['unmet'])}", False
 
 
-def _exit_if_all_removed(result) -> None:
-    """The loop removed every step of a non-empty plan: never silent. The rounds are printed,
-    then one ``error:`` line says so, and the command exits 1 (the plan could not be repaired)."""
+def _exit_if_all_removed(result, record: dict | None = None) -> None:
+    """The loop removed every step of a non-empty plan: never silent. The rounds are printed
+    (with ``--json``: the one JSON object, ``record``, with ``all_removed`` and ``error``), then one
+    ``error:`` line on stderr says so, and the command exits 1 (the plan could not be repaired)."""
     if len(result.initial) and not len(result.final):
         from actionable.cli.progress import plural
 
+        msg = (f"the verification removed all {plural(len(result.initial), 'step')} of the plan (the "
+               "revised plan is empty: the judge found no step worth keeping or repairing); check the goal, "
+               "the object ids (`actionable scenes <scene> --classes`) and --scene/--program")
+        if record is not None:
+            typer.echo(json.dumps({**record, "all_removed": True, "error": msg}))
+            typer.echo(f"error: {msg}", err=True)
+            raise typer.Exit(1)
         for r in result.rounds:
             typer.echo(f"round {r.index}: {plural(len(r.critiques), 'critique')}")
             for c in r.critiques:
                 typer.echo(f"  {c.describe()}")
-        typer.echo(f"error: the verification removed all {plural(len(result.initial), 'step')} of the plan (the "
-                   "revised plan is empty: the judge found no step worth keeping or repairing); check the goal, "
-                   "the object ids (`actionable scenes <scene> --classes`) and --scene/--program", err=True)
+        typer.echo(f"error: {msg}", err=True)
         raise typer.Exit(1)
 
 

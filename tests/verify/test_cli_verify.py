@@ -83,3 +83,16 @@ def test_a_step_naming_an_object_the_scene_lacks_names_the_file_step_and_scene(t
 
     with pytest.raises(InputError, match="names 'unicorn', and scene 'default' has no such object"):
         actionable.verify("walk to unicorn", "Watch TV", judge="sim")
+
+
+def test_verify_json_when_every_step_is_removed_is_still_one_json_object(tmp_path, capsys):
+    # a new user's check: with --json, a plan deleted whole printed the text rounds, not JSON. (That the
+    # sim judge deletes this plan at all is a known weakness: re-grounding plus the final switch-off.)
+    f = tmp_path / "plan.txt"
+    f.write_text("walk to television\n[SWITCHON] <television> (99999)\nswitch on television\n"
+                 "switch off television\n", encoding="utf-8")
+    assert main(["verify", str(f), "--goal", "Turn on the TV", "--judge", "sim", "--json"]) == 1
+    cap = capsys.readouterr()
+    d = json.loads(cap.out)  # one JSON object, the rounds in it
+    assert d["all_removed"] is True and "removed all 4 steps" in d["error"] and d["rounds"]
+    assert "removed all 4 steps" in cap.err
