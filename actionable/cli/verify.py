@@ -70,8 +70,9 @@ def verify_command(
 ) -> None:
     """Critique a plan and print the critiques of every round and the revised plan.
 
-    Exit code 0 when the loop ran (whatever it found), 2 on bad input (one
-    'error:' line naming the flag or file), 130 when interrupted.
+    Exit code 0 when the loop ran and the revised plan's goal holds (or cannot be
+    checked), 1 when the revised plan's goal does not hold or every step was removed,
+    2 on bad input (one 'error:' line naming the flag or file), 130 when interrupted.
     """
     if quiet:
         from actionable.cli.progress import set_quiet
