@@ -17,7 +17,7 @@ import time
 def run(tasks: int = 20, max_steps: int | None = None, samples: int | None = None,
         variant: str = "full", cutoff: float | None = None, model: str = "embedded") -> dict:
     from actionable.core.config import LMConfig, PlannerConfig, make_config
-    from actionable.worlds.virtualhome.scene import load_scene
+    from actionable.core.registry import planning_domain
     from actionable.evaluation.splits import packaged_programs
     from actionable.grounding.embedder import load_embedder
     from actionable.lm.registry import load_lm
@@ -27,7 +27,7 @@ def run(tasks: int = 20, max_steps: int | None = None, samples: int | None = Non
     t = time.perf_counter()
     lm = load_lm(model, LMConfig(cache=False))
     emb = load_embedder("minilm")
-    scene = load_scene(None)
+    scene = planning_domain("virtualhome", "default")  # the paper variants need the planning domain
     index = build_action_index(scene, emb, cache_dir=LMConfig().cache_dir)
     bank = ExampleBank.of_world()
     setup_s = time.perf_counter() - t

@@ -178,11 +178,19 @@ class ExampleBank:
             excl = {normalize_task(exclude_task)}
         else:
             excl = {normalize_task(t) for t in exclude_task}
-        idx = [i for i, e in enumerate(self.examples) if normalize_task(e.task) not in excl]
+        idx = [i for i, t in enumerate(self._normalized_tasks()) if t not in excl]
         if not idx:
             raise PlanningError("every example in the bank has the excluded task name; add examples "
                                 "of other tasks")
         return idx
+
+    def _normalized_tasks(self) -> list[str]:
+        """``normalize_task`` of every example's task, computed once (per list of examples)."""
+        key = ("normalized", id(self.examples), len(self.examples))
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = [normalize_task(e.task) for e in self.examples]
+        return got
 
     def fixed(self, exclude_task: str | Sequence[str] | None = None) -> Example:
         """The fixed example used without dynamic selection: the task with the
@@ -200,7 +208,7 @@ class ExampleBank:
         return ex[(len(ex) - 1) // 2]
 
     def select(self, task: str, embedder, exclude_task: str | Sequence[str] | None = None,
-               description: str | None = None) -> tuple[Example, float]:
+               description: str | None = None, cache_dir: str | Path | None = None) -> tuple[Example, float]:
         """Dynamic example selection (Huang et al. 2022, Sec. 3.4).
 
         The example task most similar to ``task`` (cosine of ``embedder``
@@ -213,6 +221,8 @@ class ExampleBank:
             embedder: translation LM (``encode(list[str]) -> (n, d)`` unit rows).
             exclude_task: task name(s) never selected (pass the query task).
             description: optional query description.
+            cache_dir: on-disk cache of the task-name matrix (the action index's ``.npy`` cache,
+                keyed by model id + names); ``None``: embedded on first use, kept in memory.
 
         Returns:
             ``(example, cosine)`` where cosine is the task-name similarity.
@@ -224,7 +234,12 @@ class ExampleBank:
         key = ("tasks", embedder.model_id)
         if key not in self._cache:
             names = sorted({e.task for e in self.examples})
-            self._cache[key] = (names, embedder.encode(names))
+            if cache_dir is None:
+                self._cache[key] = (names, embedder.encode(names))
+            else:
+                from actionable.grounding.index import ActionIndex
+
+                self._cache[key] = (names, ActionIndex(embedder, names, cache_dir=cache_dir).matrix)
         names, mat = self._cache[key]
         allowed = {self.examples[i].task for i in idx}
         q = embedder.encode([task])[0]

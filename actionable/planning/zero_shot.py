@@ -114,7 +114,8 @@ class ZeroShotPlanner:
         tsel = time.perf_counter()
         if cfg.variant == "full":
             example, sim = self.bank.select(task, self.index.embedder, exclude_task=excl,
-                                            description=description)
+                                            description=description,
+                                            cache_dir=getattr(self.index, "cache_dir", None))
             res.example_similarity = sim
         else:
             example = self.bank.fixed(exclude_task=excl)

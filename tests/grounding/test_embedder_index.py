@@ -120,3 +120,49 @@ def test_repeated_query_texts_are_embedded_once_and_give_identical_results():
     fresh = ActionIndex(BagOfWordsEmbedder(256), PHRASES)
     s3, i3 = fresh.search(queries, k=2)
     assert np.array_equal(i1, i3) and np.allclose(s1, s3)
+
+
+def test_neighbours_are_memoised_per_text_and_k_and_equal_a_fresh_search():
+    """Issue 27: a text already searched with the same k is neither embedded nor multiplied again;
+    the memo is keyed by k, bounded, and not shared with a restricted view (other rows)."""
+    from actionable.grounding import index as index_mod
+
+    emb = CountingEmbedder()
+    idx = ActionIndex(emb, PHRASES)
+    calls = []
+    real = idx._top_k
+    idx._top_k = lambda q, k: (calls.append(q.shape[0]), real(q, k))[1]
+    emb.calls = 0
+    a = idx.search(["grab the mug", "open the fridge", "grab the mug"], k=3)
+    b = idx.search(["open the fridge", "sit down", "grab the mug"], k=3)
+    assert calls == [2, 1] and emb.calls == 3  # only new texts, each once
+    c = idx.search(["grab the mug"], k=1)
+    assert calls == [2, 1, 1] and emb.calls == 3  # another k: multiplied again, not re-embedded
+    ref = ActionIndex(BagOfWordsEmbedder(256), PHRASES)
+    for got, q, k in ((a, ["grab the mug", "open the fridge", "grab the mug"], 3),
+                      (b, ["open the fridge", "sit down", "grab the mug"], 3), (c, ["grab the mug"], 1)):
+        want = ref.search(q, k=k)
+        assert np.array_equal(got[1], want[1]) and np.allclose(got[0], want[0], atol=1e-6)
+        assert got[0].dtype == np.float32 and got[1].dtype == np.int64 and got[0].shape == (len(q), k)
+    del idx._top_k  # the spy would travel into the view's __dict__
+    view = idx.restrict([4, 5, 6])
+    s, i = view.search(["grab the mug"], k=3)
+    assert sorted(i[0].tolist()) == [0, 1, 2]  # indices into the view's rows, not the memo's
+    s0, i0 = idx.search([], k=2)
+    assert s0.shape == (0, 2) and i0.shape == (0, 2)
+    old = index_mod.QUERY_MEMO
+    index_mod.QUERY_MEMO = 3
+    try:
+        idx.search([f"walk to room {n}" for n in range(6)], k=2)
+        assert len(idx._topk_memo) <= 3
+    finally:
+        index_mod.QUERY_MEMO = old
+
+
+def test_search_by_matrix_is_not_memoised_and_matches_texts():
+    emb = BagOfWordsEmbedder(256)
+    idx = ActionIndex(emb, PHRASES)
+    q = emb.encode(["put the mug in the sink", "watch tv"])
+    s1, i1 = idx.search(q, k=2)
+    s2, i2 = idx.search(["put the mug in the sink", "watch tv"], k=2)
+    assert np.array_equal(i1, i2) and np.allclose(s1, s2, atol=1e-6) and not idx._topk_memo.get(("x", 2))

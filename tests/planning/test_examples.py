@@ -134,3 +134,27 @@ def test_empty_bank_is_refused_unless_allowed_and_retrieves_nothing():
     bank = ExampleBank.empty()
     assert len(bank) == 0 and bank.allow_empty
     assert ProgramRetriever(bank, BagOfWordsEmbedder()).nearest("Stack the blocks", k=3) == []
+
+
+def test_select_reads_the_task_name_matrix_from_the_disk_cache(tmp_path):
+    """Issue 27: with ``cache_dir`` the task names are embedded once per machine (the action
+    index's .npy cache), and the selection is the one without a cache."""
+    class Counting(BagOfWordsEmbedder):
+        def __init__(self):
+            super().__init__(512)
+            self.n = 0
+
+        def encode(self, texts, batch_size=256):
+            self.n += len(texts)
+            return super().encode(texts, batch_size)
+
+    plain = ExampleBank(list(BANK.examples)).select("Brush the teeth", BagOfWordsEmbedder(512),
+                                                     exclude_task="read book")
+    first = Counting()
+    got = ExampleBank(list(BANK.examples)).select("Brush the teeth", first, exclude_task="read book",
+                                                  cache_dir=tmp_path)
+    assert got == plain and first.n == 3 + 1 and list((tmp_path / "action_index").glob("*.npy"))
+    second = Counting()
+    again = ExampleBank(list(BANK.examples)).select("Brush the teeth", second, exclude_task="read book",
+                                                    cache_dir=tmp_path)
+    assert again == plain and second.n == 1  # only the query task
