@@ -41,7 +41,7 @@ FILLER = frozenset({"should", "shall", "must", "would", "could", "can", "will", 
                     "stays", "stand", "standing", "lie", "lying", "hang", "hanging", "kept", "placed", "put",
                     "stored", "belong", "belongs", "ought", "needs", "need", "has", "have", "got", "left", "back",
                     "away", "right", "now", "as", "well", "too", "also", "all", "turned", "switched", "it's",
-                    "they're", "been", "being", "get", "gets", "got"})
+                    "they're", "being", "get", "gets"})
 #: words that end an object phrase (a new clause begins)
 _STOP = frozenset({"and", "but", "so", "then", "because", "if", "when", "while", "would", "could", "should", "will",
                    "can", "please", "i", "we", "you", "he", "she", "they", "me", "us", "for", "since", "until",
@@ -51,7 +51,7 @@ _MAX_PHRASE = 6
 _WHOLE_PLACE = re.compile(r"\b(?:in|around|across|throughout|all over|from) (?:the |this |my |our )?"
                           r"(?:house|home|place|apartment|flat|here)\b(?! office| theat)")
 
-
+#: words of a noun phrase the lexicon does not know ("every single knife", "a pair of socks")
 _NP_EXTRA = frozenset({"of", "single", "fresh", "spare", "whole", "couple", "pair", "second", "last", "first"})
 _INNER_PREPS = frozenset({"in", "on", "from", "near"})
 #: filler that says how things are now ("the shampoo is on the counter" is a statement, not a wish)
@@ -60,7 +60,7 @@ _NOW = frozenset({"is", "are", "was", "were", "been", "left", "sits", "sitting",
 _WISH = frozenset({"should", "shall", "ought", "must", "needs", "need", "would", "could", "will", "go", "goes",
                    "belong", "belongs", "end", "ends", "to"})
 
-
+#: words after the receptacle that welcome it ("would be handy")
 _PLEASED = frozenset({"handy", "nice", "great", "good", "helpful", "please"})
 
 
@@ -68,7 +68,9 @@ def _wished(before: list[str], between: list[str], after: list[str]) -> bool:
     """The part asks for the placement or state rather than stating it: a wish word between the
     object and the preposition ("should end up in") or after the receptacle ("would be handy"),
     or words before the object that are not a statement ("pop the noodles in", "I need every
-    stamp on"; not "there are cups in the sink")."""
+    stamp on"; not "there are cups in the sink", not "the shampoo is on the counter")."""
+    if set(between) & _NOW and not set(between) & _WISH:
+        return False
     if set(between) & _WISH or set(after) & (_WISH | _PLEASED):
         return True
     return bool(before) and not (set(before) & _NOW and not set(before) & _WISH)
@@ -98,16 +100,12 @@ def _phrase_ending_at(ws: list[str], end: int, lex, named) -> tuple[int, G.Selec
 
 
 def _subject_before(ws: list[str], p: int, lex, named) -> tuple[int, int] | None:
-    """``(s, e)`` of the object phrase before position ``p`` with only :data:`FILLER` between, and
-    that filler a wish ("should end up in") rather than a statement ("is in")."""
+    """``(s, e)`` of the object phrase before position ``p`` with only :data:`FILLER` between."""
     for e in range(p, max(0, p - 5) - 1, -1):
         if e < p and ws[e] not in FILLER:
             return None
         got = _phrase_ending_at(ws, e, lex, named)
         if got is not None:
-            between = set(ws[e:p])
-            if between & _NOW and not between & _WISH:
-                return None
             return got[0], e
     return None
 
@@ -156,8 +154,7 @@ def reframe(text: str, lex, named: list | tuple = ()) -> str | None:
             if not _wished(ws[:s], ws[e:i], ws[end:]):
                 break  # "the wooden spoons on the counter are dirty", "there are cups in the sink"
             subject, target = ws[s:e], ws[i + len(pw): end]
-            a, b = G.select(subject, lex, named), G.select(target, lex, named)
-            if a.cls == b.cls:
+            if G.select(subject, lex, named).cls == G.select(target, lex, named).cls:
                 break
             return f"put {' '.join(subject)} {prep} {' '.join(target)}"
     for i, w in enumerate(ws):  # state: object, filler, state word (at a clause's end)

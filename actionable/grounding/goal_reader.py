@@ -125,6 +125,8 @@ class Selector:
     words: str = ""
     excluded: list = field(default_factory=list)
     other: bool = False  # "the other fridge": not the instance named before
+    count: int | None = None  # "two plates": the world binds that many instances
+    note: str | None = None  # what the world says of the binding ("'two plates': 2 of the 3 ...")
 
     def describe(self, name) -> str:
         if len(self.ids) == 1:

@@ -115,7 +115,6 @@ class VirtualHomeGoals:
         self.name = getattr(self.graph, "name", "")
         self.embedder = embedder
         self.lex = SceneLexicon(self.graph, embedder)
-        self._count_notes: list[str] = []
 
     # --- naming
     def name_of(self, x) -> str:
@@ -173,7 +172,6 @@ class VirtualHomeGoals:
         task, refusal = G.prepare(task, "turn on the TV' or 'make sure the computer is off")
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
-        self._count_notes: list[str] = []
         tw = G.words(task)
         object_words = [w for w in tw if self.lex.classes([w]) or self.lex.known([w])]
         object_words += [w for w in tw if w in ("it", "them", "one")]
@@ -233,8 +231,8 @@ class VirtualHomeGoals:
                 return GoalReading(task, status="refuse", why=got)
             if got is None:
                 return self._intent(task, notes)
-            notes += self._count_notes
-            self._count_notes = []
+            if r.subject is not None and r.subject.note:
+                notes.append(r.subject.note)  # "two plates": which two
             out.extend(got)
             parts_read.append((snap, list(got)))
             prev = r
@@ -412,7 +410,7 @@ class VirtualHomeGoals:
         """One clause per instance (``all``), else one clause with an option per instance; a count
         ("two plates") binds that many instances: those not already in place, not shut in a
         closed container and in the target's room first (refused when fewer fit)."""
-        n = getattr(sel, "count", None)
+        n = sel.count
         if n is not None:
             fit = [i for i in sel.ids if make(i)]
             if len(fit) < n:
@@ -426,9 +424,9 @@ class VirtualHomeGoals:
                            for t in g.targets(i, "INSIDE"))
                 return (any(view.holds(o) for o in opts), shut, bool(rooms) and g.room_of(i) not in rooms)
             sel.ids = P.choose(fit, n, rank)
-            self._count_notes.append(P.count_note(sel.words, sel.ids, len(fit), self.name_of,
-                                                  "not yet in place, not in a closed container, nearest the "
-                                                  "target's room, then the scene's order"))
+            sel.note = P.count_note(sel.words, sel.ids, len(fit), self.name_of,
+                                    "not yet in place, not in a closed container, nearest the target's room, "
+                                    "then the scene's order")
         if sel.quantifier == "all":
             groups = [make(i) for i in sel.ids]
         else:
