@@ -436,6 +436,20 @@ class SimulatorJudge:
             return True
         return False
 
+    def _rebind(self, entries, new_steps: list[Step], why: str, crits) -> None:
+        """Apply a re-grounding: every step that ``new_steps`` changes replaces its entry, and each
+        such step of the plan is one REMOVE (as written) and one MISSING (re-bound) at its place,
+        marked replaced (a walk that led to it still serves)."""
+        for idx, (o, st) in enumerate(entries):
+            if new_steps[idx] is st:
+                continue
+            entries[idx] = (None, new_steps[idx])
+            if o is not None:
+                self._replaced.add(o)
+                crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), why, st, self.name))
+                crits.append(Critique(CritiqueKind.MISSING, o, new_steps[idx].to_script(), why,
+                                      new_steps[idx], self.name))
+
     def _nearest(self, view: StateView, name: str, steps: list[Step]) -> int | None:
         """The instance of class ``name`` nearest the agent in ``view``: one the agent is close
         to, else one in the agent's room, else one the plan already names, else the lowest id."""
@@ -489,15 +503,7 @@ class SimulatorJudge:
                         continue
                 why = (f"re-grounded: the goal names <{cls}> ({x}), the plan acts on <{cls}> ({y}); "
                        f"every step naming ({y}) re-bound to ({x})")
-                for idx, (o, st) in enumerate(entries):
-                    if new_steps[idx] is st:
-                        continue
-                    entries[idx] = (None, new_steps[idx])
-                    if o is not None:
-                        self._replaced.add(o)
-                        crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), why, st, self.name))
-                        crits.append(Critique(CritiqueKind.MISSING, o, new_steps[idx].to_script(), why,
-                                              new_steps[idx], self.name))
+                self._rebind(entries, new_steps, why, crits)
                 if failing is not None:
                     return True
                 met = self._met(r2, task)
@@ -547,15 +553,7 @@ class SimulatorJudge:
             r2 = self._run(new_steps, task, until=None if far else k)
             if not _runs_past(r2, k) or (far and not (r2.executable and self._goal_result(r2, task).task_success)):
                 continue
-            for idx, (o, st) in enumerate(entries):
-                if new_steps[idx] is st:
-                    continue
-                entries[idx] = (None, new_steps[idx])
-                if o is not None:
-                    self._replaced.add(o)
-                    crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(), why, st, self.name))
-                    crits.append(Critique(CritiqueKind.MISSING, o, new_steps[idx].to_script(), why,
-                                          new_steps[idx], self.name))
+            self._rebind(entries, new_steps, why, crits)
             notes.append(f"{why} (every step naming <{a.name}> ({a.id}) re-bound)")
             return True
         return False
