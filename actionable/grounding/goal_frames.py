@@ -14,7 +14,8 @@ verb the grammar lacks:
 :func:`reframe` finds such an object phrase and receptacle or state *by the scene's lexicon*, not
 by the words around them, and returns the canonical clause ("put a tray on the dining table",
 "close the dishwasher in the office") for the verb grammar to read; the world then binds it as it
-binds any clause. It is only tried on a part in which the grammar found no verb, so it never
+binds any clause. A wished placement of "the X" is read as "put a X ..." (any instance already in
+place meets it), where "put the X ..." asks for one not yet there. It is only tried on a part in which the grammar found no verb, so it never
 changes a reading the grammar made. Its limits: it reads one placement or one state a part; the
 object must come before the preposition or state word; a receptacle that is a room ("in the
 kitchen") is not a placement target here; words between the object and the preposition must be
@@ -156,6 +157,11 @@ def reframe(text: str, lex, named: list | tuple = ()) -> str | None:
             subject, target = ws[s:e], ws[i + len(pw): end]
             if G.select(subject, lex, named).cls == G.select(target, lex, named).cls:
                 break
+            sel = G.select(subject, lex, named)
+            if subject[:1] == ["the"] and sel.quantifier == "the" and not sel.other:
+                # a wished end state is met by any instance already in place ("the milk should be in
+                # the fridge" with a milk in it: nothing to do), unlike "put the milk in the fridge"
+                subject = ["a", *subject[1:]]
             return f"put {' '.join(subject)} {prep} {' '.join(target)}"
     for i, w in enumerate(ws):  # state: object, filler, state word (at a clause's end)
         verb = STATE_WORDS.get(w)

@@ -114,6 +114,10 @@ class Lexicon(Protocol):
     def plural(self, word: str) -> bool:
         """``word`` is a plural noun ("plates", "lights")."""
 
+    def discarded(self, obj: Any) -> bool:
+        """``obj`` has been thrown away (it is in a trash can): an unqualified "an apple" means one of
+        the others while any is left."""
+
 
 @dataclass
 class Selector:
@@ -575,6 +579,21 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
     return Selector(cls, quant, ids, " ".join(noun), excluded, other)
 
 
+def not_discarded(subject: Selector | None, target: Selector | None, lex: Lexicon) -> None:
+    """Drop from ``subject`` (in place) the instances thrown away (in a trash can, ``lex.discarded``)
+    while others remain: "grab an apple" is not the apple in the bin. Kept when the phrase quantifies
+    over every instance ("all the apples") or the clause's target holds them ("take the apple out of
+    the trash")."""
+    if subject is None or subject.quantifier == "all" or len(subject.ids) < 2:
+        return
+    gone = [i for i in subject.ids if lex.discarded(i)]
+    if not gone or len(gone) == len(subject.ids):
+        return
+    if target is not None and any(lex.related(i, p, t) for i in gone for t in target.ids for p in ("in", "on")):
+        return
+    subject.ids = [i for i in subject.ids if i not in gone]
+
+
 def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseReading | str | None:
     """One clause read (see the module doc); ``None`` when no verb is recognised, a
     ``"missing:..."`` string when it names an object the scene lacks."""
@@ -625,10 +644,9 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
             pass
     elif subject is None and effect not in ("stand", "sit", "lie"):
         return None
-    if subject is not None and prep is None and effect not in PLACING:
-        pass
+    not_discarded(subject, target, lex)
     return ClauseReading(text, effect, subject, target, prep)
 
 
-__all__ = ["INTENT_SIMILARITY", "ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal",
+__all__ = ["INTENT_SIMILARITY", "ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal", "not_discarded",
            "not_a_task", "checked_request", "implied_source", "near_refusal", "snapshot", "polite", "names_an_object", "missing_object", "NOT_OBJECTS", "prepare", "read_clause", "select", "split_verb", "state_request", "words"]

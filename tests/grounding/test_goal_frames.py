@@ -15,7 +15,8 @@ def lex():
 
 @pytest.mark.parametrize("text,want", [
     ("I need every stamp in the house on my office desk", "put every stamp on my office desk"),
-    ("the book ought to be on the desk in the home office", "put the book on the desk in the home office"),
+    # a wished placement of "the X" is met by any X already there ("put a ...")
+    ("the book ought to be on the desk in the home office", "put a book on the desk in the home office"),
     ("the dishwasher in the office ought to be closed", "close the dishwasher in the office"),
     ("a plate on the kitchen table would be great", "put a plate on the kitchen table"),
     ("chuck a pair of socks in the washer", "put a pair of socks in the washer"),

@@ -195,6 +195,15 @@ class ThorLexicon:
     def adjective(self, word):
         return _ADJ.get(word)
 
+    def discarded(self, obj):
+        objs, p, seen = self.s.objects, self.s.objects[obj].parent, {obj}
+        while p is not None and p in objs and p not in seen:
+            if objs[p].type == "GarbageCan":
+                return True
+            seen.add(p)
+            p = objs[p].parent
+        return False
+
     def has_state(self, obj, state):
         return state in self.s.objects[obj].states()
 
@@ -588,6 +597,7 @@ class ThorGoals(ThorIntents):
         sub = G.select(obj, self.lex, named)
         if sub is None or isinstance(sub, str):
             return sub
+        G.not_discarded(sub, tsel, self.lex)
         return G.ClauseReading(part, effect, sub, tsel, prep)
 
     def _conditions(self, r: G.ClauseReading):

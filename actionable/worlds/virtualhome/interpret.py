@@ -427,10 +427,15 @@ class VirtualHomeGoals:
             sel.note = P.count_note(sel.words, sel.ids, len(fit), self.name_of,
                                     "not yet in place, not in a closed container, nearest the target's room, "
                                     "then the scene's order")
+        g = self.graph
+
+        def apart(o):  # a placement across rooms after those within one (the dining room's sink for its plate)
+            return (o.kind == "relation" and o.subject not in (None, CHARACTER) and o.target not in (None, CHARACTER)
+                    and g.room_of(o.subject) != g.room_of(o.target))
         if sel.quantifier == "all":
-            groups = [make(i) for i in sel.ids]
+            groups = [sorted(make(i), key=apart) for i in sel.ids]
         else:
-            groups = [[o for i in sel.ids for o in make(i)]]
+            groups = [sorted((o for i in sel.ids for o in make(i)), key=apart)]
         if not all(groups):  # "put the microwave in the microwave": no instance can satisfy it
             return f"no {human(sel.cls)} here can satisfy that (an object cannot be put in or on itself)"
         return [self._clause(g) for g in groups]
@@ -492,6 +497,11 @@ class VirtualHomeGoals:
             if not any("GRABBABLE" in g.properties_of(i) for i in sel.ids):
                 return (f"a {human(sel.cls)} cannot be picked up (it lacks GRABBABLE), so it cannot be put in or "
                         f"on anything")
+            # "a towel on the rack": of the classes a bare head noun covers (dish rack, shoe rack, towel
+            # rack), the one named for the object put there, when there is one
+            own = [t for t in tgt.ids if g.class_of(t).startswith(sel.cls + "_") and g.class_of(t) != sel.cls]
+            if own and len({g.class_of(t) for t in tgt.ids}) > 1:
+                tgt.ids = own
             rel = self._placement(r.prep, tgt.ids)
             if sel.quantifier == "the" and len(sel.ids) > 1:  # "the milk": one not already there
                 away = [i for i in sel.ids if not any(t in g.targets(i, rel) for t in tgt.ids)]
@@ -623,12 +633,20 @@ class VirtualHomeGoals:
 
     def _from_annotation(self, spec_list, title) -> list[Clause]:
         """The annotated goals of the title's programs, by class, bound to this scene: a clause per
-        goal with an option per instance; goals on classes this scene lacks are dropped (the first
-        program whose goals all bind wins)."""
+        goal with an option per instance (those in a room of the class the annotated node was in,
+        when this scene has any); goals on classes this scene lacks are dropped (the first program
+        whose goals all bind wins)."""
         from actionable.worlds.virtualhome.scene import load_scene
 
         g = self.graph
         ex_p = getattr(self, "_exclude", (frozenset(), frozenset()))[1]
+
+        def in_room_of(ids, node_id):
+            """The instances in a room of the class the annotated node stood in ("set the table": the
+            dining room's table, so the plate, the fork and the cup go on one table), else all."""
+            r = own.room_of(node_id)
+            same = [i for i in ids if r is not None and g.class_of(g.room_of(i)) == own.class_of(r)]
+            return same or ids
         for pid, spec in spec_list:
             if pid in ex_p:
                 continue
@@ -641,15 +659,15 @@ class VirtualHomeGoals:
                     out.append(Clause((Condition("state", CHARACTER, s.state),), f"the character is {s.state.lower()}",
                                       "annotation"))
                     continue
-                ids = g.nodes_of_class(cls)
+                ids = in_room_of(g.nodes_of_class(cls), s.node_id)
                 if not ids:
                     ok = False
                     break
                 out.append(self._clause([Condition("state", i, s.state) for i in ids], "annotation"))
             for rg in spec.relations if ok else ():
                 a, b = own.class_of(rg.from_id), own.class_of(rg.to_id)
-                fa = [CHARACTER] if a == "character" else g.nodes_of_class(a or "")
-                fb = [CHARACTER] if b == "character" else g.nodes_of_class(b or "")
+                fa = [CHARACTER] if a == "character" else in_room_of(g.nodes_of_class(a or ""), rg.from_id)
+                fb = [CHARACTER] if b == "character" else in_room_of(g.nodes_of_class(b or ""), rg.to_id)
                 if not fa or not fb:
                     ok = False
                     break

@@ -149,6 +149,9 @@ class SceneLexicon:
     def adjective(self, word):
         return _ADJ.get(word)
 
+    def discarded(self, obj):
+        return any(self.g.class_of(t) in ("trashcan", "garbage_can") for t in self.g.targets(obj, "INSIDE"))
+
     def has_state(self, obj, state):
         return state in self.g.states_of(obj)
 

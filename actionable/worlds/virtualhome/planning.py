@@ -21,6 +21,7 @@ from actionable.core.planning import Attempt, Committing
 from actionable.core.program import Argument, Step
 from actionable.grounding.objects import match_task_objects, normalize_name as norm_name
 from actionable.worlds.virtualhome.admissible import ACTION_RULES
+from actionable.worlds.virtualhome.reach import out_of_reach
 from actionable.worlds.virtualhome.repair import ESTABLISH, corrective_steps
 from actionable.worlds.virtualhome.resolver import Resolver, ResolverConfig
 from actionable.worlds.virtualhome.simulator import Simulator, StateView, state_diff
@@ -65,12 +66,17 @@ class AffordanceOracle(Committing):
         scene: a :class:`~actionable.worlds.virtualhome.scene.SceneGraph` (or a scene name).
         repair_budget: most corrective steps inserted before one step (0 = no repair).
         max_bindings: node-id bindings tried per class-level step.
+        reach: apply the reach rule of :mod:`~actionable.worlds.virtualhome.reach` on top of the
+            executor (an at-object step needs the character at the object, and the object not shut
+            in a closed container); the rule repair inserts the walk or the opening. ``False``
+            gives the raw executor's loose closeness.
 
     Raises:
         SceneError: unknown scene.
     """
 
-    def __init__(self, scene, repair_budget: int = 3, max_bindings: int = 4):
+    def __init__(self, scene, repair_budget: int = 3, max_bindings: int = 4, reach: bool = True):
+        self.reach = bool(reach)
         self.sim = Simulator()
         self.sim.reset(options={"scene": scene})
         self.scene = self.sim._scene
@@ -90,7 +96,13 @@ class AffordanceOracle(Committing):
         return StateView(self.state if state is None else state, self.sim._char_id, self.sim._mods[0].Relation)
 
     def _run(self, step: Step, state):
-        return self.sim._run(step, state)
+        why = out_of_reach(step, self.view(state)) if self.reach else None
+        if why is not None and why["shut_in"]:  # open the container before walking to what is in it
+            return False, state, dict(why, step_index=self.sim._t)
+        ok, new_state, info = self.sim._run(step, state)
+        if ok and why is not None:
+            return False, state, dict(why, step_index=info.get("step_index"))
+        return ok, new_state, info
 
     def _bindings(self, step: Step, state) -> list[Step]:
         if step.is_resolved:

@@ -1,0 +1,91 @@
+"""The planning domain's reach rule: a robot acts only on what it stands at.
+
+VirtualHome's evolving-graph executor (``virtualhome_eval.simulation.evolving_graph.execution``,
+``_is_character_close_to``) lets an interaction run when the character is CLOSE to the object, but
+also under a *loose rule*: when the character is CLOSE to any node that is itself CLOSE to the
+object. CLOSE edges of the scene graph link furniture across a room and, in the default house,
+across rooms, and a grab leaves the character CLOSE to the surface the object came from. So the raw
+executor accepts plans without walks: the plate put into the bathroom sink from the dining room,
+the fridge opened from the kitchen counter. Some interactions (``WASH``, ``WIPE``, ``EAT``, ...) also
+run on an object shut inside a closed cupboard.
+
+The planning domain (:class:`~actionable.worlds.virtualhome.planning.AffordanceOracle`) is
+stricter than the executor, so plans it builds execute on both (every plan that passes this rule
+passes the executor's). For each object an at-object action acts on and the character does not
+hold, :func:`out_of_reach` asks that
+
+* the character is CLOSE to the object itself, or to the node the object is ON or INSIDE (a cup on
+  the table the character stands at; the milk in the fridge it stands at), and
+* the object is not INSIDE a closed, openable container (it is opened first).
+
+The unmet precondition is returned in the executor's own format, so rule repair
+(:func:`~actionable.worlds.virtualhome.repair.corrective_steps`) inserts the ``WALK`` or the
+``WALK`` + ``OPEN`` that establishes it. Navigation and perception (``WALK``, ``FIND``,
+``TURNTO``, ``LOOKAT``, ``WATCH``, ...) and actions on held things (``DRINK``, ``READ``,
+``PUTON``) are not at-object actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from actionable.core.program import Step
+
+#: actions done at the object, whose executor checks (loosely) that the character is close to it
+AT_OBJECT: frozenset[str] = frozenset({
+    "GRAB", "OPEN", "CLOSE", "PUTIN", "PUTBACK", "PUTOBJBACK", "SWITCHON", "SWITCHOFF", "SIT", "LIE",
+    "WIPE", "TOUCH", "POUR", "TYPE", "PUSH", "PULL", "MOVE", "RINSE", "WASH", "SCRUB", "SQUEEZE",
+    "PLUGIN", "PLUGOUT", "CUT", "EAT"})
+
+
+def _shut_in(view: Any, nid: int) -> int | None:
+    for t in view.targets(nid, "INSIDE"):
+        if "CLOSED" in view.states_of(t) and "CAN_OPEN" in view.properties_of(t):
+            return t
+    return None
+
+
+def out_of_reach(step: Step, view: Any) -> dict | None:
+    """Why the resolved ``step`` cannot be done from where the character stands, or ``None``.
+
+    Args:
+        step: a resolved step (every argument has a node id).
+        view: the :class:`~actionable.worlds.virtualhome.simulator.StateView` before the step.
+
+    Returns:
+        ``None`` when the step is not an at-object action or every object it acts on is within
+        reach; else an ``info`` dict as the simulator writes one for a failed step
+        (``executed`` False, ``error_type`` ``"missing"``, ``error``, ``unmet_preconditions``
+        readable, ``unmet_raw`` as ``(negate, precondition)`` pairs: ``character CLOSE x`` or
+        ``x OPEN`` for an object in a closed container) and ``shut_in`` (that container's id, or
+        ``None`` when the object is only too far).
+    """
+    if step.action not in AT_OBJECT or not step.args:
+        return None
+    char = view.character_id
+    held = set(view.held())
+    close = set(view.targets(char, "CLOSE"))
+    rooms = {r for r in (view.room_of(char),) if r is not None}
+    for a in step.args:
+        x = a.id
+        if x is None or x in held or x == char:
+            continue
+        c = _shut_in(view, x)
+        if c is not None and step.action not in ("OPEN", "CLOSE"):
+            return {"executed": False, "error_type": "missing",
+                    "error": f"<{a.name}> ({x}) is inside the closed <{view.class_of(c)}> ({c}); open it first",
+                    "unmet_preconditions": [f"{view.class_of(c)}({c}) OPEN"],
+                    "unmet_raw": [(False, {"id": x, "state": "OPEN"})], "shut_in": c}
+        supports = {t for rel in ("ON", "INSIDE") for t in view.targets(x, rel)} - rooms
+        if x in close or supports & close:
+            continue
+        name = view.class_of(char) or "character"
+        return {"executed": False, "error_type": "missing",
+                "error": f"the character is not close to <{a.name}> ({x}); walk to it first "
+                         "(the planning domain's reach rule)",
+                "unmet_preconditions": [f"{name}({char}) CLOSE {a.name}({x})"],
+                "unmet_raw": [(False, {"from_id": char, "relation": "CLOSE", "to_id": x})], "shut_in": None}
+    return None
+
+
+__all__ = ["AT_OBJECT", "out_of_reach"]
