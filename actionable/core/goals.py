@@ -271,10 +271,15 @@ class DerivedGoals:
         spec: a :class:`~actionable.core.goals.GoalSpec` over the plan's
             nodes, or ``None`` when no condition could be derived.
         source: where the conditions came from, in words (or why there are none).
+        exact: the conditions name the instances the goal means (the world's goal interpreter,
+            bound as ``actionable plan`` binds them), so a judge checks them on those node ids even
+            for a plan written without ids; ``False``: conditions by class (a packaged title's
+            annotated goals), met by any node of the class.
     """
 
     spec: object | None
     source: str
+    exact: bool = False
 
     @property
     def conditions(self) -> tuple[str, ...]:

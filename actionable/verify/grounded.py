@@ -288,6 +288,8 @@ class SimulatorJudge:
         if not self.config.derive_goals:
             return task, "goal conditions: none given; only executability is checked"
         d = self.world.derive_goals(task.goal, plan, self._scene(task))
+        if d.spec is not None and getattr(d, "exact", False):
+            self._match = "id"  # "turn on the TV": the TV the reading means, not any television
         if d.spec is None:
             return task, (f"goal conditions: none could be derived from the goal ({d.source}); "
                           "only executability is checked")

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from actionable.cli import main
 
 
@@ -86,13 +88,31 @@ def test_a_step_naming_an_object_the_scene_lacks_names_the_file_step_and_scene(t
 
 
 def test_verify_json_when_every_step_is_removed_is_still_one_json_object(tmp_path, capsys):
-    # a new user's check: with --json, a plan deleted whole printed the text rounds, not JSON. (That the
-    # sim judge deletes this plan at all is a known weakness: re-grounding plus the final switch-off.)
+    # a new user's check: with --json, a plan deleted whole printed the text rounds, not JSON. Here the
+    # light is already on and switching it off serves nothing the goal asks: every step goes.
     f = tmp_path / "plan.txt"
-    f.write_text("walk to television\n[SWITCHON] <television> (99999)\nswitch on television\n"
-                 "switch off television\n", encoding="utf-8")
-    assert main(["verify", str(f), "--goal", "Turn on the TV", "--judge", "sim", "--json"]) == 1
+    f.write_text("[WALK] <light> (411)\n[SWITCHON] <light> (411)\n[SWITCHOFF] <light> (411)\n", encoding="utf-8")
+    assert main(["verify", str(f), "--goal", "Relax", "--judge", "sim", "--json"]) == 1
     cap = capsys.readouterr()
     d = json.loads(cap.out)  # one JSON object, the rounds in it
-    assert d["all_removed"] is True and "removed all 4 steps" in d["error"] and d["rounds"]
-    assert "removed all 4 steps" in cap.err
+    assert d["all_removed"] is True and "removed all 3 steps" in d["error"] and d["rounds"]
+    assert "removed all 3 steps" in cap.err
+
+
+@pytest.mark.parametrize("lines", [
+    "walk to television\nswitch on television\nswitch off television\n",
+    "walk to television\n[SWITCHON] <television> (99999)\nswitch on television\nswitch off television\n",
+])
+def test_a_goal_read_by_the_interpreter_is_checked_on_its_instance(tmp_path, capsys, lines):
+    """The third session's new-user finding: "Turn on the TV" is ON(television 410), the TV that is
+    off; with class matching the other television (248, already on) met it, so the judge deleted the
+    whole plan. Now the step that undoes the goal goes, the switch-on stays (re-grounded from the
+    absent node 99999), and the goal holds after revision (exit 0)."""
+    f = tmp_path / "plan.txt"
+    f.write_text(lines, encoding="utf-8")
+    assert main(["verify", str(f), "--goal", "Turn on the TV", "--judge", "sim", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert not d.get("all_removed")
+    final = [ln for ln in d["final"].splitlines() if ln.strip()]
+    assert [ln.split(" <")[0] for ln in final] == ["[WALK]", "[SWITCHON]"], final
+    assert all("<television>" in ln for ln in final) and "99999" not in d["final"]

@@ -141,7 +141,8 @@ class VirtualHomeReplay(GraphReplay):
         if reading is not None and reading.is_goal and all(c.source == "rule" for c in reading.clauses):
             spec = reading_to_spec(reading, plan, scene)
             if spec is not None and spec.total:
-                return DerivedGoals(spec, "read from the goal text by the goal interpreter (as `actionable plan`)")
+                return DerivedGoals(spec, "read from the goal text by the goal interpreter (as `actionable plan`)",
+                                    exact=True)
         return derive_goal_spec(goal, plan, scene, scene_objects=scene_objects)
 
 
