@@ -71,7 +71,8 @@ def verify_command(
     """Critique a plan and print the critiques of every round and the revised plan.
 
     Exit code 0 when the loop ran and the revised plan's goal holds (or cannot be
-    checked), 1 when the revised plan's goal does not hold or every step was removed,
+    checked), 1 when the revised plan's goal does not hold, it does not execute (--env thor)
+    or every step was removed,
     2 on bad input (one 'error:' line naming the flag or file), 130 when interrupted.
     """
     if quiet:
@@ -254,9 +255,12 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
                          max_rounds=max_rounds, where=where, suffix=plan_file.suffix)
     before, after = wv.before, wv.after
     _replay({"goal": wv.goal, **wv.to_dict()}, env, wv.scene, html, png)
+    failed = not after.executable or after.goals_met < after.goals_total
     if as_json:
         typer.echo(json.dumps({"goal": wv.goal, "env": env, "scene": wv.scene, "judge": judge, "planner": planner,
                                "model": getattr(lm, "model_id", None), **wv.to_dict()}))
+        if failed:
+            raise typer.Exit(1)
         return
     typer.echo(f"world {env}, scene {wv.scene}, goal: {wv.goal}")
     for n in wv.notes[:5]:
@@ -267,6 +271,8 @@ def _verify_world(plan_file, goal, judge, planner, model, scene, max_rounds, no_
     typer.echo(f"executes in {env}: before {'yes' if before.executable else 'no'}, after "
                f"{'yes' if after.executable else 'no'}" + g
                + ("" if after.executable else f" (fails at step {after.failed_index + 1}: {after.error})"))
+    if failed:
+        raise typer.Exit(1)  # the revised plan does not execute, or a checked goal does not hold
 
 
 def eval_verify_command(

@@ -141,6 +141,7 @@ def pre_toggle(s, o, r=None, want=None):
     if r is not None and s.objects[o].parent != r:
         out.append(f"inReceptacle({o}, {r})")
     _at(s, o, out)
+    _accessible(s, o, out)
     if want is not None and s.objects[o].on == want:
         out.append(("not " if want else "") + f"isToggled({o})")
     return out
@@ -155,6 +156,7 @@ def pre_slice(s, co, ko):
     if s.anchor(co) is None:
         out.append(f"not holds(agent, {co})")
     _at(s, co, out)
+    _accessible(s, co, out)  # not the bread shut in the fridge
     if s.objects[co].sliced:
         out.append(f"not isSliced({co})")
     return out
@@ -181,6 +183,7 @@ def pre_pour(s, t):
     if t == h:
         out.append(f"not holds(agent, {t})")
     _at(s, t, out)
+    _accessible(s, t, out)
     return out
 
 
@@ -194,6 +197,7 @@ def pre_clean(s, o):
     if not s.objects[o].dirty:
         out.append(f"isDirty({o})")
     _at(s, o, out)
+    _accessible(s, o, out)
     if not _near_water(s):
         out.append("atLocation(agent, SinkBasin)")
     return out
@@ -205,6 +209,7 @@ def pre_fill(s, o):
     if s.objects[o].filled:
         out.append(f"not isFilledWithLiquid({o})")
     _at(s, o, out)
+    _accessible(s, o, out)
     if not _near_water(s):
         out.append("atLocation(agent, SinkBasin)")
     return out

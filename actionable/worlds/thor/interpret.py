@@ -711,10 +711,21 @@ class ThorGoals(ThorIntents):
                     f"world (its placement table, ALFRED's canContain with TEACh's states, never allows it)")
         if "pickupable" not in self._caps(sel.cls):
             return f"a {sel.cls} cannot be picked up in the THOR world (it lacks 'pickupable')"
-        if tgt.quantifier == "all" and len(ok_t) > 1 and sel.quantifier != "all":
-            pass
+        if tgt.quantifier == "all" and len(ok_t) > 1 and sel.quantifier != "all" and getattr(sel, "count", None) is None:
+            # "put an apple in every bowl": one clause per target, each met by a different instance
+            if len(sel.ids) < len(ok_t):
+                return (f"that needs {_article(sel.cls)} {sel.cls} for each of the {len(ok_t)} {tgt.cls}s, "
+                        f"and this scene has {len(sel.ids)}")
+            return [self._clause([Condition("relation", i, "IN", t) for i in sel.ids if i != t and not _inside(s, t, i)])
+                    for t in ok_t]
+        ids = sel.ids
+        if getattr(sel, "other", False) and len(ids) > 1:
+            # "put the other mug in the sink": not the mug already there (with an X named before,
+            # the reading's bind_apart also keeps it apart from that one)
+            away = [i for i in ids if not any(_inside(s, i, t) for t in ok_t)]
+            ids = away or ids
         # a sink basin and its sink are one place (the checker accepts either)
-        return self._per_subject(sel.ids, sel.quantifier,
+        return self._per_subject(ids, sel.quantifier,
                                  lambda i: [Condition("relation", i, "IN", t) for t in ok_t if t != i
                                             and not _inside(s, t, i)])
 

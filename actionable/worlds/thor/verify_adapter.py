@@ -364,4 +364,28 @@ class ThorAdapter:
                 return any(o.type.lower() == x and getattr(o, "boiled", False) for o in s.objects.values())
             g = Goal(f"a {m.group(1)} is boiled (cooked in water on a heat source)", test)
             return [g], f"goal conditions checked (1, from the goal text): {g.text}"
+        got = self._read_goal(goal_text)
+        if got is not None:
+            return got
         return [], "goal conditions: none could be derived from the goal; only executability and the final state are checked"
+
+    def _read_goal(self, goal_text: str) -> tuple[list, str] | None:
+        """The goal text read by the kitchen's goal interpreter, as ``actionable plan --env thor``
+        reads it (:class:`~actionable.worlds.thor.interpret.ThorGoals`), one world goal per clause
+        (a clause holds when one of its conditions does, on the instances it names); ``None`` when
+        the text is refused or unclear there."""
+        from actionable.core.conditions import check_clauses
+        from actionable.core.errors import ActionableError
+        from actionable.core.world import Goal
+        from actionable.worlds.thor.interpret import ThorGoals
+
+        try:
+            interp = ThorGoals(self.scene)
+            reading = interp.read(goal_text)
+        except ActionableError:
+            return None
+        if not reading.is_goal or not reading.clauses:
+            return None
+        gs = [Goal(c.text, lambda st, c=c: check_clauses([c], interp.view(st)).done) for c in reading.clauses]
+        return gs, (f"goal conditions checked ({len(gs)}, read from the goal text by the goal interpreter "
+                    f"(as `actionable plan`)): " + "; ".join(g.text for g in gs))

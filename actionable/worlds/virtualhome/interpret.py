@@ -511,6 +511,15 @@ class VirtualHomeGoals:
                 sw = [t for t in tgt.ids if "HAS_SWITCH" in g.properties_of(t)]
                 extra = [self._clause([Condition("state", t, "ON") for t in sw])] if sw else []
 
+            if tgt.quantifier == "all" and len(tgt.ids) > 1 and sel.quantifier != "all" and sel.count is None:
+                # "put a towel on every towel rack": one clause per target, each met by a different
+                # instance (an object is on or in one place at a time)
+                if len(sel.ids) < len(tgt.ids):
+                    return (f"'{r.text}' needs a {human(sel.cls)} for each of the {len(tgt.ids)} "
+                            f"{human(tgt.cls)}s, and scene {self.name!r} has {len(sel.ids)}")
+                return [self._clause([Condition("relation", i, rel, t) for i in sel.ids if i != t])
+                        for t in tgt.ids] + extra
+
             def make(i):
                 return [Condition("relation", i, rel, t) for t in tgt.ids if t != i]
             got = self._per_subject(sel, make)
