@@ -58,9 +58,10 @@ def test_verify_thor_json_and_teach_prefix(tmp_path):
     f.write_text("PickUp(Mug)\nPlace(Chair)\nPickUp(Mug)\nPlace(Sink)\n", encoding="utf-8")
     r = runner.invoke(app, ["verify", str(f), "--env", "thor", "--scene", "teach:a53339c1decca356_4b31",
                             "--judge", "rule", "--json"])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 1, r.output  # the rule judge's revision still does not execute: exit 1
     d = json.loads(r.output)
-    assert d["env"] == "thor" and d["executable_before"] is False and "rounds" in d
+    assert d["env"] == "thor" and d["executable_before"] is False and d["executable_after"] is False
+    assert "rounds" in d
 
 
 def test_scenes_env_thor():
@@ -112,3 +113,19 @@ def test_verbose_prints_model_notes(tmp_path, monkeypatch):
     assert quiet.exit_code == 0 and loud.exit_code == 0, loud.output
     assert "model note" not in quiet.output
     assert "model note (the LLM's output, not your input): ignored MISSING" in loud.output
+
+
+def test_kitchen_verify_reads_the_goal_as_plan_does_and_exits_1_when_it_fails(tmp_path, capsys):
+    """The third session's new-user check: the kitchen's verify checked no goal for texts `plan`
+    reads ("Put the apple in the fridge"), and exited 0 when the revised plan did not execute."""
+    f = tmp_path / "k.txt"
+    f.write_text("PickUp(Apple)\nPlace(Fridge)\n", encoding="utf-8")
+    base = ["verify", str(f), "--env", "thor", "--scene", "FloorPlan1", "--goal", "Put the apple in the fridge"]
+    assert main(base + ["--judge", "rule"]) == 1  # the rule judge adds no Open: still fails at step 2
+    out = capsys.readouterr().out
+    assert "after no" in out and "goals met 0/1 -> 0/1" in out
+    assert main(base + ["--judge", "sim"]) == 0  # the sim judge inserts Open(Fridge): executes, goal met
+    out = capsys.readouterr().out
+    assert "read from the goal text by the goal interpreter" in out and "goals met 0/1 -> 1/1" in out
+    assert main(base + ["--judge", "rule", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["executable_after"] is False

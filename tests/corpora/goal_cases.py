@@ -250,6 +250,12 @@ VH_CASES: tuple[GoalCase, ...] = (
              plan="nothing", kind="already_true"),
     GoalCase("hang a towel on the rack", clauses=1, must=(("relation", 1505, "ON", 31, False),),
              never=(("relation", 1505, "ON", 1248, False),), kind="in_vs_on"),
+    # "every" on the destination: one clause per table, each met by another plate (the default
+    # house has 3 plates and 3 tables, 3 towels and 4 towel racks)
+    GoalCase("Put a plate on every table", clauses=3, must=(("relation", 1249, "ON", 107, False),
+                                                          ("relation", 1249, "ON", 226, False),
+                                                          ("relation", 1249, "ON", 355, False)), kind="quantifier"),
+    GoalCase("Put a towel on each towel rack", status="refuse", plan=None, kind="quantifier"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

@@ -336,3 +336,57 @@ def test_an_end_state_without_a_known_verb_reads_as_its_command(fp1, said, canon
 @pytest.mark.parametrize("said", ["the apple is in the fridge", "there is a mug on the counter top"])
 def test_a_description_is_not_read_as_a_wish(fp1, said):
     assert fp1.read(said).status != "goal"
+
+
+# --- the third session's new-user check (wrong "Done" / "Nothing to do" in the kitchen)
+@pytest.mark.parametrize("task,target", [("Slice the bread from the fridge", "Bread|alfred|2"),
+                                         ("Slice the potato", "Potato|alfred|1"),
+                                         ("Fill the pot with water", "Pot|alfred|1")])
+def test_nothing_is_cut_poured_into_or_filled_inside_a_closed_container(task, target):
+    """FloorPlan1: bread 2 is in the closed fridge, potato 1 in the closed microwave, the pot in a
+    closed cabinet. Slicing, pouring and filling (like picking up) need the container open: the
+    plan opens it before the step that acts on the object, and the replay agrees."""
+    from actionable.planning.pipeline import interpreter_for
+
+    dom = planning_domain("thor", FP1)
+    s = ThorGoals(FP1).initial
+    shut = s.enclosed(target)
+    assert shut is not None  # the premise: the object starts shut in
+    res = plan_task(dom, task, interpreter_for(dom))
+    assert res.done is True, res.verdict()
+    steps = res.resolved_program.steps
+    act = next(i for i, st in enumerate(steps) if st.action in ("CUT", "POUR") and any(a.id == target for a in st.args))
+    assert any(st.action == "OPEN" and st.args[0].id == shut for st in steps[:act]), [x.to_script() for x in steps]
+
+
+def test_enclosed_preconditions_name_the_container():
+    from actionable.worlds.thor.actions import pre_clean, pre_fill, pre_slice, pre_toggle
+
+    s = ThorGoals(FP1).initial
+    fridge = s.enclosed("Bread|alfred|2")
+    assert f"opened({fridge})" in pre_slice(s, "Bread|alfred|2", "Knife|alfred|1")
+    pot = "Pot|alfred|1"
+    assert f"opened({s.enclosed(pot)})" in pre_fill(s, pot)
+    assert all(f"opened({s.enclosed(pot)})" not in pre_toggle(s, t) for t in s.of_type("Faucet"))
+    assert pre_clean is not None
+
+
+@pytest.mark.parametrize("task,meant", [("Put the other mug in the sink", "Mug|alfred|1"),
+                                        ("Put the other potato in the microwave", "Potato|alfred|2")])
+def test_the_other_one_is_not_the_one_already_there(fp1, task, meant):
+    """Mug 2 is already in the sink and potato 1 in the microwave: "the other" one is meant
+    ("Nothing to do" before)."""
+    r = fp1.read(task)
+    assert r.status == "goal", r.why
+    assert _subjects(r) == [[meant]]
+
+
+def test_every_target_is_one_clause_each(fp1):
+    """"an apple in every bowl": one clause per bowl (a different apple each), or a refusal naming
+    the shortfall."""
+    r = fp1.read("Put a mug in every cabinet")
+    assert r.status == "refuse" and "for each of the" in r.why
+    s = ThorGoals(FP1).initial
+    if len(s.of_type("Bowl")) > 1:
+        r = fp1.read("Put an apple in every bowl")
+        assert len(r.clauses) == len(s.of_type("Bowl"))
