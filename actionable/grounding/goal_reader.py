@@ -624,6 +624,12 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
                 head = head[: len(head) - next(len(x.split()) for x in sorted(_PREPS, key=lambda x: -len(x.split()))
                                                if _PREPS[x] == p2 and head[-len(x.split()):] == x.split())]
                 obj_ws, prep, tgt_ws = obj_ws + ["from"] + head, p2, t2
+        if prep in ("in", "on") and effect in PLACING and tgt_ws:
+            # "put the cup in the home office in the dishwasher": a room right after the object picks
+            # the instance; the placement after it is the target
+            head, p2, t2 = _split_prep(tgt_ws)
+            if p2 in ("in", "on") and t2 and lex.room(head) is not None and lex.room(t2) is None:
+                obj_ws, prep, tgt_ws = obj_ws + [prep] + head, p2, t2
     subject = None
     if obj_ws:
         subject = select(obj_ws, lex, named, strict=effect not in ("water", "fill", "cook", "make"))

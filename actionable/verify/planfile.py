@@ -279,7 +279,7 @@ def read_text(path: Path) -> tuple[str, str]:
     else:
         where = f"plan file {str(path)!r}"
         if not path.is_file():
-            what = "is a directory" if path.is_dir() else "does not exist"
+            what = "is a directory" if path.is_dir() else "is not a regular file" if path.exists() else "does not exist"
             raise InputError(f"{where} {what}; give a text file with one action a line")
         try:
             text = path.read_text(encoding="utf-8")

@@ -160,9 +160,10 @@ def test_verify_thor_reads_plan_output_and_names_the_file(tmp_path, capsys):
     assert main(["verify", str(t), "--env", "thor", "--scene", "FloorPlan1", "--judge", "rule"]) == 2
     assert _err(capsys).startswith(f"error: plan file '{t}': line 3: cannot read 'Fly(Moon)'")
     t.write_text("Task: Make coffee\n  1. PickUp(Mug)  (score 0.40)\n  2. Place(CounterTop)\nexecutable: yes\n")
-    assert main(["verify", str(t), "--env", "thor", "--scene", "FloorPlan1", "--judge", "rule"]) == 0
+    # read and judged; the plan makes no coffee, so the checked goal does not hold: exit 1
+    assert main(["verify", str(t), "--env", "thor", "--scene", "FloorPlan1", "--judge", "rule"]) == 1
     out = capsys.readouterr().out
-    assert "goal: Make coffee" in out and "was 2" in out
+    assert "goal: Make coffee" in out and "was 2" in out and "-> 0/" in out
 
 
 def test_name_the_flag_helper():

@@ -141,6 +141,10 @@ def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
+#: what "the dishes" covers in a kitchen (AI2-THOR object types)
+_DISH_TYPES = ("Plate", "Bowl", "Cup", "Mug", "Pot", "Pan")
+
+
 class ThorLexicon:
     """:class:`actionable.grounding.goal_reader.Lexicon` over a THOR state (ids are THOR ids)."""
 
@@ -176,6 +180,9 @@ class ThorLexicon:
         return self._lookup([w for w in ws if w not in G._DETS]) is not None
 
     def kinds(self, ws, cls):
+        if ws and ws[-1] in ("dishes",) and cls == "Plate":
+            # "the dishes": the tableware and cookware of the scene (plates, bowls, cups, mugs, pots, pans)
+            return [cls] + [t for t in _DISH_TYPES if t != cls and t in self.types]
         return [cls]
 
     def instances(self, cls):
@@ -623,7 +630,7 @@ class ThorGoals(ThorIntents):
                 what = {"toggleable": "switched on or off", "openable": "opened or closed", "dirtyable": "cleaned",
                         "sliceable": "sliced", "canFillWithLiquid": "filled", "pickupable": "picked up",
                         "cookable": "cooked"}[need]
-                return (f"a {sel.cls} cannot be {what} in the THOR world (it lacks the '{need}' capability)")
+                return (f"{_article(sel.cls)} {sel.cls} cannot be {what} in the THOR world (it lacks the '{need}' capability)")
             sel.ids = ok
         if eff in _STATE:
             state, neg = _STATE[eff]

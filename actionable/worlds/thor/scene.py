@@ -291,7 +291,7 @@ def teach_scene(game: str) -> Scene:
     each Faucet runs into its nearest SinkBasin (the metadata carries neither link)."""
     eps = data.teach_episodes()
     if game not in eps:
-        raise UnknownSceneError(f"unknown TEACh game {game!r}; see list_scenes() for the 79 'teach:' scenes")
+        raise UnknownSceneError(f"unknown TEACh game {game!r}; `actionable scenes --env thor` lists the 79 'teach:' scenes")
     ep = eps[game]
     objs = ep["objects"]
     by_type: dict[str, list[dict]] = {}
