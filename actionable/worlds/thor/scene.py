@@ -100,6 +100,10 @@ class Scene:
         self.by_short = {v: k for k, v in self.short.items()}
 
 
+#: openable receptacles whose closed lid does not shut in what is on them
+_LID_ONLY = frozenset({"Toilet"})
+
+
 class ThorState:
     """Mutable episode state: ``objects`` (id -> :class:`Obj`), ``agent_loc`` (location key or
     None at the start), ``agent_pos`` ((x, z) or None), ``held`` (object id or None)."""
@@ -165,12 +169,13 @@ class ThorState:
         return math.hypot(p[0] - q[0], p[2] - q[1]) <= REACH_M
 
     def enclosed(self, oid: str) -> str | None:
-        """The first closed openable container around ``oid`` (None if none)."""
+        """The first closed openable container around ``oid`` (None if none). A toilet's lid is not
+        a container's door: what stands on a toilet (a candle, a spray bottle) is on top of it."""
         objs = self.objects
         p = objs[oid].parent
         while p is not None:
             o = objs[p]
-            if "openable" in o.caps and not o.open:
+            if "openable" in o.caps and not o.open and o.type not in _LID_ONLY:
                 return p
             p = o.parent
         return None
