@@ -175,5 +175,16 @@ def drop_feeling(text: str, names: Callable[[list[str]], bool]) -> tuple[str, st
     return rest, f"'{lead}' says how things are for the user and names nothing to do; the command after it is read"
 
 
-__all__ = ["COUNT_WORDS", "adjectives", "unfit_adjective", "choose", "count", "count_note", "count_refusal", "drop_feeling", "fitting",
+__all__ = ["COUNT_WORDS", "activity", "adjectives", "unfit_adjective", "choose", "count", "count_note", "count_refusal", "drop_feeling", "fitting",
            "noun_phrase", "number", "plural", "place_refusal", "unrecorded_place"]
+
+
+_ACTIVITY = re.compile(r"^\s*(?:i want to|i wanna|i'd like to|i would like to|i need to|i'm going to|i am going to|"
+                       r"let's|let us|let me|time to)\s+", re.I)
+
+
+def activity(task: str) -> str:
+    """The activity an intent task names, without the speaker's framing ("I want to watch
+    television" -> "watch television"), for comparing it with the packaged task titles."""
+    out = _ACTIVITY.sub("", task)
+    return out if out.strip() else task

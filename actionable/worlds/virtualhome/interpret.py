@@ -621,7 +621,7 @@ class VirtualHomeGoals:
         from actionable.core.dataset import normalize_task
 
         ex_t, ex_p = getattr(self, "_exclude", (frozenset(), frozenset()))
-        q = self.embedder.encode([task])[0]
+        q = self.embedder.encode([P.activity(task)])[0]
         m = _title_matrix(self.embedder)
         sims = m @ q / (np.linalg.norm(m, axis=1) * np.linalg.norm(q) + 1e-9)
         for j, t in enumerate(titles):
@@ -668,7 +668,12 @@ class VirtualHomeGoals:
                     out.append(Clause((Condition("state", CHARACTER, s.state),), f"the character is {s.state.lower()}",
                                       "annotation"))
                     continue
-                ids = in_room_of(g.nodes_of_class(cls), s.node_id)
+                ids = g.nodes_of_class(cls)
+                if s.state in ("ON", "OFF"):  # an instance this scene can switch (a dvd player here has no switch)
+                    ids = [i for i in ids if {"ON", "OFF"} & g.states_of(i)]
+                elif s.state in ("OPEN", "CLOSED"):
+                    ids = [i for i in ids if "CAN_OPEN" in g.properties_of(i)]
+                ids = in_room_of(ids, s.node_id)
                 if not ids:
                     ok = False
                     break
