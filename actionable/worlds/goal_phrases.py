@@ -100,6 +100,11 @@ def fitting(ids: Iterable, adjs: list[tuple], has_state: Callable) -> list:
     return [i for i in ids if all(has_state(i, st) != neg for _, st, neg in adjs)]
 
 
+#: words that end a noun phrase as its verb ("the front door is locked": "front door")
+_COPULA = frozenset({"is", "are", "was", "were", "be", "been", "isn't", "aren't", "has", "have", "should", "must",
+                     "will", "would", "can", "could", "like", "looks", "seems"})
+
+
 def noun_phrase(ws: list[str], word: str) -> str:
     """The noun phrase of ``ws`` that ``word`` begins, up to three words ("lock the front door":
     "front door"), cut at a determiner, a preposition, a conjunction or a verb; ``word`` when it
@@ -110,7 +115,7 @@ def noun_phrase(ws: list[str], word: str) -> str:
     out = [word]
     for x in ws[k + 1: k + 3]:
         if x in G._DETERMINERS or x in G._PREPS or x in ("and", "or", "then", "but", "please", "so") \
-                or G.split_verb([x])[0] is not None:
+                or x in _COPULA or G.split_verb([x])[0] is not None:
             break
         out.append(x)
     return " ".join(out)

@@ -63,6 +63,8 @@ def test_refusals_say_why(vh):
     assert "has no fireplace" in interp.read("Light the fireplace").why
     assert "can be open" in interp.read("Open the floor").why or "lacks CAN_OPEN" in interp.read("Open the floor").why
     assert interp.read("Make the bed").why.startswith("I can't tell what end state this asks for")
+    # the noun phrase a refusal names ends at its verb ("has no front door is" before)
+    assert "has no front door;" in interp.read("Make sure the front door is locked").why
 
 
 def test_synonym_reading_is_never_silent(vh):
