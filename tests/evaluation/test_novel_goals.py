@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from actionable.core.errors import ActionableError, InputError
-from actionable.evaluation.novel_goals import (DATA_FILE_B, DATA_FILE_C, DATA_FILE_D, NovelGoalsError, PlanOutcome, check, load_novel_goals,
+from actionable.evaluation.novel_goals import (DATA_FILE_B, DATA_FILE_C, DATA_FILE_D, DATA_FILE_E, NovelGoalsError, PlanOutcome, check, load_novel_goals,
                                                parse_task, scene_problems, score, split_of, verdict)
 
 TASKS = load_novel_goals()
@@ -20,6 +20,8 @@ TASKS_B = load_novel_goals(DATA_FILE_B)
 TASKS_C = load_novel_goals(DATA_FILE_C)
 #: the held-out set D (benchmarks/data/novel_goals_d.md); checked the same way as sets B and C
 TASKS_D = load_novel_goals(DATA_FILE_D)
+#: the held-out set E (benchmarks/data/novel_goals_e.md); checked the same way as sets B, C and D
+TASKS_E = load_novel_goals(DATA_FILE_E)
 
 
 def _initial(task):
@@ -75,9 +77,10 @@ TITLES = {"relax on sofa", "work", "turn on light", "watch tv", "browse internet
     (TASKS_B, TASKS, "b", (24, 36)),
     (TASKS_C, TASKS + TASKS_B, "c", (30, 30)),
     (TASKS_D, TASKS + TASKS_B + TASKS_C, "d", (32, 28)),
-], ids=["set B", "set C", "set D"])
+    (TASKS_E, TASKS + TASKS_B + TASKS_C + TASKS_D, "e", (32, 28)),
+], ids=["set B", "set C", "set D", "set E"])
 def test_held_out_set_size_worlds_categories_and_split(tasks, earlier, prefix, halves):
-    """Sets B, C and D: 60 tasks each (38 VirtualHome, 22 THOR), every category, no id or
+    """Sets B, C, D and E: 60 tasks each (38 VirtualHome, 22 THOR), every category, no id or
     instruction of an earlier set, no packaged title, the fixed sha256 split, and a reference plan
     only for goal tasks."""
     assert len(tasks) == 60
@@ -95,7 +98,7 @@ def test_held_out_set_size_worlds_categories_and_split(tasks, earlier, prefix, h
     assert (split["tune"], split["report"]) == halves
     planned = [t for t in tasks if t.reference_plan]
     assert len(planned) >= 30 and all(t.expected == "goal" for t in planned)
-    if prefix in ("c", "d"):
+    if prefix in ("c", "d", "e"):
         assert len(planned) == sum(t.expected == "goal" for t in tasks)
 
 
@@ -140,7 +143,50 @@ def test_d_file_size_worlds_categories_and_split():
         assert difflib.SequenceMatcher(None, mine, close).ratio() < 0.6, (t.id, close)
 
 
-ALL_TASKS = TASKS + TASKS_B + TASKS_C + TASKS_D
+def test_e_file_size_worlds_categories_and_split():
+    """Set E (novel_goals_e.md): the README's counts by world, scene, expected outcome and category,
+    the fixed sha256 split per world, a program scene and TEACh scenes that sets A-D do not use, and
+    no instruction within 0.6 (difflib) of an earlier set's, a novel_tasks*.txt line or a packaged title."""
+    import difflib
+    from pathlib import Path
+
+    assert len(TASKS_E) == 60 and len({t.id for t in TASKS_E}) == 60
+    scenes = Counter((t.world, t.scene.split(":")[0] if t.scene.startswith("teach:") else t.scene) for t in TASKS_E)
+    assert scenes == {("virtualhome", "default"): 35, ("virtualhome", "751_2"): 3, ("thor", "FloorPlan1"): 10,
+                      ("thor", "teach"): 12}
+    earlier_scenes = {t.scene for t in TASKS + TASKS_B + TASKS_C + TASKS_D}
+    assert "751_2" not in earlier_scenes
+    teach = {t.scene for t in TASKS_E if t.scene.startswith("teach:")}
+    assert len(teach) == 4 and not teach & earlier_scenes
+    expected = Counter((t.world, t.expected) for t in TASKS_E)
+    assert expected == {("virtualhome", "goal"): 28, ("virtualhome", "nothing_to_do"): 4,
+                        ("virtualhome", "refuse"): 4, ("virtualhome", "unclear_intent"): 2,
+                        ("thor", "goal"): 15, ("thor", "nothing_to_do"): 3, ("thor", "refuse"): 3,
+                        ("thor", "unclear_intent"): 1}
+    vh = Counter(t.category for t in TASKS_E if t.world == "virtualhome")
+    th = Counter(t.category for t in TASKS_E if t.world == "thor")
+    assert vh == {"quantifier": 4, "in_vs_on": 4, "named_instance": 5, "conjunction": 5, "posture_holding": 3,
+                  "already_true": 4, "impossible": 4, "intent": 4, "modifier": 5}
+    assert th == {"quantifier": 2, "in_vs_on": 2, "named_instance": 3, "conjunction": 2, "posture_holding": 2,
+                  "already_true": 3, "impossible": 3, "intent": 3, "modifier": 2}
+    split = Counter((t.world, t.split) for t in TASKS_E)
+    assert split == {("virtualhome", "tune"): 19, ("virtualhome", "report"): 19, ("thor", "tune"): 13,
+                     ("thor", "report"): 9}
+    assert {t.id for t in load_novel_goals(DATA_FILE_E, split="tune")} == \
+        {t.id for t in TASKS_E if split_of(t.id) == "tune"}
+    data = Path(DATA_FILE_E).parent
+    lines = [ln.split("|")[0].strip() for f in sorted(data.glob("novel_tasks*.txt"))
+             for ln in f.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    norm = lambda s: s.lower().rstrip("?.! ")  # noqa: E731
+    before = [norm(t.instruction) for t in TASKS + TASKS_B + TASKS_C + TASKS_D] + [norm(x) for x in lines] + \
+        sorted(TITLES)
+    for t in TASKS_E:
+        mine = norm(t.instruction)
+        close = max(before, key=lambda b: difflib.SequenceMatcher(None, mine, b).ratio())
+        assert difflib.SequenceMatcher(None, mine, close).ratio() < 0.6, (t.id, close)
+
+
+ALL_TASKS = TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E
 
 
 @pytest.mark.parametrize("task", ALL_TASKS, ids=[t.id for t in ALL_TASKS])
@@ -159,7 +205,7 @@ def test_enough_reference_plans():
     assert all(t.expected == "goal" for t in PLANNED)
 
 
-PLANNED_ALL = PLANNED + [t for t in TASKS_B + TASKS_C + TASKS_D if t.reference_plan]
+PLANNED_ALL = PLANNED + [t for t in TASKS_B + TASKS_C + TASKS_D + TASKS_E if t.reference_plan]
 
 
 @pytest.mark.parametrize("task", PLANNED_ALL, ids=[t.id for t in PLANNED_ALL])
