@@ -514,6 +514,10 @@ def _split_relative(ws: list[str]) -> tuple[list[str], str | None, list[str]] | 
     return None
 
 
+#: verbs of a relative clause that only place the object ("the rack that stands on the rug")
+_STANDS = frozenset({"is", "are", "stands", "stand", "sits", "sit", "lies", "lie", "hangs", "hang", "rests"})
+
+
 def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Selector | None | str:
     """The selector of the noun phrase ``ws`` (``None``: names no class of the scene; the string
     ``"missing:<words>"``: names a class of the world that the scene lacks, or with ``strict`` (a
@@ -528,6 +532,8 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
     adjectives = [a for a in (lex.adjective(w) for w in ws if w in _MODIFIERS or lex.adjective(w)) if a]
     # relational filter: "the mug on the table", "the light in the bedroom"
     head, prep, rest = _split_prep(ws)
+    if prep is not None and len(head) > 2 and head[-2] in ("that", "which") and head[-1] in _STANDS:
+        head = head[:-2]  # "the shoe rack that stands on the rug": a relative clause, the rug picks the rack
     room = None
     rel_ids = None
     if prep in ("in", "on", "near", "from") and rest:

@@ -256,6 +256,10 @@ VH_CASES: tuple[GoalCase, ...] = (
                                                           ("relation", 1249, "ON", 226, False),
                                                           ("relation", 1249, "ON", 355, False)), kind="quantifier"),
     GoalCase("Put a towel on each towel rack", status="refuse", plan=None, kind="quantifier"),
+    # a relative clause that only places the target ("that stands in ...") picks it, it is no object
+    GoalCase("Put the novel on the table that stands in the home office", clauses=1,
+             must=(("relation", 1207, "ON", 355, False),), never=(("relation", 1207, "ON", 107, False),),
+             kind="named_instance"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]
