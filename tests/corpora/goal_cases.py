@@ -166,7 +166,8 @@ VH_CASES: tuple[GoalCase, ...] = (
     # door, a statement after the command, "one of the others"
     GoalCase("The TV in the dining room is on - no one's watching. Turn it off", clauses=1,
              must=(("state", 248, "OFF", None, False),), kind="pronoun"),
-    GoalCase("get the microwave running", clauses=1, must=(("state", 297, "ON", None, False),), kind="intent"),
+    GoalCase("get the microwave running", clauses=2, must=(("state", 297, "ON", None, False),
+                                                        ("state", 297, "CLOSED", None, False)), kind="intent"),
     GoalCase("the pillow in the office needs a wash", clauses=1, must=(("state", 406, "CLEAN", None, False),),
              kind="named_instance"),
     GoalCase("put the pizza from the kitchen counter in the fridge and shut the door", clauses=2,

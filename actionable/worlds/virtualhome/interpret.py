@@ -246,7 +246,7 @@ class VirtualHomeGoals:
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out:
             return self._intent(task, notes)
-        out = bind_references(parts_read, lambda c, opts: self._clause(opts, c.source))
+        out = self._doors_shut(bind_references(parts_read, lambda c, opts: self._clause(opts, c.source)))
         out, undone = drop_undone(out, _OPPOSITE)
         notes += undone
         return GoalReading(task, tuple(out), notes=self._aliases(tw) + notes)
@@ -581,6 +581,22 @@ class VirtualHomeGoals:
         if eff == "go" and tgt is not None:
             return [self._clause([Condition("relation", CHARACTER, "CLOSE", t) for t in tgt.ids])]
         return None
+
+    def _doors_shut(self, clauses: list[Clause]) -> list[Clause]:
+        """An appliance with a door switched on runs with the door shut ("put the plate in the
+        dishwasher and switch it on": closed; VirtualHome's executor switches it on open): before a
+        clause asking one such instance (``CAN_OPEN`` + ``CONTAINERS`` + ``HAS_SWITCH``) to be ON, a
+        ``CLOSED`` clause for it, marked as a rule; an earlier "open it" is then undone by it."""
+        g, out = self.graph, []
+        for c in clauses:
+            subs = {o.subject for o in c.options}
+            if len(subs) == 1 and all(o.kind == "state" and o.value == "ON" and not o.negate for o in c.options):
+                i = next(iter(subs))
+                if i != CHARACTER and {"CAN_OPEN", "CONTAINERS", "HAS_SWITCH"} <= set(g.properties_of(i)):
+                    out.append(self._clause([Condition("state", i, "CLOSED")],
+                                            "rule (enabling: an appliance with a door runs closed)"))
+            out.append(c)
+        return out
 
     def _appliance(self, eff):
         for c in _APPLIANCES[eff]:
