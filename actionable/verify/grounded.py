@@ -574,6 +574,12 @@ class SimulatorJudge:
         g = self._goal_result(res, task)
         if g is None or g.task_success:
             return
+        met = self._undo_moves_away(entries, task, crits, met)
+        steps = [s for _, s in entries]
+        res = self._run(steps, task)
+        g = self._goal_result(res, task)
+        if g is None or g.task_success:
+            return
         n_plan = sum(1 for o, _ in entries if o is not None)
         solved: set[str] = set()
         props = goal_proposals(task.goal_spec, StateView(res.obs), steps)
@@ -610,6 +616,39 @@ class SimulatorJudge:
                     met = self._met(r2, task)
                     solved.add(why)
                     break
+
+    def _undo_moves_away(self, entries, task, crits, met: int) -> int:
+        """A placement goal met part-way and undone later (the mug put in the sink, then taken to the
+        table): the plan's steps after the last prefix that met more goals and that act on a
+        relation goal's object (grab, put, drop, and the walk right before such a step to where it
+        acts) are removed when the plan without them executes and meets more goals (the cause is removed, not
+        compensated). Returns the goals met after the edit."""
+        spec = task.goal_spec
+        subjects = {r.from_id for r in getattr(spec, "relations", ())}
+        if not subjects:
+            return met
+        steps = [s for _, s in entries]
+        k = next((k for k in range(len(steps) - 1, 0, -1) if self._met(self._run(steps[:k], task), task) > met), None)
+        if k is None:
+            return met
+        drop = [j for j in range(k, len(steps)) if entries[j][0] is not None and steps[j].action not in NAVIGATION
+                and steps[j].args and steps[j].args[0].id in subjects]
+        if not drop:
+            return met
+        # the walk right before a removed step, to where that step acted, goes with it
+        drop += [j - 1 for j in drop if j - 1 >= k and j - 1 not in drop and entries[j - 1][0] is not None
+                 and steps[j - 1].action in NAVIGATION and steps[j - 1].args
+                 and any(a.id == steps[j - 1].args[0].id for a in steps[j].args)]
+        r2 = self._run([s for j, s in enumerate(steps) if j not in drop], task)
+        m2 = self._met(r2, task) if r2.executable else -1
+        if m2 <= met:
+            return met
+        for j in sorted(drop, reverse=True):
+            o, st = entries.pop(j)
+            crits.append(Critique(CritiqueKind.REMOVE, o, st.to_script(),
+                                  f"contradictory: it moves {st.args[0].name} away after the goal placed it "
+                                  f"(the goal held after step {k})", st, self.name))
+        return m2
 
     # ---------------------------------------------------------------- phase 3
     def relevance_candidates(self, steps: list[Step], task, strict: bool = True,

@@ -116,3 +116,20 @@ def test_a_goal_read_by_the_interpreter_is_checked_on_its_instance(tmp_path, cap
     final = [ln for ln in d["final"].splitlines() if ln.strip()]
     assert [ln.split(" <")[0] for ln in final] == ["[WALK]", "[SWITCHON]"], final
     assert all("<television>" in ln for ln in final) and "99999" not in d["final"]
+
+
+def test_a_placement_undone_later_is_removed_not_left(tmp_path, capsys):
+    """The 6 Dec new-user check: the mug put in the sink and then carried to the table got no
+    critique ("0 critiques", goal NOT met). The steps after the goal held that move the mug away
+    (and the walk to where they act) are removed; the goal holds after revision (exit 0)."""
+    f = tmp_path / "plan.txt"
+    f.write_text("[WALK] <coffee_cup> (2444)\n[GRAB] <coffee_cup> (2444)\n[WALK] <sink> (42)\n"
+                 "[PUTIN] <coffee_cup> (2444) <sink> (42)\n[GRAB] <coffee_cup> (2444)\n[WALK] <table> (226)\n"
+                 "[PUTBACK] <coffee_cup> (2444) <table> (226)\n", encoding="utf-8")
+    assert main(["verify", str(f), "--goal", "Put the mug in the sink", "--judge", "sim", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    final = [ln for ln in d["final"].splitlines() if ln.strip()]
+    assert final == ["[WALK] <coffee_cup> (2444)", "[GRAB] <coffee_cup> (2444)", "[WALK] <sink> (42)",
+                     "[PUTIN] <coffee_cup> (2444) <sink> (42)"], final
+    reasons = [c["reason"] for c in d["rounds"][0]["critiques"]]
+    assert any(r.startswith("contradictory: it moves coffee_cup away") for r in reasons), reasons
