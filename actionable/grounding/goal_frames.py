@@ -180,6 +180,9 @@ def reread(part: str, r, lex, named, extra_verbs, notes: list) -> "G.ClauseReadi
     reading of :func:`reframe` when that reads as a clause, noted in ``notes``; else ``r``."""
     if isinstance(r, G.ClauseReading):
         return r
+    effect = G.split_verb(G.words(part), extra_verbs)[0]
+    if effect is not None and effect not in G.PLACING:
+        return r  # "slice the tomato in the fridge" (none there): a verb was read; never a placement instead
     rf = reframe(part, lex, named)
     got = G.read_clause(rf, lex, named, extra_verbs) if rf else None
     if isinstance(got, G.ClauseReading):

@@ -66,6 +66,8 @@ VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
 _ONE_WORD_VERBS = frozenset(v for v, _ in VERBS if " " not in v)
 #: effects whose object is placed somewhere (a target phrase follows)
 PLACING = frozenset({"place", "take_out", "hold", "heat", "chill", "put_back", "put_away"})
+#: cooking effects whose "in/on the Y" may name the appliance when no such X is in Y
+_COOKS = frozenset({"cook", "bake", "fry", "boil", "toast"})
 _QUANT_ALL = frozenset({"all", "every", "each", "both", "everything"})
 _QUANT_ANY = frozenset({"a", "an", "some", "one", "any"})
 _DETS = frozenset({"the", "my", "your", "our", "their", "his", "her", "this", "that", "these", "those", "of",
@@ -585,15 +587,16 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
     return Selector(cls, quant, ids, " ".join(noun), excluded, other)
 
 
-def not_discarded(subject: Selector | None, target: Selector | None, lex: Lexicon) -> None:
+def not_discarded(subject: Selector | None, target: Selector | None, lex: Lexicon, named=()) -> None:
     """Drop from ``subject`` (in place) the instances thrown away (in a trash can, ``lex.discarded``)
     while others remain: "grab an apple" is not the apple in the bin. Kept when the phrase quantifies
-    over every instance ("all the apples") or the clause's target holds them ("take the apple out of
-    the trash")."""
+    over every instance ("all the apples"), the clause's target holds them ("take the apple out of
+    the trash"), or one of them was named earlier in the task ("take the milk out of the trash and
+    put it in the fridge": that milk)."""
     if subject is None or subject.quantifier == "all" or len(subject.ids) < 2:
         return
     gone = [i for i in subject.ids if lex.discarded(i)]
-    if not gone or len(gone) == len(subject.ids):
+    if not gone or len(gone) == len(subject.ids) or set(gone) & set(named):
         return
     if target is not None and any(lex.related(i, p, t) for i in gone for t in target.ids for p in ("in", "on")):
         return
@@ -639,6 +642,12 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
     subject = None
     if obj_ws:
         subject = select(obj_ws, lex, named, strict=effect not in ("water", "fill", "cook", "make"))
+        if not isinstance(subject, Selector) and effect in _COOKS and prep is None:
+            # "roast the chicken in the oven": no chicken is in the oven, so the oven is where to cook it
+            o2, p2, t2 = _split_prep(obj_ws)
+            s2 = select(o2, lex, named) if p2 in ("in", "on") and t2 else None
+            if isinstance(s2, Selector) and isinstance(select(t2, lex, named), Selector):
+                subject, prep, tgt_ws = s2, p2, t2
         if isinstance(subject, str) or subject is None:
             return subject
     target = None
@@ -656,7 +665,7 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
             pass
     elif subject is None and effect not in ("stand", "sit", "lie"):
         return None
-    not_discarded(subject, target, lex)
+    not_discarded(subject, target, lex, named)
     return ClauseReading(text, effect, subject, target, prep)
 
 

@@ -257,6 +257,14 @@ VH_CASES: tuple[GoalCase, ...] = (
                                                           ("relation", 1249, "ON", 226, False),
                                                           ("relation", 1249, "ON", 355, False)), kind="quantifier"),
     GoalCase("Put a towel on each towel rack", status="refuse", plan=None, kind="quantifier"),
+    # the final new-user check of 6 Dec: "it" is the milk taken out of the trash (not another milk);
+    # "roast X in the oven": the oven cooks it (in it, closed, on), although no X is in the oven yet
+    GoalCase("Take the milk out of the trash can and put it in the fridge", clauses=2,
+             must=(("relation", 1184, "INSIDE", 99, True), ("relation", 1184, "INSIDE", 289, False)),
+             never=(("relation", 1821, "INSIDE", 289, False),), kind="pronoun"),
+    GoalCase("Roast the chicken in the oven", clauses=3,
+             must=(("relation", 2034, "INSIDE", 295, False), ("state", 295, "CLOSED", None, False),
+                   ("state", 295, "ON", None, False)), kind="intent"),
     # a relative clause that only places the target ("that stands in ...") picks it, it is no object
     GoalCase("Put the novel on the table that stands in the home office", clauses=1,
              must=(("relation", 1207, "ON", 355, False),), never=(("relation", 1207, "ON", 107, False),),

@@ -604,7 +604,7 @@ class ThorGoals(ThorIntents):
         sub = G.select(obj, self.lex, named)
         if sub is None or isinstance(sub, str):
             return sub
-        G.not_discarded(sub, tsel, self.lex)
+        G.not_discarded(sub, tsel, self.lex, named)
         return G.ClauseReading(part, effect, sub, tsel, prep)
 
     def _conditions(self, r: G.ClauseReading):

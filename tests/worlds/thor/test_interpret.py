@@ -390,3 +390,10 @@ def test_every_target_is_one_clause_each(fp1):
     if len(s.of_type("Bowl")) > 1:
         r = fp1.read("Put an apple in every bowl")
         assert len(r.clauses) == len(s.of_type("Bowl"))
+
+
+def test_a_verb_read_is_never_replaced_by_a_placement(fp1):
+    """"Slice the tomato in the fridge" with no tomato in the fridge was read, frame-free, as "put
+    the tomato in the fridge" (a wrong Done): a clause whose verb was read is refused instead."""
+    r = fp1.read("Slice the tomato in the fridge")
+    assert r.status == "refuse" and "no tomato there" in r.why
