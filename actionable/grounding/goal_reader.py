@@ -324,6 +324,8 @@ _CHATTER = re.compile(r"^(?:no one|nobody|no-one|i|we|they|it|he|she|there|that|
 _LEFT = re.compile(r"^(?:someone|somebody|you|i|we|they|he|she)(?: has| have|'s|'ve)? left (.+?) "
                    r"(on|off|open|running|burning|lit)\b(.*)$")
 _DONT_LEAVE = re.compile(r"^(?:don'?t|do not|never) leave (.+?) (on|open|running|burning|plugged in)$")
+#: "leave the fridge open": the state itself, as its verb (not "leave the mug on the table")
+_LEAVE = re.compile(r"^leave (.+?) (on|off|open|closed|shut|running|plugged in|unplugged)$")
 _GET_DOING = re.compile(r"^(?:get|set) (.+?) ([a-z]+?)(?:ing)\b((?: (?:in|on|at|for|now|again|please)\b.*)?)$")
 _NEEDS = re.compile(r"^(.+?) (?:needs|need|could use|wants) (?:a |some )?(wash|washing|clean|cleaning|wipe|wiping|scrub)"
                     r"(?: down)?$")
@@ -353,6 +355,7 @@ def conversational(text: str) -> str:
       dropped when another part asks for something;
     * "someone left the lighter burning on the table" -> "the lighter on the table is on" (a
       statement); "don't leave the microwave running" -> "make sure the microwave is not running";
+      "leave the fridge open" -> "open the fridge";
     * "get the steak cooking" -> "cook the steak"; "the rug needs a wash" -> "wash the rug"; "the
       sponge goes in the sink, not in the drawer" -> "put the sponge in the sink"; "I need the
       butter knife" -> "get me the butter knife";
@@ -380,6 +383,9 @@ def conversational(text: str) -> str:
         m = _DONT_LEAVE.match(q)
         if m:  # the opposite state, as its verb
             q = f"{_STATE_VERB[_OPPOSITE_WORD[{'burning': 'running'}.get(m.group(2), m.group(2))]]} {m.group(1)}"
+        m = _LEAVE.match(q)
+        if m:  # the state, as its verb
+            q = f"{_STATE_VERB[{'running': 'on'}.get(m.group(2), m.group(2))]} {m.group(1)}"
         if asks and _VAGUE.match(q):
             continue  # "..., move it": the part before said how
         m = _GET_DOING.match(q)

@@ -265,6 +265,8 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Roast the chicken in the oven", clauses=3,
              must=(("relation", 2034, "INSIDE", 295, False), ("state", 295, "CLOSED", None, False),
                    ("state", 295, "ON", None, False)), kind="intent"),
+    # "leave X open" is the state itself ("can't tell" before); "leave X on Y" stays a placement
+    GoalCase("Leave the fridge open", clauses=1, must=(("state", 289, "OPEN", None, False),), kind="named_instance"),
     # a relative clause that only places the target ("that stands in ...") picks it, it is no object
     GoalCase("Put the novel on the table that stands in the home office", clauses=1,
              must=(("relation", 1207, "ON", 355, False),), never=(("relation", 1207, "ON", 107, False),),
