@@ -102,88 +102,63 @@ def test_held_out_set_size_worlds_categories_and_split(tasks, earlier, prefix, h
         assert len(planned) == sum(t.expected == "goal" for t in tasks)
 
 
-def test_d_file_size_worlds_categories_and_split():
-    """Set D (novel_goals_d.md): the README's counts by world, scene, expected outcome and category,
-    the fixed sha256 split per world, TEACh scenes that sets A, B and C do not use, and no
-    instruction within 0.6 (difflib) of an earlier set's, a novel_tasks*.txt line or a packaged title."""
+#: the categories every set since D has per world (novel_goals_d.md, novel_goals_e.md)
+_VH_CATEGORIES = {"quantifier": 4, "in_vs_on": 4, "named_instance": 5, "conjunction": 5, "posture_holding": 3,
+                  "already_true": 4, "impossible": 4, "intent": 4, "modifier": 5}
+_THOR_CATEGORIES = {"quantifier": 2, "in_vs_on": 2, "named_instance": 3, "conjunction": 2, "posture_holding": 2,
+                    "already_true": 3, "impossible": 3, "intent": 3, "modifier": 2}
+_OUTCOMES = {("virtualhome", "goal"): 28, ("virtualhome", "nothing_to_do"): 4, ("virtualhome", "refuse"): 4,
+             ("virtualhome", "unclear_intent"): 2, ("thor", "goal"): 15, ("thor", "nothing_to_do"): 3,
+             ("thor", "refuse"): 3, ("thor", "unclear_intent"): 1}
+
+
+def _check_set(tasks, data_file, earlier, scenes, split):
+    """A held-out set's README counts: 60 ids by world/scene (``scenes``), outcome and category, the
+    fixed sha256 split (``split``), TEACh scenes no ``earlier`` set uses, and no instruction within
+    0.6 (difflib) of an earlier set's, a novel_tasks*.txt line or a packaged title."""
     import difflib
     from pathlib import Path
 
-    assert len(TASKS_D) == 60 and len({t.id for t in TASKS_D}) == 60
-    scenes = Counter((t.world, t.scene.split(":")[0] if t.scene.startswith("teach:") else t.scene) for t in TASKS_D)
-    assert scenes == {("virtualhome", "default"): 35, ("virtualhome", "412_2"): 3, ("thor", "FloorPlan1"): 12,
-                      ("thor", "teach"): 10}
-    earlier_teach = {t.scene for t in TASKS + TASKS_B + TASKS_C if t.scene.startswith("teach:")}
-    teach = {t.scene for t in TASKS_D if t.scene.startswith("teach:")}
+    assert len(tasks) == 60 and len({t.id for t in tasks}) == 60
+    assert Counter((t.world, t.scene.split(":")[0] if t.scene.startswith("teach:") else t.scene)
+                   for t in tasks) == scenes
+    earlier_teach = {t.scene for t in earlier if t.scene.startswith("teach:")}
+    teach = {t.scene for t in tasks if t.scene.startswith("teach:")}
     assert len(teach) == 4 and not teach & earlier_teach
-    expected = Counter((t.world, t.expected) for t in TASKS_D)
-    assert expected == {("virtualhome", "goal"): 28, ("virtualhome", "nothing_to_do"): 4,
-                        ("virtualhome", "refuse"): 4, ("virtualhome", "unclear_intent"): 2,
-                        ("thor", "goal"): 15, ("thor", "nothing_to_do"): 3, ("thor", "refuse"): 3,
-                        ("thor", "unclear_intent"): 1}
-    vh = Counter(t.category for t in TASKS_D if t.world == "virtualhome")
-    th = Counter(t.category for t in TASKS_D if t.world == "thor")
-    assert vh == {"quantifier": 4, "in_vs_on": 4, "named_instance": 5, "conjunction": 5, "posture_holding": 3,
-                  "already_true": 4, "impossible": 4, "intent": 4, "modifier": 5}
-    assert th == {"quantifier": 2, "in_vs_on": 2, "named_instance": 3, "conjunction": 2, "posture_holding": 2,
-                  "already_true": 3, "impossible": 3, "intent": 3, "modifier": 2}
-    split = Counter((t.world, t.split) for t in TASKS_D)
-    assert split == {("virtualhome", "tune"): 22, ("virtualhome", "report"): 16, ("thor", "tune"): 10,
-                     ("thor", "report"): 12}
-    assert {t.id for t in load_novel_goals(DATA_FILE_D, split="tune")} == \
-        {t.id for t in TASKS_D if split_of(t.id) == "tune"}
-    data = Path(DATA_FILE_D).parent
+    assert Counter((t.world, t.expected) for t in tasks) == _OUTCOMES
+    assert Counter(t.category for t in tasks if t.world == "virtualhome") == _VH_CATEGORIES
+    assert Counter(t.category for t in tasks if t.world == "thor") == _THOR_CATEGORIES
+    assert Counter((t.world, t.split) for t in tasks) == split
+    assert {t.id for t in load_novel_goals(data_file, split="tune")} == {t.id for t in tasks if split_of(t.id) == "tune"}
+    data = Path(data_file).parent
     lines = [ln.split("|")[0].strip() for f in sorted(data.glob("novel_tasks*.txt"))
              for ln in f.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
     norm = lambda s: s.lower().rstrip("?.! ")  # noqa: E731
-    before = [norm(t.instruction) for t in TASKS + TASKS_B + TASKS_C] + [norm(x) for x in lines] + sorted(TITLES)
-    for t in TASKS_D:
+    before = [norm(t.instruction) for t in earlier] + [norm(x) for x in lines] + sorted(TITLES)
+    for t in tasks:
         mine = norm(t.instruction)
         close = max(before, key=lambda b: difflib.SequenceMatcher(None, mine, b).ratio())
         assert difflib.SequenceMatcher(None, mine, close).ratio() < 0.6, (t.id, close)
+
+
+def test_d_file_size_worlds_categories_and_split():
+    """Set D (novel_goals_d.md): TEACh scenes that sets A, B and C do not use."""
+    _check_set(TASKS_D, DATA_FILE_D, TASKS + TASKS_B + TASKS_C,
+               {("virtualhome", "default"): 35, ("virtualhome", "412_2"): 3, ("thor", "FloorPlan1"): 12,
+                ("thor", "teach"): 10},
+               {("virtualhome", "tune"): 22, ("virtualhome", "report"): 16, ("thor", "tune"): 10,
+                ("thor", "report"): 12})
 
 
 def test_e_file_size_worlds_categories_and_split():
-    """Set E (novel_goals_e.md): the README's counts by world, scene, expected outcome and category,
-    the fixed sha256 split per world, a program scene and TEACh scenes that sets A-D do not use, and
-    no instruction within 0.6 (difflib) of an earlier set's, a novel_tasks*.txt line or a packaged title."""
-    import difflib
-    from pathlib import Path
-
-    assert len(TASKS_E) == 60 and len({t.id for t in TASKS_E}) == 60
-    scenes = Counter((t.world, t.scene.split(":")[0] if t.scene.startswith("teach:") else t.scene) for t in TASKS_E)
-    assert scenes == {("virtualhome", "default"): 35, ("virtualhome", "751_2"): 3, ("thor", "FloorPlan1"): 10,
-                      ("thor", "teach"): 12}
-    earlier_scenes = {t.scene for t in TASKS + TASKS_B + TASKS_C + TASKS_D}
-    assert "751_2" not in earlier_scenes
-    teach = {t.scene for t in TASKS_E if t.scene.startswith("teach:")}
-    assert len(teach) == 4 and not teach & earlier_scenes
-    expected = Counter((t.world, t.expected) for t in TASKS_E)
-    assert expected == {("virtualhome", "goal"): 28, ("virtualhome", "nothing_to_do"): 4,
-                        ("virtualhome", "refuse"): 4, ("virtualhome", "unclear_intent"): 2,
-                        ("thor", "goal"): 15, ("thor", "nothing_to_do"): 3, ("thor", "refuse"): 3,
-                        ("thor", "unclear_intent"): 1}
-    vh = Counter(t.category for t in TASKS_E if t.world == "virtualhome")
-    th = Counter(t.category for t in TASKS_E if t.world == "thor")
-    assert vh == {"quantifier": 4, "in_vs_on": 4, "named_instance": 5, "conjunction": 5, "posture_holding": 3,
-                  "already_true": 4, "impossible": 4, "intent": 4, "modifier": 5}
-    assert th == {"quantifier": 2, "in_vs_on": 2, "named_instance": 3, "conjunction": 2, "posture_holding": 2,
-                  "already_true": 3, "impossible": 3, "intent": 3, "modifier": 2}
-    split = Counter((t.world, t.split) for t in TASKS_E)
-    assert split == {("virtualhome", "tune"): 19, ("virtualhome", "report"): 19, ("thor", "tune"): 13,
-                     ("thor", "report"): 9}
-    assert {t.id for t in load_novel_goals(DATA_FILE_E, split="tune")} == \
-        {t.id for t in TASKS_E if split_of(t.id) == "tune"}
-    data = Path(DATA_FILE_E).parent
-    lines = [ln.split("|")[0].strip() for f in sorted(data.glob("novel_tasks*.txt"))
-             for ln in f.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
-    norm = lambda s: s.lower().rstrip("?.! ")  # noqa: E731
-    before = [norm(t.instruction) for t in TASKS + TASKS_B + TASKS_C + TASKS_D] + [norm(x) for x in lines] + \
-        sorted(TITLES)
-    for t in TASKS_E:
-        mine = norm(t.instruction)
-        close = max(before, key=lambda b: difflib.SequenceMatcher(None, mine, b).ratio())
-        assert difflib.SequenceMatcher(None, mine, close).ratio() < 0.6, (t.id, close)
+    """Set E (novel_goals_e.md): a program scene (751_2) and TEACh scenes that sets A-D do not use."""
+    earlier = TASKS + TASKS_B + TASKS_C + TASKS_D
+    assert "751_2" not in {t.scene for t in earlier}
+    _check_set(TASKS_E, DATA_FILE_E, earlier,
+               {("virtualhome", "default"): 35, ("virtualhome", "751_2"): 3, ("thor", "FloorPlan1"): 10,
+                ("thor", "teach"): 12},
+               {("virtualhome", "tune"): 19, ("virtualhome", "report"): 19, ("thor", "tune"): 13,
+                ("thor", "report"): 9})
 
 
 ALL_TASKS = TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E
