@@ -21,7 +21,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone
@@ -29,6 +28,7 @@ from actionable.core.program import ACTION_ARITY, Argument, Step
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.worlds import goal_phrases as P
+from actionable.worlds.virtualhome.intents import AnnotatedIntents, _room_classes
 from actionable.worlds.virtualhome.lexicon import SceneLexicon, human
 
 #: cosine (translation LM) of the task to a packaged title for its annotated goals to be the reading
@@ -55,8 +55,6 @@ _SEATS = ("couch", "sofa", "chair", "bed", "bench")
 #: dirty dishes"): with no instance in that state there is nothing to do
 _UNDOES = frozenset({("DIRTY", "CLEAN"), ("OPEN", "CLOSED"), ("CLOSED", "OPEN"), ("ON", "OFF"), ("OFF", "ON"),
                      ("PLUGGED_IN", "PLUGGED_OUT"), ("PLUGGED_OUT", "PLUGGED_IN")})
-#: VirtualHome actions without an object
-_NO_OBJECT = frozenset({"SLEEP", "WAKEUP", "STANDUP"})
 
 
 class ConditionViewVH:
@@ -90,11 +88,7 @@ class ConditionViewVH:
         return ok != c.negate
 
 
-def _room_classes(view) -> frozenset:
-    return frozenset({"bathroom", "bedroom", "kitchen", "livingroom", "dining_room", "home_office"})
-
-
-class VirtualHomeGoals:
+class VirtualHomeGoals(AnnotatedIntents):
     """The ``goals`` capability for one VirtualHome scene (a name or a ``SceneGraph``).
 
     Args:
@@ -612,127 +606,6 @@ class VirtualHomeGoals:
             return "ON" if "SURFACES" in props or "CONTAINERS" not in props else "INSIDE"
         return "INSIDE" if "CONTAINERS" in props or "SURFACES" not in props else "ON"
 
-    # --- intent: the annotated goals of the nearest packaged title
-    def _intent(self, task: str, notes) -> GoalReading:
-        from actionable.worlds.virtualhome.planning import match_objects
-
-        m = match_objects(task, self.lex._classes, None)
-        tw = G.words(task)
-        after_det = {b for a, b in zip(tw, tw[1:]) if a in ("the", "a", "an", "my", "some", "your", "our")}
-        # a missing word names an object when the world knows it or an article comes before it
-        # ("feed the fish"); "I'm hungry" names none, so it goes on to the intent reading
-        known_missing = [w for w, _ in m.missing if (w not in m.unknown or w in after_det) and G.names_an_object(w)]
-        if known_missing and (not m.matched or after_det & set(known_missing)):  # "... in the aquarium"
-            # the noun phrase the word begins ("the front door", not "front"), as the user said it
-            what = ", ".join(dict.fromkeys(P.noun_phrase(tw, w) for w in known_missing))
-            return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "
-                                                          f"'actionable scenes {self.name} --classes' to list its objects")
-        if self.embedder is None:
-            return GoalReading(task, status="unclear", why="I can't tell what end state this asks for (no goal "
-                                                           "conditions could be read from the words, and no "
-                                                           "translation LM was given to compare it with known tasks)")
-        titles, specs = _annotated_titles()
-        import numpy as np
-
-        from actionable.core.dataset import normalize_task
-
-        ex_t, ex_p = getattr(self, "_exclude", (frozenset(), frozenset()))
-        q = self.embedder.encode([P.activity(task)])[0]
-        m = _title_matrix(self.embedder)
-        sims = m @ q / (np.linalg.norm(m, axis=1) * np.linalg.norm(q) + 1e-9)
-        for j, t in enumerate(titles):
-            if normalize_task(t) in ex_t or all(pid in ex_p for pid, _ in specs[t]):
-                sims[j] = -1.0
-        k = int(np.argmax(sims))
-        best, sim = titles[k], float(sims[k])
-        if sim < INTENT_SIMILARITY:
-            return GoalReading(task, status="unclear", closest=best,
-                               why=f"I can't tell what end state this asks for; the closest known task is "
-                                   f"'{best}' (similarity {sim:.2f} < {INTENT_SIMILARITY})")
-        clauses = self._from_annotation(specs[best], best)
-        if not clauses:
-            return GoalReading(task, status="unclear", closest=best,
-                               why=f"the nearest known task '{best}' has goal conditions on objects this scene lacks")
-        return GoalReading(task, tuple(clauses), notes=notes + [
-            f"end state of '{best}' (annotated goals of its packaged programs; similarity {sim:.2f})"])
-
-    def _from_annotation(self, spec_list, title) -> list[Clause]:
-        """The annotated goals of the title's programs, by class, bound to this scene: a clause per
-        goal with an option per instance (those in a room of the class the annotated node was in,
-        when this scene has any); goals on classes this scene lacks are dropped (the first program
-        whose goals all bind wins)."""
-        from actionable.worlds.virtualhome.scene import load_scene
-
-        g = self.graph
-        ex_p = getattr(self, "_exclude", (frozenset(), frozenset()))[1]
-
-        def in_room_of(ids, node_id):
-            """The instances in a room of the class the annotated node stood in ("set the table": the
-            dining room's table, so the plate, the fork and the cup go on one table), else all."""
-            r = own.room_of(node_id)
-            same = [i for i in ids if r is not None and g.class_of(g.room_of(i)) == own.class_of(r)]
-            return same or ids
-        for pid, spec in spec_list:
-            if pid in ex_p:
-                continue
-            own = load_scene(pid)
-            out: list[Clause] = []
-            ok = True
-            for s in spec.states:
-                cls = own.class_of(s.node_id) or s.class_name
-                if cls == "character":
-                    out.append(Clause((Condition("state", CHARACTER, s.state),), f"the character is {s.state.lower()}",
-                                      "annotation"))
-                    continue
-                ids = g.nodes_of_class(cls)
-                if s.state in ("ON", "OFF"):  # an instance this scene can switch (a dvd player here has no switch)
-                    ids = [i for i in ids if {"ON", "OFF"} & g.states_of(i)]
-                elif s.state in ("OPEN", "CLOSED"):
-                    ids = [i for i in ids if "CAN_OPEN" in g.properties_of(i)]
-                ids = in_room_of(ids, s.node_id)
-                if not ids:
-                    ok = False
-                    break
-                out.append(self._clause([Condition("state", i, s.state) for i in ids], "annotation"))
-            for rg in spec.relations if ok else ():
-                a, b = own.class_of(rg.from_id), own.class_of(rg.to_id)
-                fa = [CHARACTER] if a == "character" else in_room_of(g.nodes_of_class(a or ""), rg.from_id)
-                fb = [CHARACTER] if b == "character" else in_room_of(g.nodes_of_class(b or ""), rg.to_id)
-                if not fa or not fb:
-                    ok = False
-                    break
-                rel = "HOLDS" if rg.relation in ("HOLDS_RH", "HOLDS_LH") else rg.relation
-                out.append(self._clause([Condition("relation", x, rel, y) for x in fa for y in fb if x != y],
-                                        "annotation"))
-            if ok and spec.actions:  # EAI's action goals: did(WATCH|LOOKAT) on an object the goals name
-                objs = [o.subject for c in out for o in c.options if o.subject != CHARACTER]
-                objs += [o.target for c in out for o in c.options if o.target not in (None, CHARACTER)]
-                objs += [i for w in G.words(title) for c in self.lex.classes([w]) for i in g.nodes_of_class(c)]
-                objs = [o for o in dict.fromkeys(objs) if g.class_of(o) not in _room_classes(g)][:8]
-                from actionable.worlds.virtualhome.dataset import load_program
-
-                prog = load_program(pid)  # the annotated program's own steps say what the action is done on
-                for a in spec.actions:
-                    value = "|".join(a.alternatives)
-                    opts = [Condition("action", None, value)] if set(a.alternatives) & _NO_OBJECT else []
-                    for st in prog.steps:
-                        if st.action in a.alternatives and st.args:
-                            cand = [g.nodes_of_class(x.name)[:3] for x in st.args]
-                            if len(cand) == 1:
-                                opts += [Condition("action", i, value) for i in cand[0]]
-                            elif len(cand) == 2:
-                                opts += [Condition("action", i, value, j) for i in cand[0] for j in cand[1] if i != j]
-                    two = any(ACTION_ARITY.get(x, 1) == 2 for x in a.alternatives)
-                    opts += [Condition("action", o, value, t) for o in objs[:6] for t in (objs[:6] if two else (None,))
-                             if o != t]
-                    if not opts:
-                        ok = False
-                        break
-                    out.append(self._clause(opts, "annotation"))
-            if ok and out:
-                return [Clause(c.options, c.text, f"annotation of '{title}' ({pid})") for c in out]
-        return []
-
     # --- achievers for the goal-directed planner
     def achievers(self, c: Condition, view) -> list[Step]:
         g = self.graph
@@ -824,31 +697,6 @@ def _as_view(state, graph):
     from actionable.worlds.virtualhome.simulator import StateView
 
     return StateView(state, graph.character_id)
-
-
-@functools.lru_cache(maxsize=1)
-def _annotated_titles():
-    """Packaged titles with annotated goals: ``(titles, {title: [(program id, GoalSpec)]})``."""
-    from actionable.worlds.virtualhome.goals import load_goal_annotations
-
-    by: dict[str, list] = {}
-    for pid, spec in sorted(load_goal_annotations().items()):
-        if spec.total:
-            by.setdefault(spec.task, []).append((pid, spec))
-    titles = sorted(by)
-    return titles, by
-
-
-_MATRIX: dict = {}
-
-
-def _title_matrix(embedder):
-    key = getattr(embedder, "model_id", id(embedder))
-    if key not in _MATRIX:
-        import numpy as np
-
-        _MATRIX[key] = np.asarray(embedder.encode(_annotated_titles()[0]), dtype=float)
-    return _MATRIX[key]
 
 
 __all__ = ["ConditionViewVH", "INTENT_SIMILARITY", "SceneLexicon", "VirtualHomeGoals"]
