@@ -30,19 +30,13 @@ from __future__ import annotations
 from typing import Any
 
 from actionable.core.program import Step
+from actionable.worlds.virtualhome.repair import closed_container
 
 #: actions done at the object, whose executor checks (loosely) that the character is close to it
 AT_OBJECT: frozenset[str] = frozenset({
     "GRAB", "OPEN", "CLOSE", "PUTIN", "PUTBACK", "PUTOBJBACK", "SWITCHON", "SWITCHOFF", "SIT", "LIE",
     "WIPE", "TOUCH", "POUR", "TYPE", "PUSH", "PULL", "MOVE", "RINSE", "WASH", "SCRUB", "SQUEEZE",
     "PLUGIN", "PLUGOUT", "CUT", "EAT"})
-
-
-def _shut_in(view: Any, nid: int) -> int | None:
-    for t in view.targets(nid, "INSIDE"):
-        if "CLOSED" in view.states_of(t) and "CAN_OPEN" in view.properties_of(t):
-            return t
-    return None
 
 
 def out_of_reach(step: Step, view: Any) -> dict | None:
@@ -65,18 +59,17 @@ def out_of_reach(step: Step, view: Any) -> dict | None:
     char = view.character_id
     held = set(view.held())
     close = set(view.targets(char, "CLOSE"))
-    rooms = {r for r in (view.room_of(char),) if r is not None}
     for a in step.args:
         x = a.id
         if x is None or x in held or x == char:
             continue
-        c = _shut_in(view, x)
+        c = closed_container(view, x)
         if c is not None and step.action not in ("OPEN", "CLOSE"):
             return {"executed": False, "error_type": "missing",
                     "error": f"<{a.name}> ({x}) is inside the closed <{view.class_of(c)}> ({c}); open it first",
                     "unmet_preconditions": [f"{view.class_of(c)}({c}) OPEN"],
                     "unmet_raw": [(False, {"id": x, "state": "OPEN"})], "shut_in": c}
-        supports = {t for rel in ("ON", "INSIDE") for t in view.targets(x, rel)} - rooms
+        supports = {t for rel in ("ON", "INSIDE") for t in view.targets(x, rel)}  # the character is never CLOSE to a room
         if x in close or supports & close:
             continue
         name = view.class_of(char) or "character"

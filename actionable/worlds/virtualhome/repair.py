@@ -50,7 +50,7 @@ def _node(view: Any, nid: int) -> tuple[str, int] | None:
     return None if c is None else (c, nid)
 
 
-def _closed_container(view: Any, nid: int) -> int | None:
+def closed_container(view: Any, nid: int) -> int | None:
     """The closed, openable container holding ``nid`` (INSIDE edge), if any."""
     for t in view.targets(nid, "INSIDE"):
         if "CLOSED" in view.states_of(t) and "CAN_OPEN" in view.properties_of(t):
@@ -123,7 +123,7 @@ def corrective_steps(unmet: list[tuple[bool, dict]], view: Any, step: Step) -> l
             # closed beer bottle in a closed filing cabinet): the container is opened first, even
             # when x could be opened itself (grabbing the beer needs the cabinet open, not the
             # bottle; should x itself still need opening, the retried step says so next)
-            c = _closed_container(view, nid)
+            c = closed_container(view, nid)
             if c is not None:
                 n = _node(view, c)
                 return [_step("WALK", n), _step("OPEN", n)]
@@ -144,4 +144,4 @@ def corrective_steps(unmet: list[tuple[bool, dict]], view: Any, step: Step) -> l
     return None
 
 
-__all__ = ["corrective_steps", "ESTABLISH", "REMOVE"]
+__all__ = ["closed_container", "corrective_steps", "ESTABLISH", "REMOVE"]
