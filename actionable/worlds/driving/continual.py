@@ -36,6 +36,7 @@ from actionable.core.errors import InputError, SimulatorError
 from actionable.core.world import Action
 from actionable.worlds.driving.network import RIGHT_LANE
 from actionable.worlds.driving.sim import APPROACH, EGO
+from actionable.worlds.driving.world import DRIVE_CAP_S
 from actionable.worlds.driving.vocabulary import (ALTERNATIVES, CAR, CAR_EXECUTION, CAR_QUERY, EGO_ID,  # one-way:
                                                    DrivingVocabulary)  # vocabulary imports nothing from here
 
@@ -231,7 +232,7 @@ class DrivingHouse:
 
     def _onto(self, street: str) -> str | None:
         """Drive onto ``street``; an error text (the skill fails, the episode goes on) when the ego
-        cannot leave the junction it is in or cannot reach the street within 300 s."""
+        cannot leave the junction it is in or cannot reach the street within ``DRIVE_CAP_S`` s."""
         if not self._settle():
             return f"still inside the {self.rooms[self._ego_room()]} junction after {SETTLE_S} s"
         e = self.world.sim.ego()
@@ -240,7 +241,7 @@ class DrivingHouse:
                 seq = self.world.route_from_ego(to_edge=street)
             except KeyError:
                 return f"no route from {self.town.street_name(e['edge'])} to {self.town.street_name(street)}"
-            self.world.drive_along(seq, 300)
+            self.world.drive_along(seq, DRIVE_CAP_S)
             if self.world.sim.ego()["edge"] != street:
                 return f"could not reach {self.town.street_name(street)} in time"
         return None

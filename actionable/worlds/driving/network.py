@@ -74,7 +74,7 @@ def generate(name: str = "town", cycle: int = 60, out_dir: Path | None = None) -
     n, length = NETWORKS[name]
     args = ["--grid", "--grid.number", str(n), "--grid.length", str(length), "-L", "2", "-S", str(SPEED),
             "--default-junction-type", "traffic_light", "--sidewalks.guess", "--crossings.guess",
-            "--tls.cycle.time", str(int(cycle)), "--no-turnarounds", "true", "--seed", "1"]
+            "--tls.cycle.time", str(int(cycle)), "--no-turnarounds.geometry", "false", "--seed", "1"]
     key = hashlib.sha1(" ".join(args).encode()).hexdigest()[:10]
     path = (out_dir or _cache_dir()) / f"{name}-c{int(cycle)}-{key}.net.xml"
     if not path.exists():
@@ -109,6 +109,7 @@ class Town:
     streets: list[str] = field(default_factory=list)
     ends: dict[str, tuple[str, str]] = field(default_factory=dict)
     length: dict[str, float] = field(default_factory=dict)
+    uturn: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def load(cls, name: str, path: Path) -> "Town":
@@ -127,6 +128,9 @@ class Town:
             t.streets.append(e.getID())
             t.ends[e.getID()] = (e.getFromNode().getID(), e.getToNode().getID())
             t.length[e.getID()] = e.getLength()
+            back = [o.getID() for o in e.getOutgoing() if o.getToNode() == e.getFromNode()]
+            if back:
+                t.uturn[e.getID()] = back[0]
         t.streets.sort()
         return t
 
@@ -162,6 +166,14 @@ class Town:
             out["left" if cross > 0 else "right" if cross < 0 else "straight"] = e
         return out
 
+    def moves(self, edge: str) -> list[str]:
+        """Every street the ego may take from the end of ``edge``: :meth:`out_edges` plus the
+        U-turn onto the same road's other direction where the network has one."""
+        out = list(self.out_edges(edge).values())
+        if edge in self.uturn:
+            out.append(self.uturn[edge])
+        return out
+
     def route(self, edge: str, *, to_edge: str | None = None, to_junction: str | None = None) -> list[str]:
         """Shortest edge sequence after ``edge`` (BFS over turns) ending on ``to_edge`` or on an edge
         into ``to_junction``; ``[]`` when already there. Raises KeyError when unreachable."""
@@ -174,7 +186,7 @@ class Town:
         queue = [edge]
         while queue:
             cur = queue.pop(0)
-            for nxt in sorted(self.out_edges(cur).values()):
+            for nxt in sorted(self.moves(cur)):
                 if nxt in prev:
                     continue
                 prev[nxt] = cur
