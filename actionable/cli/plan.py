@@ -269,26 +269,13 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
     planner.progress = None
     domains = {domain.name: domain}
 
-    from actionable.planning.goaldirected import GoalSearchConfig
-    from actionable.planning.pipeline import interpreter_for, plan_task, read_goal
-
     interps: dict = {}
 
     def plan_one(t):
         d = domains.get(t.scene or domain.name)
         if d is None:
             d = domains[t.scene] = planning_domain(env, t.scene)
-        if variant == "goal":
-            if d.name not in interps:
-                interps[d.name] = interpreter_for(d, session.embedder)
-            interp = interps[d.name]
-            reading = read_goal(interp, t.task) if interp is not None else None
-            if reading is not None and reading.is_goal:
-                cfg = GoalSearchConfig(max_steps=max_steps) if max_steps else GoalSearchConfig()
-                return plan_json(plan_task(d, t.task, interp, cfg, reading), session, getattr(d, "world_text", None))
-        result = planner.plan(t.task, d, description=t.description)
-        _goal_check(result, d, session)
-        return plan_json(result, session, getattr(d, "world_text", None))
+        return plan_task_json(session, planner, d, t.task, t.description, variant, max_steps, interps)
 
     from actionable.cli.progress import mode
 
@@ -319,11 +306,51 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
         raise typer.Exit(1)
 
 
+def plan_task_json(session, planner, domain, task: str, description: str | None = None, variant: str = "goal",
+                   max_steps: int | None = None, interps: dict | None = None) -> dict:
+    """One task planned as ``actionable plan --json`` plans it, for the batch mode and ``serve``.
+
+    ``variant="goal"`` (the CLI's default): read the task as goal conditions and plan to them; a
+    task the world's interpreter does not read as a goal goes to ``planner`` (the grounded LM
+    planner), as the CLI does. ``variant="grounded"``: ``planner`` only. Either way the plan is
+    checked against the goal read from its task (:func:`_goal_check`).
+
+    Args:
+        session: the :class:`~actionable.planning.session.PlanningSession` (its embedder translates).
+        planner: its grounded planner. domain: the planning domain (scene) to plan in.
+        interps: a cache of goal interpreters by domain name, shared across calls (``None``: none).
+
+    Returns:
+        the JSON object of :func:`plan_json`.
+
+    Raises:
+        ActionableError: what the planners raise (refused or unreadable tasks, bad scenes).
+    """
+    from actionable.planning.goaldirected import GoalSearchConfig
+    from actionable.planning.pipeline import interpreter_for, plan_task, read_goal
+    from actionable.planning.prompts import clean_task
+
+    task = clean_task(task)  # an empty or unusable task: the same InputError whatever the variant
+    if variant == "goal":
+        interps = {} if interps is None else interps
+        if domain.name not in interps:
+            interps[domain.name] = interpreter_for(domain, session.embedder)
+        interp = interps[domain.name]
+        reading = read_goal(interp, task) if interp is not None else None
+        if reading is not None and reading.is_goal:
+            cfg = GoalSearchConfig(max_steps=max_steps) if max_steps else GoalSearchConfig()
+            return plan_json(plan_task(domain, task, interp, cfg, reading), session, getattr(domain, "world_text", None))
+    result = planner.plan(task, domain, description=description)
+    _goal_check(result, domain, session)
+    return plan_json(result, session, getattr(domain, "world_text", None))
+
+
 def plan_json(result, session, world_text=None) -> dict:
     """The ``--json`` object of a plan: :meth:`PlanResult.to_dict` plus ``program_script_lines``,
     ``session`` and (a world with its own action language) ``program_world_lines``; ``lm_mode``
-    says how the LM scored candidates."""
+    says how the LM scored candidates (``none``: no LM scored any candidate, as in the goal planner)."""
     out = result.to_dict()
+    out.setdefault("lm_mode", "none")
     prog = result.program
     out["program_script_lines"] = [st.to_script() for st in prog.steps] if prog is not None else []
     out["session"] = session.info()

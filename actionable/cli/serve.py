@@ -6,8 +6,10 @@ The planning LM and the translation LM load once; requests then pay only for pla
 ``GET /health``
     ``{"status": "ok", "model", "lm_mode", "busy", "queued"}``.
 ``POST /plan``
-    ``{"task", "scene"?, "description"?, "max_steps"?, "seed"?, "timeout_s"?}`` -> the same JSON
-    object as ``actionable plan --json`` (``lm_mode`` says how the LM scored candidates).
+    ``{"task", "variant"?, "scene"?, "description"?, "max_steps"?, "seed"?, "timeout_s"?}`` -> the
+    same JSON object as ``actionable plan --json`` for the same task and variant: ``goal`` (default,
+    as the CLI: read the task as goal conditions and plan to them; a task read as no goal goes to
+    the grounded LM planner) or ``grounded``; ``lm_mode`` says how the LM scored candidates.
 ``POST /verify``
     ``{"plan": text or lines, "goal"?, "judge"?, "planner"?, "scene"?, "max_rounds"?}`` -> the same
     JSON as ``actionable verify --json`` (the ``llm``/``hybrid`` judge uses the service's model).
@@ -33,7 +35,7 @@ import ipaddress
 import os
 import threading
 import time
-from typing import Any, Optional
+from typing import Any, Literal, Optional
 
 import typer
 
@@ -87,6 +89,7 @@ class Engine:
         self._session = session
         self._default_scene = scene
         self._sessions: dict[str, Any] = {}
+        self._interps: dict[str, Any] = {}  # goal interpreters by scene, built on first use
 
     def load(self) -> None:
         """Load the models (at start-up, so the first request does not pay for it)."""
@@ -119,15 +122,14 @@ class Engine:
 
     # ------------------------------------------------------------------ work (under the lock)
     def plan(self, req: dict) -> dict:
-        from actionable.cli.plan import plan_json
+        from actionable.cli.plan import plan_task_json
         from actionable.core.config import GroundedConfig, make_config
 
         session = self.session_for(req.get("scene"))
-        domain = session.scene
         gcfg = make_config(GroundedConfig, max_steps=req.get("max_steps"), seed=req.get("seed"))
-        result = session.grounded_planner(gcfg).plan(req["task"], domain, description=req.get("description"))
-        result.goal_check = domain.goal_check(result, session)
-        return plan_json(result, session, getattr(domain, "world_text", None))
+        return plan_task_json(session, session.grounded_planner(gcfg), session.scene, req["task"],
+                              req.get("description"), req.get("variant") or "goal", req.get("max_steps"),
+                              self._interps)
 
     def verify(self, req: dict) -> dict:
         from actionable.api import verify
@@ -169,6 +171,8 @@ def create_app(engine: Engine, token: str | None = None, timeout_s: float = 120.
     class PlanRequest(BaseModel):
         model_config = ConfigDict(extra="forbid")
         task: str = Field(..., description="the household task, e.g. 'Make coffee'", max_length=300)
+        variant: Optional[Literal["goal", "grounded"]] = Field(
+            None, description="goal (default, as `actionable plan`) or grounded (the LM planner)")
         scene: Optional[str] = Field(None, description="scene of the service's world (default: its default)")
         description: Optional[str] = Field(None, max_length=2000)
         max_steps: Optional[int] = Field(None, ge=1, le=200)
@@ -319,7 +323,8 @@ def serve_command(
     """Serve plan, verify and continual-step endpoints over HTTP with one warm model.
 
     The models load once at start-up; then POST /plan, /verify and /continual/step answer with the
-    JSON of `plan --json`, `verify --json` and `follow`. Requests queue on the one model; one that
+    JSON of `plan --json`, `verify --json` and `follow` (/plan plans as `plan` does: the goal planner,
+    or {"variant": "grounded"} for the LM planner). Requests queue on the one model; one that
     takes longer than --timeout (or its timeout_s) gets HTTP 504 saying so. OpenAPI docs at
     http://HOST:PORT/docs. Bound to 127.0.0.1 unless --host says otherwise; any other address
     requires --token, and requests then send 'Authorization: Bearer <token>'.

@@ -71,7 +71,7 @@ def server(engine):
 
 
 def test_plan_answers_the_json_of_plan_json(server):
-    code, out = server.call("/plan", {"task": "Watch TV"})
+    code, out = server.call("/plan", {"task": "Watch TV", "variant": "grounded"})
     assert code == 200, out
     assert out["task"] == "Watch TV" and out["lm_mode"] == "score" and out["variant"] == "grounded"
     for key in ("program_text", "program_script", "program_script_lines", "executability", "session", "models",
@@ -80,6 +80,23 @@ def test_plan_answers_the_json_of_plan_json(server):
     assert out["executability"]["executable"] is True
     code, h = server.call("/health")
     assert code == 200 and h["lm_mode"] == "score" and h["model"] == "scripted"
+
+
+def test_plan_defaults_to_the_goal_planner_as_the_cli_does(server, engine):
+    """``POST /plan`` without a variant plans as ``actionable plan`` does (the goal planner) and
+    answers the same JSON as the batch mode for the same task (it was the grounded planner)."""
+    from actionable.cli.plan import plan_task_json
+
+    for task in ("Turn off the light in the bedroom", "Put the milk in the fridge"):
+        code, out = server.call("/plan", {"task": task})
+        assert code == 200, out
+        assert out["variant"] == "goal", out["variant"]
+        direct = plan_task_json(engine._session, engine._session.grounded_planner(), engine._session.scene, task)
+        assert out["program_script_lines"] == direct["program_script_lines"]
+        assert out["goal_check"] == direct["goal_check"]
+        assert out["goal_check"]["met"] == out["goal_check"]["total"], out["goal_check"]
+    code, out = server.call("/plan", {"task": "Watch TV", "variant": "paper"})
+    assert code == 422
 
 
 def test_bad_requests_say_what_is_wrong(server):
