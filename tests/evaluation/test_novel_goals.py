@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from actionable.core.errors import ActionableError, InputError
-from actionable.evaluation.novel_goals import (DATA_FILE_B, DATA_FILE_C, DATA_FILE_D, DATA_FILE_E, NovelGoalsError, PlanOutcome, check, load_novel_goals,
+from actionable.evaluation.novel_goals import (DATA_FILE_B, DATA_FILE_C, DATA_FILE_D, DATA_FILE_E, DATA_FILE_F, NovelGoalsError, PlanOutcome, check, load_novel_goals,
                                                parse_task, scene_problems, score, split_of, verdict)
 
 TASKS = load_novel_goals()
@@ -22,6 +22,8 @@ TASKS_C = load_novel_goals(DATA_FILE_C)
 TASKS_D = load_novel_goals(DATA_FILE_D)
 #: the held-out set E (benchmarks/data/novel_goals_e.md); checked the same way as sets B, C and D
 TASKS_E = load_novel_goals(DATA_FILE_E)
+#: the held-out set F (benchmarks/data/novel_goals_f.md); checked the same way as sets B to E
+TASKS_F = load_novel_goals(DATA_FILE_F)
 
 
 def _initial(task):
@@ -78,9 +80,10 @@ TITLES = {"relax on sofa", "work", "turn on light", "watch tv", "browse internet
     (TASKS_C, TASKS + TASKS_B, "c", (30, 30)),
     (TASKS_D, TASKS + TASKS_B + TASKS_C, "d", (32, 28)),
     (TASKS_E, TASKS + TASKS_B + TASKS_C + TASKS_D, "e", (32, 28)),
-], ids=["set B", "set C", "set D", "set E"])
+    (TASKS_F, TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E, "f", (29, 31)),
+], ids=["set B", "set C", "set D", "set E", "set F"])
 def test_held_out_set_size_worlds_categories_and_split(tasks, earlier, prefix, halves):
-    """Sets B, C, D and E: 60 tasks each (38 VirtualHome, 22 THOR), every category, no id or
+    """Sets B, C, D, E and F: 60 tasks each (38 VirtualHome, 22 THOR), every category, no id or
     instruction of an earlier set, no packaged title, the fixed sha256 split, and a reference plan
     only for goal tasks."""
     assert len(tasks) == 60
@@ -98,11 +101,11 @@ def test_held_out_set_size_worlds_categories_and_split(tasks, earlier, prefix, h
     assert (split["tune"], split["report"]) == halves
     planned = [t for t in tasks if t.reference_plan]
     assert len(planned) >= 30 and all(t.expected == "goal" for t in planned)
-    if prefix in ("c", "d", "e"):
+    if prefix in ("c", "d", "e", "f"):
         assert len(planned) == sum(t.expected == "goal" for t in tasks)
 
 
-#: the categories every set since D has per world (novel_goals_d.md, novel_goals_e.md)
+#: the categories every set since D has per world (novel_goals_d.md, novel_goals_e.md, novel_goals_f.md)
 _VH_CATEGORIES = {"quantifier": 4, "in_vs_on": 4, "named_instance": 5, "conjunction": 5, "posture_holding": 3,
                   "already_true": 4, "impossible": 4, "intent": 4, "modifier": 5}
 _THOR_CATEGORIES = {"quantifier": 2, "in_vs_on": 2, "named_instance": 3, "conjunction": 2, "posture_holding": 2,
@@ -161,7 +164,18 @@ def test_e_file_size_worlds_categories_and_split():
                 ("thor", "report"): 9})
 
 
-ALL_TASKS = TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E
+def test_f_file_size_worlds_categories_and_split():
+    """Set F (novel_goals_f.md): a program scene (473_1), ALFRED layouts and TEACh scenes that sets A-E do not use."""
+    earlier = TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E
+    assert not {"473_1", "FloorPlan15", "FloorPlan211", "FloorPlan313"} & {t.scene for t in earlier}
+    _check_set(TASKS_F, DATA_FILE_F, earlier,
+               {("virtualhome", "default"): 35, ("virtualhome", "473_1"): 3, ("thor", "FloorPlan15"): 4,
+                ("thor", "FloorPlan211"): 3, ("thor", "FloorPlan313"): 3, ("thor", "teach"): 12},
+               {("virtualhome", "tune"): 19, ("virtualhome", "report"): 19, ("thor", "tune"): 10,
+                ("thor", "report"): 12})
+
+
+ALL_TASKS = TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F
 
 
 @pytest.mark.parametrize("task", ALL_TASKS, ids=[t.id for t in ALL_TASKS])
@@ -180,7 +194,7 @@ def test_enough_reference_plans():
     assert all(t.expected == "goal" for t in PLANNED)
 
 
-PLANNED_ALL = PLANNED + [t for t in TASKS_B + TASKS_C + TASKS_D + TASKS_E if t.reference_plan]
+PLANNED_ALL = PLANNED + [t for t in TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F if t.reference_plan]
 
 
 @pytest.mark.parametrize("task", PLANNED_ALL, ids=[t.id for t in PLANNED_ALL])
