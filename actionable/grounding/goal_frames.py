@@ -61,6 +61,10 @@ _NOW = frozenset({"is", "are", "was", "were", "been", "left", "sits", "sitting",
 _WISH = frozenset({"should", "shall", "ought", "must", "needs", "need", "would", "could", "will", "go", "goes",
                    "belong", "belongs", "end", "ends", "to"})
 
+#: the grammar's verb phrases of two or more words ("switch off", "lie down"): one inside a part means the
+#: part holds commands, which a frame-free reading must not flatten into one state
+_PHRASAL = tuple(v.split() for v, _ in G.VERBS if " " in v)
+
 #: words after the receptacle that welcome it ("would be handy")
 _PLEASED = frozenset({"handy", "nice", "great", "good", "helpful", "please"})
 
@@ -87,16 +91,19 @@ def _np_word(w: str, lex) -> bool:
 
 def _phrase_ending_at(ws: list[str], end: int, lex, named) -> tuple[int, G.Selector] | None:
     """The longest noun phrase ``ws[s:end]`` that selects an object, or ``None``."""
-    best = None
+    best, first = None, end
     for s in range(end - 1, max(-1, end - 1 - _MAX_PHRASE), -1):
         w = ws[s]
         if not (_np_word(w, lex) or (w in _INNER_PREPS and s < end - 1)):
             break
+        first = s
         if w in _INNER_PREPS:
             continue  # "the dishwasher in the office": a phrase never starts with its preposition
         sel = G.select(ws[s:end], lex, named)
         if isinstance(sel, G.Selector):
             best = (s, sel)
+    if best is not None and any(lex.room([w]) is not None for w in ws[first:best[0]]):
+        return None  # "the bedroom door" with no door in the bedroom: never every door instead
     return best
 
 
@@ -180,9 +187,12 @@ def reread(part: str, r, lex, named, extra_verbs, notes: list) -> "G.ClauseReadi
     reading of :func:`reframe` when that reads as a clause, noted in ``notes``; else ``r``."""
     if isinstance(r, G.ClauseReading):
         return r
-    effect = G.split_verb(G.words(part), extra_verbs)[0]
+    ws = G.words(part)
+    effect = G.split_verb(ws, extra_verbs)[0]
     if effect is not None and effect not in G.PLACING:
         return r  # "slice the tomato in the fridge" (none there): a verb was read; never a placement instead
+    if any(ws[i: i + len(p)] == p for i in range(1, len(ws)) for p in _PHRASAL):
+        return r  # "bedtime switch off the light but leave the lamps on": commands the grammar did not cut apart
     rf = reframe(part, lex, named)
     got = G.read_clause(rf, lex, named, extra_verbs) if rf else None
     if isinstance(got, G.ClauseReading):

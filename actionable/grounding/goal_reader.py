@@ -326,12 +326,22 @@ _LEFT = re.compile(r"^(?:someone|somebody|you|i|we|they|he|she)(?: has| have|'s|
 _DONT_LEAVE = re.compile(r"^(?:don'?t|do not|never) leave (.+?) (on|open|running|burning|plugged in)$")
 #: "leave the fridge open": the state itself, as its verb (not "leave the mug on the table")
 _LEAVE = re.compile(r"^leave (.+?) (on|off|open|closed|shut|running|plugged in|unplugged)$")
+#: "take it to the kitchen and put it in the cupboard": the room is on the way to the placement that follows
+_VIA_ROOM = re.compile(r"\b(?:take|bring|carry) (it|them|(?:the|my|our|a|an|some) [a-z]+(?: [a-z]+)?) (?:to|into) (?:the )?"
+                       r"(?:kitchen|bathroom|bedroom|(?:home )?office|living room|dining room|hallway)(?:,| and| then)+ "
+                       r"((?:put|place|set|store|leave|hang)) (?:it|them)\b")
+#: the room a speaker's aside names ("I'm loading laundry in the office")
+_SPEAKER_ROOM = re.compile(r"\b(?:in|into) (?:the |my |our )?((?:home )?office|bedroom|bathroom|kitchen|living room|"
+                           r"dining room|hallway|study)\b")
+#: "get the washer open", "keep the window open", "get the second one on as well": the state, as its verb
+_GET_STATE = re.compile(r"^(?:get|keep|make|have) (?!sure\b|certain\b)(.+?) (on|off|open|closed|shut|running|plugged in|unplugged)"
+                        r"(?: as well| too| again| now| please)*$")
 _GET_DOING = re.compile(r"^(?:get|set) (.+?) ([a-z]+?)(?:ing)\b((?: (?:in|on|at|for|now|again|please)\b.*)?)$")
 _NEEDS = re.compile(r"^(.+?) (?:needs|need|could use|wants) (?:a |some )?(wash|washing|clean|cleaning|wipe|wiping|scrub)"
                     r"(?: down)?$")
 _GOES = re.compile(r"^(.+?) (?:goes|go|belongs|belong|lives|live) (in|into|on|inside|onto) (.+?)(?:,? not (?:in|on|into) .+)?$")
 #: "I need the butter knife": the object fetched (not "I want a cold apple": a state word asks for more)
-_I_NEED = re.compile(r"^i need (the|a|an|my|some|one) (?!.*\b(?:to be|is|are|cold|hot|warm|chilled|cooked|clean|"
+_I_NEED = re.compile(r"^i need (the|a|an|my|some|one|that|this|those|these) (?!.*\b(?:to be|is|are|cold|hot|warm|chilled|cooked|clean|"
                      r"fresh|toasted|sliced|heated|boiled|fried|washed|dry|wet|full|empty|filled)\b)(.+)$")
 _TRAILING_CHATTER = re.compile(r"\s*,\s*(?:(?:they|it|he|she|no one|nobody)(?:'ve|'re|'s| have| are| is| was| were| has)|"
                                r"(?:i|we)(?:'ll|'m|'re|'ve| will| am| are| have| can))\b[^,]*$")
@@ -343,11 +353,30 @@ _IS_CONTRACTED = re.compile(r"\b([a-z]+)'s (on|off|open|closed|shut|running|dirt
 #: "go grab the mug", "come stretch out on the sofa": the errand's verb is the command
 _GO_AND = re.compile(r"^(?:go|come|run) (?:and )?(?=\w)")
 _VAGUE = re.compile(r"^(?:move|do|fix|sort|handle|deal with) (?:it|that|this|them)(?: out| please| now)?$")
-_PURPOSE = re.compile(r"\s+(?:so (?:that )?(?:i|we|you|they|he|she|it|everyone)\b.*|for (?:later|now|tonight|tomorrow|the week|the day|the weekend|a bit|a while|a minute|a moment|a second|"
+_PURPOSE = re.compile(r"\s+(?:where (?:it|they|he|she) (?:lives?|belongs?|goes|go|is kept|are kept|should be)\b.*|"
+                      r"(?:or|otherwise|while|because|since|as|until|before) (?:else )?(?:i|we|you|they|he|she|everyone)(?:'ll|'m|'re|'ve|'d)?\b.*|"
+                      r"by (?:then|tonight|tomorrow|the morning|the evening|eight|nine|ten|noon|later)\b.*|"
+                      r"so (?:that )?(?:i|we|you|they|he|she|it|everyone)\b.*|for (?:later|now|tonight|tomorrow|the week|the day|the weekend|a bit|a while|a minute|a moment|a second|"
                       r"(?:a |an |the |my |our )?(?:\w+ )?(?:dinner|lunch|breakfast|party|date|guests))\b.*)$")
 
 
-def conversational(text: str) -> str:
+def _deictic(q: str, room: str) -> str:
+    """"get that washing machine open" with an aside in the office -> "get the washing machine in the
+    office open": the noun phrase after "that"/"this" (up to two words, before a preposition or a state
+    word) gets the room, unless a place phrase follows it ("that form from the desk"); other text
+    unchanged."""
+    ws = q.split()
+    for k, w in enumerate(ws):
+        if w in ("that", "this") and k + 1 < len(ws):
+            j = k + 1
+            while j < len(ws) and j < k + 3 and ws[j] not in _PREPS and ws[j] not in _STATE_VERB and ws[j] != "and":
+                j += 1
+            if j > k + 1 and (j == len(ws) or ws[j] in _STATE_VERB or ws[j] not in _PREPS):  # "that form from the desk": placed already
+                return " ".join(ws[:k] + ["the"] + ws[k + 1:j] + ["in", "the", room] + ws[j:])
+    return q
+
+
+def conversational(text: str, names_object=None) -> str:
     """A spoken request as commands (statements kept for the pronouns that follow them):
 
     * sentences and dashes are parts ("The TV is on. Switch it off", "I need to write - find me a
@@ -359,60 +388,87 @@ def conversational(text: str) -> str:
     * "get the steak cooking" -> "cook the steak"; "the rug needs a wash" -> "wash the rug"; "the
       sponge goes in the sink, not in the drawer" -> "put the sponge in the sink"; "I need the
       butter knife" -> "get me the butter knife";
-    * a purpose or time at the end ("so I can see", "for later", "for dinner tonight") is dropped.
+    * a purpose or time at the end ("so I can see", "for later", "for dinner tonight") is dropped;
+      so is the speaker's aside after a request ("or I'll oversleep", "while I paint", "by then");
+    * "get / keep / make / have X open|on|off|..." is the state's verb ("get the washer open");
+    * comma parts are read one by one; "X, so Y" drops the reason X when Y asks; an aside that names
+      a room lends it to "that X" ("I'm loading laundry in the office - get that washer open"); an
+      aside that names an object (``names_object``) and is followed by "it"/"them" is kept.
 
     Parts are joined with ", " (a world's clause splitter cuts there). Text without any of these
     comes back unchanged."""
     parts = [p.strip(" ,") for p in _SENTENCES.split(text) if p and p.strip(" ,")]
     out, asks = [], False
+    short: set[str] = set()  # one-part sentences of at most 3 words without a verb ("Bedtime.")
     for p in parts:
         q = re.sub(r"\s*,\s*", ", ", " ".join(re.sub(r"[^a-z0-9',]", " ", polite(p).lower().replace("_", " ")).split()))
         q = q.strip(" ,")
         q = re.sub(r"(?:,| )\s*(?:would|will|can|could) you$", "", q)
         q = ", ".join(x for x in (polite(x).strip(" ,") for x in q.split(", ")) if x)  # "..., could you fetch one"
         q = _IS_CONTRACTED.sub(r"\1 is \2", _APPLIANCE_DOOR.sub(r"\1", q))
-        m = _GO_AND.match(q)
-        if m and split_verb(q[m.end():].split())[0] not in (None, "go"):
-            q = q[m.end():]
-        m = _LEFT.match(q)
-        if m:
-            state = {"running": "on", "burning": "on", "lit": "on"}.get(m.group(2), m.group(2))
-            out.append(f"{m.group(1)}{m.group(3)} is {state}")
-            continue
         q = _TRAILING_CHATTER.sub("", q)
-        m = _DONT_LEAVE.match(q)
-        if m:  # the opposite state, as its verb
-            q = f"{_STATE_VERB[_OPPOSITE_WORD[{'burning': 'running'}.get(m.group(2), m.group(2))]]} {m.group(1)}"
-        m = _LEAVE.match(q)
-        if m:  # the state, as its verb
-            q = f"{_STATE_VERB[{'running': 'on'}.get(m.group(2), m.group(2))]} {m.group(1)}"
-        if asks and _VAGUE.match(q):
-            continue  # "..., move it": the part before said how
-        m = _GET_DOING.match(q)
-        if m:  # "get the steak cooking", "get the dishwasher running": the verb of the gerund
-            g = m.group(2)
-            stem = next((x for x in (g, g + "e", g[:-1] if len(g) > 2 and g[-1] == g[-2] else None)
-                         if x in _ONE_WORD_VERBS), None)
-            if stem is not None:
-                q = f"{stem} {m.group(1)}{m.group(3)}"
-        m = _NEEDS.match(q)
-        if m:
-            q = f"{ {'wipe': 'wipe', 'wiping': 'wipe', 'scrub': 'scrub'}.get(m.group(2), 'wash')} {m.group(1)}"
-        m = _GOES.match(q)
-        if m:
-            q = f"put {m.group(1)} {m.group(2)} {m.group(3)}"
-        m = _I_NEED.match(q)
-        if m and state_request(q) == q:
-            q = f"get me {m.group(1)} {m.group(2)}"
-        q = _PURPOSE.sub("", q)
-        q = state_request(q)
-        if split_verb(words(q))[0] is not None or _WANT.match(q):
-            asks = True
-        out.append(q)
-    kept = [q for q in out if not (asks and _CHATTER.match(q) and split_verb(words(q))[0] is None
-                                   and not re.search(r"\b(?:is|are)\b", q))]
-    joined = ", ".join(q for q in kept if q)
-    return text if " ".join(words(joined)) == " ".join(words(text)) or not joined else joined
+        subs = re.sub(r", (?=not |but not |rather than |instead of )", " ", q).split(", ")  # "..., not in the drawer"
+        for i in range(len(subs) - 1, 0, -1):  # "the cat keeps getting shut out, so the door has to stay open"
+            if subs[i].startswith(("so ", "and so ")) and all(
+                    split_verb(words(x))[0] is None and not re.search(r"\b(?:is|are)\b", x) for x in subs[:i]):
+                subs = [subs[i].split(" ", 2 if subs[i].startswith("and so ") else 1)[-1], *subs[i + 1:]]
+                break
+        if len(subs) == 1 and len(words(subs[0])) <= 3 and split_verb(words(subs[0]))[0] is None:
+            short.add(subs[0])
+        for q in subs:  # each comma part ("nobody's watching, make sure the tv is off")
+            m = _GO_AND.match(q)
+            if m and split_verb(q[m.end():].split())[0] not in (None, "go"):
+                q = q[m.end():]
+            m = _LEFT.match(q)
+            if m:
+                state = {"running": "on", "burning": "on", "lit": "on"}.get(m.group(2), m.group(2))
+                out.append(f"{m.group(1)}{m.group(3)} is {state}")
+                continue
+            m = _DONT_LEAVE.match(q)
+            if m:  # the opposite state, as its verb
+                q = f"{_STATE_VERB[_OPPOSITE_WORD[{'burning': 'running'}.get(m.group(2), m.group(2))]]} {m.group(1)}"
+            m = _LEAVE.match(q) or _GET_STATE.match(q)
+            if m:  # the state, as its verb
+                q = f"{_STATE_VERB[{'running': 'on'}.get(m.group(2), m.group(2))]} {m.group(1)}"
+            if asks and _VAGUE.match(q):
+                continue  # "..., move it": the part before said how
+            m = _GET_DOING.match(q)
+            if m:  # "get the steak cooking", "get the dishwasher running": the verb of the gerund
+                g = m.group(2)
+                stem = next((x for x in (g, g + "e", g[:-1] if len(g) > 2 and g[-1] == g[-2] else None)
+                             if x in _ONE_WORD_VERBS), None)
+                if stem is not None:
+                    q = f"{stem} {m.group(1)}{m.group(3)}"
+            m = _NEEDS.match(q)
+            if m:
+                q = f"{ {'wipe': 'wipe', 'wiping': 'wipe', 'scrub': 'scrub'}.get(m.group(2), 'wash')} {m.group(1)}"
+            m = _GOES.match(q)
+            if m:
+                q = f"put {m.group(1)} {m.group(2)} {m.group(3)}"
+            m = _I_NEED.match(q)
+            if m and state_request(q) == q:
+                q = f"get me {m.group(1)} {m.group(2)}"
+            q = _PURPOSE.sub("", q)
+            q = state_request(q)
+            if split_verb(words(q))[0] is not None or _WANT.match(q):
+                asks = True
+            out.append(q)
+    if names_object is not None and asks:  # "Bedtime.", "Guests at eight.": a short sentence naming nothing
+        out = [q for q in out if q not in short or names_object(q)]
+
+    def antecedent(k: int) -> bool:  # "i could hear the bedroom computer humming, power it off": keep it for "it"
+        nxt = out[k + 1] if k + 1 < len(out) else ""
+        return names_object is not None and bool({"it", "them", "they"} & set(words(nxt))) and names_object(out[k])
+
+    kept = [q for k, q in enumerate(out) if not (asks and _CHATTER.match(q) and split_verb(words(q))[0] is None
+                                                 and not re.search(r"\b(?:is|are)\b", q) and not antecedent(k))]
+    where = next((m.group(1) for q in out if q not in kept for m in [_SPEAKER_ROOM.search(q)] if m), None)
+    if where:  # "I'm loading laundry in the office - get that washing machine open": the office's one
+        kept = [_deictic(q, where) if " in the " not in q else q for q in kept]
+    joined = _VIA_ROOM.sub(lambda m: f"{m.group(2)} {m.group(1)}", ", ".join(q for q in kept if q))
+    if not joined or (len(parts) < 2 and " ".join(words(joined)) == " ".join(words(text))):
+        return text
+    return joined  # parts cut at a dash or a sentence end stay cut ("the bills on my desk - file them")
 
 
 _POLITE = re.compile(r"^\s*(?:(?:please|kindly|hey|ok|okay|now)\b[\s,]*|(?:could|can|would|will) you\b[\s,]*(?:please\b[\s,]*)?|"
@@ -428,13 +484,14 @@ def polite(text: str) -> str:
     return out if out.strip() else text
 
 
-def prepare(task: str, example: str) -> tuple[str, str | None]:
+def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None]:
     """``(task, refusal)`` before a world reads a task: politeness removed (:func:`polite`), a
     checked request (:func:`checked_request`) rewritten; then the refusal of a negation (:func:`negation_refusal`, ``example`` in its hint),
     else ``None`` and the task with a wanted end state rewritten as its verbs
-    (:func:`state_request`)."""
+    (:func:`state_request`). ``names_object(text) -> bool`` (the world's lexicon): an aside that
+    names an object and is followed by "it"/"them" is kept as their antecedent (:func:`conversational`)."""
     task = checked_request(polite(task))
-    task = conversational(task)
+    task = conversational(task, names_object)
     wanted = state_request(task)
     if wanted != task:  # "make sure the TV isn't on": a wanted state, negated states read as their opposite
         return wanted, None

@@ -271,6 +271,31 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Put the novel on the table that stands in the home office", clauses=1,
              must=(("relation", 1207, "ON", 355, False),), never=(("relation", 1207, "ON", 107, False),),
              kind="named_instance"),
+    # 6 Dec, second session (sets D-F tune halves, phrased apart from them): the sentence before a
+    # command names what its "it" means; an aside without a command is left out; a speaker's room
+    # lends itself to "that X"; "get / keep X <state>"; a room on the way to a placement; a short
+    # sentence that names nothing ("Morning."); a room said for an object that has none there is
+    # never widened to every instance
+    GoalCase("the remote control on the coffee table - stash it in the filing cabinet", clauses=1,
+             must=(("relation", 1402, "INSIDE", 399, False),), never=(("relation", 1337, "INSIDE", 399, False),),
+             kind="pronoun"),
+    GoalCase("I keep hearing the bedroom computer at night. Shut it down please.", clauses=1,
+             must=(("state", 170, "OFF", None, False),), never=(("state", 417, "OFF", None, False),),
+             plan="nothing", kind="pronoun"),
+    GoalCase("I'm doing laundry in the bathroom - get that washing machine open", clauses=1,
+             must=(("state", 1380, "OPEN", None, False),), never=(("state", 2343, "OPEN", None, False),),
+             kind="named_instance"),
+    GoalCase("the dog keeps barking, so the bathroom door has to stay closed", clauses=1,
+             must=(("state", 44, "CLOSED", None, False),), never=(("state", 222, "CLOSED", None, False),),
+             plan=None, kind="named_instance"),
+    GoalCase("the dog keeps barking, so the bedroom door has to stay closed", status="unclear", plan=None,
+             kind="named_instance"),
+    GoalCase("Morning. Open the fridge.", clauses=1, must=(("state", 289, "OPEN", None, False),),
+             kind="named_instance"),
+    GoalCase("Take the soap to the bathroom and put it in the bathroom cabinet", clauses=1,
+             must=(("relation", 1585, "INSIDE", 40, False),), kind="in_vs_on"),
+    GoalCase("nobody is watching the TV in the bedroom. switch it off", status="refuse", plan=None,
+             kind="named_instance"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

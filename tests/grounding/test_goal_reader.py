@@ -54,3 +54,40 @@ def test_negated_wanted_state_is_not_refused_but_a_negation_is():
     assert G.prepare("Make sure the TV isn't on", "x") == ("turn off the tv", None)
     task, refusal = G.prepare("Turn on the TV but not the computer", "x")
     assert refusal and "but not" in refusal
+
+
+@pytest.mark.parametrize("text,want", [
+    # an aside before a request, cut at a dash or a sentence end, stays a part of its own
+    ("the keys on the shelf - hang them on the hook", "the keys on the shelf, hang them on the hook"),
+    # "X, so Y": the reason X goes when Y asks
+    ("the draught keeps coming in, so the window has to stay shut", "the window has to stay shut"),
+    # get / keep / make X <state>: the state's verb; "make sure" is not "make"
+    ("get the oven open", "open the oven"),
+    ("keep the porch light on", "turn on the porch light"),
+    ("make sure the tv is off", "turn off the tv"),
+    # the speaker's aside after the request
+    ("unplug the kettle or I'll forget", "unplug the kettle"),
+    ("close the window while I nap", "close the window"),
+    ("put the wine in the fridge by tonight", "put the wine in the fridge"),
+    ("put the comb in the cabinet where it lives", "put the comb in the cabinet"),
+    # a room on the way to the placement that follows
+    ("take the soap to the bathroom and put it in the cabinet", "put the soap in the cabinet"),
+    # "..., not in the drawer" stays with its part
+    ("the spoon goes in the sink, not in the drawer", "put the spoon in the sink"),
+])
+def test_conversational_parts(text, want):
+    assert G.conversational(text) == want
+
+
+def test_conversational_with_a_lexicon_keeps_antecedents_and_drops_short_chatter():
+    """With the world's ``names_object``: an aside that names an object before "it" is kept (its
+    antecedent); a short sentence that names nothing is dropped; a room said in an aside lends
+    itself to "that X" (never to "that X from the desk", which says where X is)."""
+    names = lambda t: any(w in ("computer", "mug", "lamp", "washer", "form", "desk") for w in G.words(t))  # noqa: E731
+    assert G.conversational("I could hear the computer all night. Turn it off.", names) == \
+        "i could hear the computer all night, turn it off"
+    assert G.conversational("I could hear the computer all night. Turn it off.") == "turn it off"
+    assert G.conversational("Morning. Turn the lamp on.", names) == "turn the lamp on"
+    assert G.conversational("I'm ironing in the bedroom - get that lamp on", names) == "turn on the lamp in the bedroom"
+    assert G.conversational("I'm in the bedroom - get me that form from the desk", names) == \
+        "get me that form from the desk"

@@ -107,6 +107,15 @@ def _rewrite(seg: str) -> str:
 
 
 
+#: first words of an aside ("nobody is using it", "what is the salt doing here", "we've got friends coming")
+_ASIDE_START = frozenset({"i", "we", "you", "they", "he", "she", "it", "nobody", "no", "someone", "somebody", "what",
+                          "why", "how", "who", "there", "tonight", "today", "tomorrow", "i've", "we've", "i'm", "we're"})
+#: words of a statement that say how an object got where it is ("stuck up in the cabinet", "hiding
+#: somewhere"), not which object it is
+_HOW_PUT = frozenset({"stuck", "up", "hiding", "hidden", "buried", "somewhere", "still", "sitting", "lying", "left",
+                      "kept", "stored", "standing", "been", "just", "now"})
+
+
 class ThorGoals(ThorIntents):
     """The ``goals`` capability for one THOR scene (``FloorPlan<N>``, ``teach:<game>`` or a
     :class:`~actionable.worlds.thor.scene.Scene`).
@@ -184,7 +193,8 @@ class ThorGoals(ThorIntents):
                                                            "as 'put the mug in the sink'")
         task, feeling = P.drop_feeling(task, lambda ws: any(
             self.lex.known([w]) for w in ws if w not in G._DETS and w not in G._QUANT_ANY))
-        task, refusal = G.prepare(task, "put the apple in the fridge")
+        task, refusal = G.prepare(task, "put the apple in the fridge",
+                                  lambda t: any(self.lex.known([w]) for w in G.words(t) if w not in G._DETS))
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
         task = _of_liquid(task)
@@ -201,7 +211,8 @@ class ThorGoals(ThorIntents):
             return self._intent(task, intent)
         notes: list[str] = [feeling] if feeling else []
         named: list = []
-        segments = self._segments(raw_text, named, notes)
+        said: dict = {}  # class -> the instances a statement named ("one salt shaker is in a cabinet")
+        segments = self._segments(raw_text, named, notes, said)
         if isinstance(segments, GoalReading):
             return segments
         if not segments:
@@ -232,6 +243,9 @@ class ThorGoals(ThorIntents):
             if r is None:
                 return self._unclear(task, notes)
             r = G.implied_source(r, readings)
+            for sel in (r.subject, r.target):  # "one salt shaker is in a cabinet, put it on the counter": that one
+                if sel is not None and sel.quantifier == "the" and not sel.other and sel.cls in said:
+                    sel.ids = [i for i in sel.ids if i in said[sel.cls]] or sel.ids
             sliced = {i for h in readings if h.effect == "slice" and h.subject is not None for i in h.subject.ids}
             if r.effect in G.PLACING and r.subject is not None and r.subject.ids and set(r.subject.ids) <= sliced:
                 return GoalReading(task, status="unclear", why=(
@@ -324,15 +338,17 @@ class ThorGoals(ThorIntents):
             return asked
         return clauses
 
-    def _segments(self, text: str, named: list, notes: list):
+    def _segments(self, text: str, named: list, notes: list, stated: dict | None = None):
         """Split at ``;``/``,``/``and``/``then``; rewrite assertions ("make sure the X is off" ->
         "turn off the X"); resolve ``it``/``them``/"the other one" to the noun they stand for;
         statements ("one apple is in the bin") bind their objects to ``named`` ("the other one"
-        then excludes them) and ask for nothing."""
+        then excludes them) and, by class, to ``stated`` (a later "it" or "the apple" is that one),
+        and ask for nothing."""
         raw = [_norm(p) for p in re.split(r"\s*(?:;|,|\band\b|\bthen\b)\s*", text) if _norm(p)]
         out: list[str] = []
         history: list[list[tuple[list[str], str]]] = []
-        for seg in raw:
+        asks = any(G.split_verb(_rewrite(_FILLER.sub("", x)).split(), _EXTRA_VERBS)[0] is not None for x in raw)
+        for k, seg in enumerate(raw):
             seg = _FILLER.sub("", seg)
             m = _ASSERT.match(seg)
             if m:
@@ -352,17 +368,60 @@ class ThorGoals(ThorIntents):
             ws = seg.split()
             effect, rest = G.split_verb(ws, _EXTRA_VERBS)
             if effect is None and any(w in ("is", "are", "sits", "lies", "stands") for w in ws):
-                np_ = [w for w in ws if w not in ("is", "are", "sits", "lies", "stands", "already")]
+                np_ = [w for w in ws if w not in ("is", "are", "sits", "lies", "stands", "already") and w not in _HOW_PUT]
                 sel = G.select(np_, self.lex, named)
+                k = len(np_)
+                while not isinstance(sel, G.Selector) and k > 1:
+                    # "in the tall cabinet near the ceiling": the last place phrase that names no object goes
+                    k = max((i for i in range(1, k) if np_[i] in G._PREPS), default=0)
+                    sel = G.select(np_[:k], self.lex, named) if k > 1 else sel
                 if isinstance(sel, G.Selector):
                     named.extend(sel.ids)
+                    if stated is not None:
+                        stated.setdefault(sel.cls, list(sel.ids))
                     notes.append(f"'{seg}': names {', '.join(self.name_of(i) for i in sel.ids)} (a statement)")
                 history.append(self._nouns(np_))
                 continue
+            if effect is None and asks and F.reframe(seg, self.lex, named) is None:
+                nxt = set(G.words(raw[k + 1])) if k + 1 < len(raw) else set()
+                nouns = self._nouns(ws)
+                sel = self._topic(ws, named) if nouns and (_PRONOUNS | {"they"}) & nxt else None
+                if sel is not None:
+                    # "the apple rolled into the bin. put it in the fridge": that apple, for "it"
+                    history.append(nouns)
+                    named.extend(sel.ids)
+                    if stated is not None:
+                        stated.setdefault(sel.cls, list(sel.ids))
+                    notes.append(f"'{seg}': names {', '.join(self.name_of(i) for i in sel.ids)}, the 'it' that follows")
+                    continue
+                if ws and ws[0] in _ASIDE_START:
+                    notes.append(f"'{seg}': an aside, asks for nothing")
+                    continue
             ws = self._resolve(ws, effect, history)
             history.append(self._nouns(ws))
             out.append(" ".join(ws))
         return out
+
+    def _topic(self, ws: list[str], named: list):
+        """The instances a clause without a command says something about ("the apple rolled into the
+        bin": the apple in the bin), from its object, preposition and determiner words; a place
+        phrase that selects nothing is cut from the end; ``None`` when a stated place cannot be read
+        (never an instance the clause did not mean)."""
+        np_ = [w for w in ws if w in G._DETS or w in G._PREPS or w in G._QUANT_ANY or w in G._QUANT_ALL
+               or self.lex.known([w]) or self.lex.adjective(w) is not None]
+        k = len(np_)
+        sel = G.select(np_, self.lex, named)
+        while not isinstance(sel, G.Selector) and k > 1:
+            k = max((i for i in range(1, k) if np_[i] in G._PREPS), default=0)
+            sel = G.select(np_[:k], self.lex, named) if k > 1 else sel
+        if not isinstance(sel, G.Selector) or not sel.ids:
+            return None
+        placed = any(w in G._PREPS for w in np_[:k])
+        if not placed:
+            if any(w in G._PREPS for w in np_):
+                return None
+            sel.ids = [i for i in sel.ids if not self.lex.discarded(i)] or sel.ids  # not the one in the bin
+        return sel
 
     def _nouns(self, ws: list[str]) -> list[tuple[list[str], str]]:
         """``(words, type)`` of each object phrase of ``ws``, in order (longest match first)."""

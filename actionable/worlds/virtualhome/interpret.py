@@ -88,6 +88,14 @@ class ConditionViewVH:
         return ok != c.negate
 
 
+#: first words of a span that may name the object of a clause without a command
+_TOPIC_START = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that", "some", "one",
+                          "two", "both", "all", "every"})
+#: first words of an aside ("nobody is using it", "what is the salt doing here", "tonight we eat late")
+_ASIDE_START = frozenset({"i", "we", "you", "they", "he", "she", "it", "nobody", "no", "someone", "somebody", "what",
+                          "why", "how", "who", "there", "tonight", "today", "tomorrow"})
+
+
 class VirtualHomeGoals(AnnotatedIntents):
     """The ``goals`` capability for one VirtualHome scene (a name or a ``SceneGraph``).
 
@@ -163,7 +171,7 @@ class VirtualHomeGoals(AnnotatedIntents):
                                                            "as 'turn off the lights'")
         task, feeling = P.drop_feeling(task, lambda ws: any(
             self.lex.classes([w]) or self.lex.room([w]) for w in ws if w not in G._DETS and w not in G._QUANT_ANY))
-        task, refusal = G.prepare(task, "turn on the TV' or 'make sure the computer is off")
+        task, refusal = G.prepare(task, "turn on the TV' or 'make sure the computer is off", self._names_object)
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
         tw = G.words(task)
@@ -179,7 +187,8 @@ class VirtualHomeGoals(AnnotatedIntents):
         prev = None
         history: list = []  # the clauses read so far (pronouns may refer further back than the last)
         parts_read: list = []  # (selectors, clauses) per part ("the other fridge" is another one)
-        facts = [self._statement(part) for part in parts]
+        facts = [self._statement(part, topic=k + 1 < len(parts) and bool({"it", "them", "they"} & set(G.words(parts[k + 1]))))
+                 for k, part in enumerate(parts)]
         for fact in facts:  # a statement binds its object, after the command too ("..., the purse is on the desk")
             if fact is not None:
                 bound.setdefault(fact.cls, list(fact.ids))
@@ -216,6 +225,9 @@ class VirtualHomeGoals(AnnotatedIntents):
                 what = ", ".join(G.missing_object(w) for w in r.split(":", 1)[1].split(","))
                 return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; "
                                                               f"run 'actionable scenes {self.name} --classes' to list its objects")
+            if r is None and self._aside(part, parts):
+                notes.append(f"'{part}': an aside, asks for nothing")
+                continue
             if r is None:
                 return self._intent(task, notes)
             r = G.implied_source(r, history)
@@ -280,16 +292,23 @@ class VirtualHomeGoals(AnnotatedIntents):
             out.append(f"'{w}' is read as {human(c)} (this scene's name for it)")
         return list(dict.fromkeys(out))
 
-    def _statement(self, part: str):
+    def _statement(self, part: str, topic: bool = False):
         """The selector of a clause that states a fact ("one pillow on the bed is dirty": the
-        pillows on the bed that are dirty), or ``None`` for a clause with a verb of its own."""
+        pillows on the bed that are dirty), or ``None`` for a clause with a verb of its own.
+        With ``topic`` (the next part says "it"/"them"), a bare noun phrase is a fact too: "the
+        bills lying on my office desk - tuck them in the box" names those bills."""
         ws = G.words(part)
-        if G.split_verb(ws, _EXTRA_VERBS)[0] is not None or not {"is", "are"} & set(ws):
+        if G.split_verb(ws, _EXTRA_VERBS)[0] is not None:
+            return None
+        if topic and not {"is", "are"} & set(ws):
+            return self._topic(ws)
+        if not {"is", "are"} & set(ws):
             return None
         k = next(i for i, w in enumerate(ws) if w in ("is", "are"))
         sel = G.select(ws[:k], self.lex, [])
         if not isinstance(sel, G.Selector):
-            return None
+            # "what is the salt doing on the table in the bedroom? take it to ...": the object it mentions
+            return self._topic(ws[k + 1:]) if topic else None
         if ws[k + 1: k + 2] and ws[k + 1] in ("on", "in", "inside", "under", "by", "near"):
             where = G.select(ws[:k] + ws[k + 1:], self.lex, [])  # "the purse is on the desk": that purse
             if isinstance(where, G.Selector) and where.ids and set(where.ids) < set(sel.ids):
@@ -300,6 +319,47 @@ class VirtualHomeGoals(AnnotatedIntents):
                 keep = [i for i in sel.ids if self.lex.has_state(i, adj[0]) != adj[1]]
                 sel.ids = keep or sel.ids
         return sel
+
+    def _names_object(self, text: str) -> bool:
+        """Some word of ``text`` names an object class of this scene (not a room)."""
+        return any(self.lex.classes([w]) for w in G.words(text) if w not in G._DETS and not self.lex.room([w]))
+
+    def _topic(self, ws: list[str]):
+        """The object a clause without a command mentions, for the "it" of the next clause ("I could
+        hear the bedroom computer humming all night", "somebody keeps leaving my comb out by the
+        sink"): the longest span of at most 7 words from a determiner or a class word that selects
+        instances of this scene (the earliest of equal length); ``None`` when no span does."""
+        best = None
+        for i, w in enumerate(ws):
+            if w not in _TOPIC_START and not self.lex.classes([w]):
+                continue
+            for j in range(min(len(ws), i + 7), i, -1):
+                if best is not None and j - i <= best[0]:
+                    break
+                sel = G.select(ws[i:j], self.lex, [])
+                span = ws[i:j]  # a room said as a place ("the tv in the bedroom"), not a compound ("bathroom sink")
+                room = next((r for t, r in enumerate(self.lex.room([w]) for w in span)
+                             if r is not None and "in" in span[max(0, t - 2):t]), None)
+                if room is not None and not (isinstance(sel, G.Selector) and sel.ids
+                                             and all(self.lex.in_room(x, room) for x in sel.ids)):
+                    break  # "the tv in the bedroom" with no tv there: not every tv (nor "the tv in")
+                if ws[j - 1] in G._PREPS or ws[j - 1] in G._DETS:
+                    continue
+                if isinstance(sel, G.Selector) and sel.ids:
+                    best = (j - i, sel)
+                    break
+        return best[1] if best else None
+
+    def _aside(self, part: str, parts: list[str]) -> bool:
+        """``part`` says how things are or why (no command verb, no wished state; it starts with a
+        person, a question word or a time word) while another part asks for something: "nobody is
+        using it", "what is the salt doing on the table"."""
+        ws = G.words(part)
+        if not ws or ws[0] not in _ASIDE_START or G.split_verb(ws, _EXTRA_VERBS)[0] is not None:
+            return False
+        if F.reframe(part, self.lex, []) is not None:
+            return False
+        return any(p is not part and G.split_verb(G.words(p), _EXTRA_VERBS)[0] is not None for p in parts)
 
     def _pronouns(self, part: str, prev, history=()) -> str:
         """"it" / "them" / "the other one" -> the object of the clause before (its target for a state

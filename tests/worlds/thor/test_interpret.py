@@ -397,3 +397,19 @@ def test_a_verb_read_is_never_replaced_by_a_placement(fp1):
     the tomato in the fridge" (a wrong Done): a clause whose verb was read is refused instead."""
     r = fp1.read("Slice the tomato in the fridge")
     assert r.status == "refuse" and "no tomato there" in r.why
+
+
+def test_the_sentence_before_a_command_names_what_its_it_means(fp1):
+    """A statement or a clause without a command binds the instance it describes for the "it" that
+    follows (6 Dec, second session): "it" was read as the class, and the other salt shaker, the
+    one already on the counter, was chosen; an aside without a command is left out."""
+    r = fp1.read("One salt shaker is in a cabinet. Put it on the counter.")
+    assert r.status == "goal" and _subjects(r) == [["SaltShaker|alfred|2"]]
+    r = fp1.read("The salt shaker is stuck up in the high cabinet by the ceiling - get it down onto the counter")
+    assert r.status == "goal" and _subjects(r) == [["SaltShaker|alfred|2"]]
+    r = fp1.read("The apple rolled into the bin. Put it in the fridge.")
+    assert r.status == "goal" and _subjects(r) == [["Apple|alfred|2"]]  # the one in the bin
+    r = fp1.read("The apple looks nice. Put it in the fridge.")
+    assert r.status == "goal" and _subjects(r) == [["Apple|alfred|1"]]  # not the one in the bin
+    r = fp1.read("nobody is using the toaster, so turn it off")
+    assert r.status == "goal" and _subjects(r) == [["Toaster|alfred|1"]]
