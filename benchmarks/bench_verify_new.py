@@ -37,6 +37,7 @@ import json
 import sys
 import time
 from collections import defaultdict
+from pathlib import Path
 
 
 def t2(plan: list[str], labels, crits):
@@ -263,6 +264,9 @@ def main(argv=None) -> int:
     ap.add_argument("--llm-n", type=int, default=None, help="LM judges: only the first N cases of the split")
     ap.add_argument("--kinds", default=None, help="only cases holding one of these kinds")
     ap.add_argument("--out", default=None, help="per-case JSONL")
+    ap.add_argument("--data", default=str(Path(__file__).resolve().parent / "data" / "verify_new"),
+                    help="folder holding the cases.jsonl to read (default: benchmarks/data/verify_new; "
+                         "e.g. benchmarks/data/verify_slips)")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--render", default=None,
                     help="print the tables of JSONL files (comma-separated) written by --out (no judge runs)")
@@ -288,7 +292,7 @@ def main(argv=None) -> int:
     bad = [j for j in judges if j not in ("rule", "sim", "llm", "hybrid")]
     if bad:
         raise ConfigError(f"--judges: unknown judge(s) {bad}; choose from rule, sim, llm, hybrid")
-    cases = load_cases(split=a.split)
+    cases = load_cases(Path(a.data) / "cases.jsonl", split=a.split)
     if a.kinds:
         want = {k.strip() for k in a.kinds.split(",")}
         if want - set(KINDS):
