@@ -60,7 +60,7 @@ from actionable.core.program import Program, Step
 from actionable.core.errors import ConfigError
 from actionable.verify.base import NAVIGATION, POSTURE_ACTIONS, JudgeResult, VerifyTask, mentions, undoes
 from actionable.verify.critique import Critique, CritiqueKind, _bind_ids
-from actionable.verify.relevance import COPY, reason_for, relevance_candidates, walk_candidates
+from actionable.verify.relevance import COPY, Fallback, reason_for, relevance_candidates, walk_candidates
 from actionable.verify.repairs import ALREADY_INV, STATE_FIX, already, goal_proposals, precondition_fixes
 from actionable.verify.replay import StateView, goal_check, graph_replay
 from actionable.core.incremental import IncrementalReplay, supports_incremental
@@ -72,6 +72,9 @@ REGROUND = 1
 #: move a step of the plan before its neighbour (two adjacent steps in the wrong order): tried
 #: before insertions of the same cost, since it keeps every step the plan's author wrote
 MOVE = 1
+#: how far after the failing step a plan's own copy of an inserted precondition may stand to be
+#: read as the same step written too late (a move, not an extra step)
+LATE_WINDOW = 5
 #: the agent's posture goals and the action that establishes them (a STANDUP undoes both)
 POSTURE_FIX = {"SITTING": "SIT", "LYING": "LIE"}
 
@@ -385,6 +388,7 @@ class SimulatorJudge:
                                               f"precondition of step {entries[k][0] + 1 if entries[k][0] is not None else '?'}: {why}",
                                               st, self.name))
                     entries[pos:pos] = [(None, st) for st in new]
+                    self._drop_late_copy(entries, pos, len(new), k, task, crits)
                     break
                 j = payload
                 if j != k:
@@ -398,6 +402,32 @@ class SimulatorJudge:
                     notes.append(f"dropped an inserted step that does not execute: {bad.to_script()}")
                 break
         notes.append(f"plan still fails after {budget} repairs")
+
+    def _drop_late_copy(self, entries, pos: int, n_new: int, k: int, task, crits) -> None:
+        """After inserting one step before the failing step, the same step of the plan a little
+        later (within :data:`LATE_WINDOW` steps after the failing one) is where the author wrote it
+        too late: it goes (one REMOVE where it stands, with the MISSING just added: a move, rule T3
+        of benchmarks/data/verify_new) when the plan without it runs as far and meets as many goal
+        conditions as with it."""
+        if n_new != 1:
+            return
+        new = entries[pos][1]
+        at = k + n_new
+        late = next((m for m in range(at + 1, min(len(entries), at + 1 + LATE_WINDOW))
+                     if entries[m][0] is not None and entries[m][1] == new), None)
+        if late is None:
+            return
+        steps = [s for _, s in entries]
+        with_it, without = self._run(steps, task), self._run(steps[:late] + steps[late + 1:], task)
+        reach = lambda r: len(steps) if r.executable else (r.failed_index or 0)  # noqa: E731
+        if (without.executable, reach(without) + 1, self._met(without, task)) < (
+                with_it.executable, reach(with_it), self._met(with_it, task)):
+            return
+        orig, st = entries.pop(late)
+        self._replaced.add(orig)  # moved, not removed: a walk that led to it still serves
+        crits.append(Critique(CritiqueKind.REMOVE, orig, st.to_script(),
+                              f"misplaced: {st.to_text()} is needed before step {entries[at][0] + 1 if entries[at][0] is not None else '?'}, "
+                              "where it was added; here it comes too late", st, self.name))
 
     def _exchange(self, entries, k: int, task, crits) -> bool:
         """Order repair (cost :data:`MOVE`, tried before insertions): two adjacent steps of the plan
@@ -695,7 +725,7 @@ class SimulatorJudge:
             # candidate is a copy the judge inserted (a moved step), the plan's own copy goes
             group = {k - 1 if entries[k][0] is None and k and entries[k - 1][0] is not None
                      and steps[k - 1] == steps[k] and k - 1 not in group else k for k in group}
-            if any(entries[k][0] is None for k in group) or group <= drop:
+            if any(entries[k][0] is None for k in group) or group <= drop or (isinstance(why, Fallback) and group & drop):
                 continue
             if self._ok_without(steps, drop | group, task, base_met) and (
                     not (isinstance(why, str) and why.startswith(COPY)) or self._same_final(steps, drop | group, task)):

@@ -41,6 +41,11 @@ ESTABLISH = frozenset({"SWITCHON", "OPEN", "PLUGIN"})
 Runner = Callable[..., ReplayResult]
 
 
+class Fallback(dict):
+    """Per-step reasons of a candidate group tried only when no step of it was already removed
+    (the alternative to a smaller group proposed just before it)."""
+
+
 def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", text.lower().replace("_", " "))}
 
@@ -116,9 +121,21 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                     free = (all(b.action in NAVIGATION for b in between) if s.action in ESTABLISH
                             else not any(mentions(b, s.args[0]) for b in between))
                     if t.action == inv and free:
-                        # each step of the pair gets its own reason (issue 16)
-                        groups.append(({i, j}, {i: f"{s.to_text()} is undone by {label(j)}",
-                                                j: f"{t.to_text()} only undoes {label(i)}"}))
+                        before = next((k for k in range(i - 1, -1, -1) if steps[k].args
+                                       and steps[k].args[0].id == s.args[0].id and steps[k].action in (s.action, inv)),
+                                      None)
+                        pair = {i: f"{s.to_text()} is undone by {label(j)}", j: f"{t.to_text()} only undoes {label(i)}"}
+                        if (s.action not in ESTABLISH and before is not None and steps[before].action == inv
+                                and not any(mentions(steps[m], s.args[0]) for m in range(j + 1, limit))):
+                            # "ON (work) OFF ... ON" with nothing after that uses it: the plan had
+                            # turned it off after its work; the last ON is the stray, and removing
+                            # it alone keeps the plan's end state; the pair only if that fails
+                            groups.append(({j}, f"{t.to_text()} undoes {label(i)}, which ended the use "
+                                                f"{label(before)} began"))
+                            groups.append(({i, j}, Fallback(pair)))
+                        else:
+                            # each step of the pair gets its own reason (issue 16)
+                            groups.append(({i, j}, pair))
                         paired |= {i, j}
                     break
                 if mentions(t, s.args[0]) and t.action not in NAVIGATION:
@@ -137,8 +154,13 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                                             j: f"{t.to_text()} only puts back what {label(i)} picked up"}))
             elif limit == len(steps):
                 goal_obj = s.args[0].id in goal_nodes or _named_by_goal(s.args[0].name, goal_text)
-                if not goal_obj or not strict:
-                    groups.append(({i}, f"{s.args[0].name} is picked up and never used"))
+                # picked up again after the plan had used it and put it down: the goal's object, but
+                # this grab serves nothing after it (a step done twice, far apart)
+                again = any(steps[k] == s and any(steps[m].action in PUT_ACTIONS | {"DROP"} and mentions(steps[m], s.args[0])
+                                                  for m in range(k + 1, i)) for k in range(i))
+                if not goal_obj or not strict or again:
+                    groups.append(({i}, f"{s.args[0].name} is picked up again and never used" if again and goal_obj
+                                   else f"{s.args[0].name} is picked up and never used"))
     n0 = len(groups)
     if walks:
         _walk_groups(steps, res, limit, groups, removed_after, label, rooms)
@@ -244,6 +266,7 @@ def unneeded_groups(steps: list[Step], goal_nodes=frozenset(), goal_text: str = 
     first: dict = {}
     for k, st in enumerate(steps):
         first.setdefault(st, k)
+
     i = 0
     while i < n:  # copies (the judge keeps them only when the final state is unchanged too)
         j = i
@@ -329,7 +352,14 @@ def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
             continue
         x, y = s.args[0].id, steps[nxt].args[0].id
         if not view0.is_room(x):
-            continue  # a walk to an object (a landmark on the way, or its approach): not a detour
+            # a walk to an object (a landmark on the way, or its approach) is not a detour, unless
+            # the next kept step walks on to another room and the object is never named again
+            if not (steps[nxt].action in WALKS and view0.is_room(y) and room(i) != y
+                    and not any(mentions(steps[m], s.args[0]) for m in range(i + 1, limit))):
+                continue
+            groups.append(({i}, f"walk to {s.args[0].name} is superseded by {label(nxt)}: nothing is done there"))
+            taken.add(i)
+            continue
         if x == y or room(i) == room(nxt):
             continue  # room then object in it, or object to object nearby: navigation
         groups.append(({i}, f"walk to {s.args[0].name} is superseded by {label(nxt)}"))
@@ -347,4 +377,4 @@ def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
             taken.add(back)
 
 
-__all__ = ["relevance_candidates", "walk_candidates", "reason_for", "WALKS"]
+__all__ = ["Fallback", "relevance_candidates", "walk_candidates", "reason_for", "WALKS"]

@@ -1,0 +1,56 @@
+"""The simulator judge on human-like slips (issue 26, 6 Dec, second session; the kinds of
+benchmarks/data/verify_slips, on plans written here): a faucet switched on again after the plan
+had switched it off, a walk to an object in a room where nothing is done, and a step written a
+few steps too late. Each test fails on the code before the change."""
+
+from actionable.core.program import Program
+from actionable.verify.base import VerifyTask
+from actionable.verify.critique import CritiqueKind
+from actionable.verify.grounded import SimulatorJudge
+
+TV = "[WALK] <home_office> (319)\n[WALK] <couch> (352)\n[SIT] <couch> (352)\n"
+
+
+def _edits(plan: str, goal: str, scene: str):
+    res = SimulatorJudge().judge(Program.parse(plan), VerifyTask(goal=goal, scene=scene))
+    return [(c.kind, c.index, c.step.action if c.step else None) for c in res.critiques]
+
+
+def test_a_restore_after_the_plans_own_undo_goes_alone():
+    """ON (work) OFF, then ON again with nothing after it: the last ON alone goes (before, the
+    OFF/ON pair went, which left the computer on, unlike the plan); with a step after it that uses
+    the computer, the pair goes, as in the hand corpus's undo pairs; and where removing the last
+    ON alone would break the goal, the pair (tests/verify/test_loop.py's TV)."""
+    base = ("[WALK] <home_office> (319)\n[WALK] <computer> (417)\n[SWITCHON] <computer> (417)\n"
+            "[WALK] <television> (410)\n[SWITCHON] <television> (410)\n[WALK] <computer> (417)\n"
+            "[SWITCHOFF] <computer> (417)\n[SWITCHON] <computer> (417)")
+    assert _edits(base, "Turn on the TV", "1057_1") == [(CritiqueKind.REMOVE, 7, "SWITCHON")]
+    used = base + "\n[TURNTO] <computer> (417)\n[LOOKAT] <computer> (417)"
+    assert _edits(used, "Turn on the TV", "1057_1") == [(CritiqueKind.REMOVE, 6, "SWITCHOFF"),
+                                                         (CritiqueKind.REMOVE, 7, "SWITCHON")]
+    tv = "[WALK] <television> (410)\n[SWITCHON] <television> (410)\n[SWITCHOFF] <television> (410)\n" \
+         "[SWITCHON] <television> (410)"
+    assert _edits(tv, "Turn on TV", "1057_1") == [(CritiqueKind.REMOVE, 2, "SWITCHOFF"),
+                                                  (CritiqueKind.REMOVE, 3, "SWITCHON")]
+
+
+def test_a_walk_to_an_object_where_nothing_is_done_is_a_detour():
+    """A walk to the bed, then on to another room, the bed never named again: superseded (walks to
+    objects were never detours, so the errand stayed)."""
+    plan = ("[WALK] <bedroom> (67)\n[WALK] <bed> (105)\n[WALK] <home_office> (319)\n"
+            "[WALK] <television> (410)\n[SWITCHON] <television> (410)")
+    got = _edits(plan, "Turn on the TV", "1057_1")
+    assert (CritiqueKind.REMOVE, 1, "WALK") in got and (CritiqueKind.REMOVE, 0, "WALK") in got, got
+    # a walk to an object used later is kept
+    kept = "[WALK] <bedroom> (67)\n[WALK] <bed> (105)\n[WALK] <home_office> (319)\n[WALK] <bed> (105)\n[SIT] <bed> (105)"
+    assert not [e for e in _edits(kept, "Sit on the bed", "1057_1") if e[1] == 1], _edits(kept, "Sit on the bed", "1057_1")
+
+
+def test_a_step_written_too_late_is_moved_not_copied():
+    """The TURNTO a WATCH needs, written two steps after it: the judge inserts it before the WATCH
+    (MISSING) and now also removes the late one (REMOVE), a move; before, the late copy stayed."""
+    plan = (TV + "[WALK] <television> (410)\n[SWITCHON] <television> (410)\n[WATCH] <television> (410)\n"
+            "[WALK] <couch> (352)\n[TURNTO] <television> (410)")
+    got = _edits(plan, "Watch TV", "1057_1")
+    assert (CritiqueKind.MISSING, 5, "TURNTO") in got, got
+    assert (CritiqueKind.REMOVE, 7, "TURNTO") in got, got
