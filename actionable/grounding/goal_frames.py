@@ -65,6 +65,12 @@ _WISH = frozenset({"should", "shall", "ought", "must", "needs", "need", "would",
 #: part holds commands, which a frame-free reading must not flatten into one state
 _PHRASAL = tuple(v.split() for v, _ in G.VERBS if " " in v)
 
+#: words that start an object right after a verb ("put *it*", "wash *the* plate")
+_OBJECT_START = frozenset({"the", "a", "an", "it", "them", "my", "your", "our", "this", "that", "these", "those",
+                           "some", "every", "all", "both"})
+#: first words of a yes/no question
+_QUESTION = frozenset({"did", "does", "do", "is", "are", "was", "were", "has", "have", "had"})
+
 #: words after the receptacle that welcome it ("would be handy")
 _PLEASED = frozenset({"handy", "nice", "great", "good", "helpful", "please"})
 
@@ -191,8 +197,21 @@ def reread(part: str, r, lex, named, extra_verbs, notes: list) -> "G.ClauseReadi
     effect = G.split_verb(ws, extra_verbs)[0]
     if effect is not None and effect not in G.PLACING:
         return r  # "slice the tomato in the fridge" (none there): a verb was read; never a placement instead
-    if any(ws[i: i + len(p)] == p for i in range(1, len(ws)) for p in _PHRASAL):
-        return r  # "bedtime switch off the light but leave the lamps on": commands the grammar did not cut apart
+    if ws and ws[0] in _QUESTION:
+        return r  # "did somebody leave the toaster on": a question, not a wish ("turn on the toaster")
+    inner = [i for i in range(1, len(ws) - 1) if ws[i] in G._ONE_WORD_VERBS and ws[i + 1] in _OBJECT_START]
+    if any(ws[i: i + len(p)] == p for i in range(1, len(ws)) for p in _PHRASAL) or inner:
+        # "bedtime switch off the light but leave the lamps on", "take it out and put it on a plate":
+        # commands the grammar did not cut apart, never flattened into one end state; one command
+        # after words with no verb ("the pasta's nearly done stand a colander in the sink") is read alone
+        alone = len(inner) == 1 and not any(G.split_verb(ws[k:], extra_verbs)[0] for k in range(inner[0]))
+        if not alone:
+            return r
+        rest = " ".join(ws[inner[0]:])
+        got = reread(rest, G.read_clause(rest, lex, named, extra_verbs), lex, named, extra_verbs, notes)
+        if isinstance(got, G.ClauseReading):
+            notes.append(f"'{part}': '{' '.join(ws[:inner[0]])}' asks for nothing; read '{rest}'")
+            return got
     rf = reframe(part, lex, named)
     got = G.read_clause(rf, lex, named, extra_verbs) if rf else None
     if isinstance(got, G.ClauseReading):

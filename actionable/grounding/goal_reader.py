@@ -330,6 +330,13 @@ _LEAVE = re.compile(r"^leave (.+?) (on|off|open|closed|shut|running|plugged in|u
 _VIA_ROOM = re.compile(r"\b(?:take|bring|carry) (it|them|(?:the|my|our|a|an|some) [a-z]+(?: [a-z]+)?) (?:to|into) (?:the )?"
                        r"(?:kitchen|bathroom|bedroom|(?:home )?office|living room|dining room|hallway)(?:,| and| then)+ "
                        r"((?:put|place|set|store|leave|hang)) (?:it|them)\b")
+#: a part that is only an interjection
+_INTERJECTION = re.compile(r"(?:(?:ugh|ew|eww|oh|ooh|hey|ok|okay|right|well|um|hmm|wow|oops|argh|yikes|gosh|phew|"
+                           r"yeah|great|damn|dang|god|man|sigh|honestly|seriously|so)\b ?)+")
+#: a cleaning verb with its result after the object ("scrub it clean", "wipe the table down")
+_RESULT = re.compile(r"^((?:wash|scrub|wipe|rinse|clean|dry) .+?) (?:clean|down|off|properly|thoroughly|well|up)+$")
+#: a time clause of its own ("once it's in", "when you're done"): the order the commands already give
+_WHEN = re.compile(r"^(?:once|when|after|as soon as|whenever) (?:it|they|you|i|we|that|this)(?:'s|'re|'m| is| are| has| have)?\b")
 #: the room a speaker's aside names ("I'm loading laundry in the office")
 _SPEAKER_ROOM = re.compile(r"\b(?:in|into) (?:the |my |our )?((?:home )?office|bedroom|bathroom|kitchen|living room|"
                            r"dining room|hallway|study)\b")
@@ -401,7 +408,8 @@ def conversational(text: str, names_object=None) -> str:
     out, asks = [], False
     short: set[str] = set()  # one-part sentences of at most 3 words without a verb ("Bedtime.")
     for p in parts:
-        q = re.sub(r"\s*,\s*", ", ", " ".join(re.sub(r"[^a-z0-9',]", " ", polite(p).lower().replace("_", " ")).split()))
+        q = re.sub(r"\s*,\s*", ", ", " ".join(re.sub(r"[^a-z0-9',]", " ",
+                                                      polite(p).lower().replace("_", " ").replace(";", ",")).split()))
         q = q.strip(" ,")
         q = re.sub(r"(?:,| )\s*(?:would|will|can|could) you$", "", q)
         q = ", ".join(x for x in (polite(x).strip(" ,") for x in q.split(", ")) if x)  # "..., could you fetch one"
@@ -416,6 +424,10 @@ def conversational(text: str, names_object=None) -> str:
         if len(subs) == 1 and len(words(subs[0])) <= 3 and split_verb(words(subs[0]))[0] is None:
             short.add(subs[0])
         for q in subs:  # each comma part ("nobody's watching, make sure the tv is off")
+            q = re.sub(r"^(?:and|then|and then) (?=\w)", "", q)  # ", and the plate goes on the table"
+            if _INTERJECTION.fullmatch(q):
+                continue  # "ugh", "ew", "oh no"
+            q = _RESULT.sub(r"\1", q)  # "scrub it clean": the verb's result, not "the clean one"
             m = _GO_AND.match(q)
             if m and split_verb(q[m.end():].split())[0] not in (None, "go"):
                 q = q[m.end():]
@@ -461,7 +473,8 @@ def conversational(text: str, names_object=None) -> str:
         return names_object is not None and bool({"it", "them", "they"} & set(words(nxt))) and names_object(out[k])
 
     kept = [q for k, q in enumerate(out) if not (asks and _CHATTER.match(q) and split_verb(words(q))[0] is None
-                                                 and not re.search(r"\b(?:is|are)\b", q) and not antecedent(k))]
+                                                 and not re.search(r"\b(?:is|are)\b", q) and not antecedent(k))
+            and not (asks and _WHEN.match(q))]
     where = next((m.group(1) for q in out if q not in kept for m in [_SPEAKER_ROOM.search(q)] if m), None)
     if where:  # "I'm loading laundry in the office - get that washing machine open": the office's one
         kept = [_deictic(q, where) if " in the " not in q else q for q in kept]

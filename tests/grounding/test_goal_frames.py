@@ -35,3 +35,26 @@ def test_reframed(lex, text, want):
 ])
 def test_not_reframed(lex, text):
     assert reframe(text, lex) is None
+
+
+
+def test_reread_never_flattens_commands_or_questions_into_one_state():
+    """A part that holds two commands the grammar did not cut apart, or a yes/no question, is not
+    read as one wished end state ("did somebody leave the kettle on" was read "turn on the kettle");
+    one command after words without a verb is read alone (6 Dec, second session)."""
+    from actionable.grounding import goal_frames as F
+    from actionable.grounding import goal_reader as G
+    from actionable.worlds.virtualhome.interpret import _EXTRA_VERBS, VirtualHomeGoals
+
+    lex = VirtualHomeGoals("default").lex
+
+    def reread(part):
+        notes: list = []
+        return F.reread(part, G.read_clause(part, lex, [], _EXTRA_VERBS), lex, [], _EXTRA_VERBS, notes), notes
+
+    got, _ = reread("did somebody leave the tv on")
+    assert not isinstance(got, G.ClauseReading)
+    got, _ = reread("take it out of the oven put it on a plate the plate on the table")
+    assert not isinstance(got, G.ClauseReading)
+    got, notes = reread("the soup is nearly ready set a bowl on the kitchen table")
+    assert isinstance(got, G.ClauseReading) and got.effect == "place" and got.subject.cls == "bowl", notes

@@ -347,7 +347,8 @@ class ThorGoals(ThorIntents):
         raw = [_norm(p) for p in re.split(r"\s*(?:;|,|\band\b|\bthen\b)\s*", text) if _norm(p)]
         out: list[str] = []
         history: list[list[tuple[list[str], str]]] = []
-        asks = any(G.split_verb(_rewrite(_FILLER.sub("", x)).split(), _EXTRA_VERBS)[0] is not None for x in raw)
+        asks = any(G.split_verb(_rewrite(_FILLER.sub("", x)).split(), _EXTRA_VERBS)[0] is not None
+                   or F.reframe(_FILLER.sub("", x), self.lex, named) is not None for x in raw)  # a wish asks too
         for k, seg in enumerate(raw):
             seg = _FILLER.sub("", seg)
             m = _ASSERT.match(seg)
@@ -409,6 +410,8 @@ class ThorGoals(ThorIntents):
         (never an instance the clause did not mean)."""
         np_ = [w for w in ws if w in G._DETS or w in G._PREPS or w in G._QUANT_ANY or w in G._QUANT_ALL
                or self.lex.known([w]) or self.lex.adjective(w) is not None]
+        while np_ and np_[-1] in ("on", "off"):
+            np_.pop()  # "did somebody leave the toaster on": a state, not a place
         k = len(np_)
         sel = G.select(np_, self.lex, named)
         while not isinstance(sel, G.Selector) and k > 1:
