@@ -296,6 +296,10 @@ VH_CASES: tuple[GoalCase, ...] = (
              must=(("relation", 1585, "INSIDE", 40, False),), kind="in_vs_on"),
     GoalCase("nobody is watching the TV in the bedroom. switch it off", status="refuse", plan=None,
              kind="named_instance"),
+    # ";" cuts like ",": the statement names the cup, then two commands (before, "wash it" was
+    # swallowed by the statement and the plan only moved the dirty cup)
+    GoalCase("there's a coffee cup in the office; rinse it, then leave it on the kitchen counter", clauses=2,
+             must=(("relation", 2444, "ON", 230, False),), kind="pronoun"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]
