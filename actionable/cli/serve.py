@@ -6,7 +6,7 @@ The planning LM and the translation LM load once; requests then pay only for pla
 ``GET /health``
     ``{"status": "ok", "model", "lm_mode", "busy", "queued"}``.
 ``POST /plan``
-    ``{"task", "variant"?, "scene"?, "description"?, "max_steps"?, "seed"?, "timeout_s"?}`` -> the
+    ``{"task", "variant"?, "world"?, "scene"?, "description"?, "max_steps"?, "seed"?, "timeout_s"?}`` -> the
     same JSON object as ``actionable plan --json`` for the same task and variant: ``goal`` (default,
     as the CLI: read the task as goal conditions and plan to them; a task read as no goal goes to
     the grounded LM planner) or ``grounded``; ``lm_mode`` says how the LM scored candidates.
@@ -112,24 +112,30 @@ class Engine:
     def mode(self) -> str:
         return self._session.grounded_planner().lm_mode if self._session is not None else "not loaded"
 
-    def session_for(self, scene: str | None):
+    def session_for(self, scene: str | None, world: str | None = None):
+        """The session of ``scene`` in ``world`` (default: the service's), built on first use from the
+        loaded one (the models are shared)."""
         from actionable.core.registry import planning_domain
 
-        name = planning_domain(self.world, scene or self._default_scene).name
-        if name not in self._sessions:
-            self._sessions[name] = self._session.with_scene(planning_domain(self.world, name))
-        return self._sessions[name]
+        world = world or self.world
+        default = self._default_scene if world == self.world else None
+        dom = planning_domain(world, scene or default)
+        key = dom.name if world == self.world else f"{world}:{dom.name}"
+        if key not in self._sessions:
+            self._sessions[key] = self._session.with_scene(dom)
+        return self._sessions[key]
 
     # ------------------------------------------------------------------ work (under the lock)
     def plan(self, req: dict) -> dict:
         from actionable.cli.plan import plan_task_json
         from actionable.core.config import GroundedConfig, make_config
 
-        session = self.session_for(req.get("scene"))
+        session = self.session_for(req.get("scene"), req.get("world"))
         gcfg = make_config(GroundedConfig, max_steps=req.get("max_steps"), seed=req.get("seed"))
+        interps = self._interps.setdefault(req.get("world") or self.world, {})
         return plan_task_json(session, session.grounded_planner(gcfg), session.scene, req["task"],
                               req.get("description"), req.get("variant") or "goal", req.get("max_steps"),
-                              self._interps)
+                              interps)
 
     def verify(self, req: dict) -> dict:
         from actionable.api import verify
@@ -173,6 +179,8 @@ def create_app(engine: Engine, token: str | None = None, timeout_s: float = 120.
         task: str = Field(..., description="the household task, e.g. 'Make coffee'", max_length=300)
         variant: Optional[Literal["goal", "grounded"]] = Field(
             None, description="goal (default, as `actionable plan`) or grounded (the LM planner)")
+        world: Optional[str] = Field(None, description="virtualhome | thor | pddl (default: the service's "
+                                                       "--env), as `actionable plan --env`")
         scene: Optional[str] = Field(None, description="scene of the service's world (default: its default)")
         description: Optional[str] = Field(None, max_length=2000)
         max_steps: Optional[int] = Field(None, ge=1, le=200)

@@ -197,6 +197,8 @@ def reread(part: str, r, lex, named, extra_verbs, notes: list) -> "G.ClauseReadi
     effect = G.split_verb(ws, extra_verbs)[0]
     if effect is not None and effect not in G.PLACING:
         return r  # "slice the tomato in the fridge" (none there): a verb was read; never a placement instead
+    if effect is not None and isinstance(r, str) and sum(w in ("in", "into", "on", "onto", "inside") for w in ws) >= 2:
+        return r  # "put the cup on the counter in the dishwasher" with no cup there: never "on the counter"
     if ws and ws[0] in _QUESTION:
         return r  # "did somebody leave the toaster on": a question, not a wish ("turn on the toaster")
     inner = [i for i in range(1, len(ws) - 1) if ws[i] in G._ONE_WORD_VERBS and ws[i + 1] in _OBJECT_START]

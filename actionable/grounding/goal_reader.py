@@ -328,13 +328,20 @@ _DONT_LEAVE = re.compile(r"^(?:don'?t|do not|never) leave (.+?) (on|open|running
 _LEAVE = re.compile(r"^leave (.+?) (on|off|open|closed|shut|running|plugged in|unplugged)$")
 #: "take it to the kitchen and put it in the cupboard": the room is on the way to the placement that follows
 _VIA_ROOM = re.compile(r"\b(?:take|bring|carry) (it|them|(?:the|my|our|a|an|some) [a-z]+(?: [a-z]+)?) (?:to|into) (?:the )?"
-                       r"(?:kitchen|bathroom|bedroom|(?:home )?office|living room|dining room|hallway)(?:,| and| then)+ "
-                       r"((?:put|place|set|store|leave|hang)) (?:it|them)\b")
+                       r"(kitchen|bathroom|bedroom|(?:home )?office|living room|dining room|hallway)(?:,| and| then)+ "
+                       r"((?:put|place|set|store|leave|hang)) (?:it|them)\b([^,]*)")
 #: a part that is only an interjection
 _INTERJECTION = re.compile(r"(?:(?:ugh|ew|eww|oh|ooh|hey|ok|okay|right|well|um|hmm|wow|oops|argh|yikes|gosh|phew|"
                            r"yeah|great|damn|dang|god|man|sigh|honestly|seriously|so)\b ?)+")
 #: a cleaning verb with its result after the object ("scrub it clean", "wipe the table down")
 _RESULT = re.compile(r"^((?:wash|scrub|wipe|rinse|clean|dry) .+?) (?:clean|down|off|properly|thoroughly|well|up)+$")
+#: throwing away is putting in the bin ("throw away the milk from the fridge" was read as a placement
+#: into the fridge)
+_DISCARD = ((re.compile(r"^(?:throw away|throw out|chuck out|chuck away|toss out|bin|dispose of|get rid of|discard) (.+)$"),
+             r"put \1 in the bin"),
+            (re.compile(r"^(?:throw|toss|chuck) (.+?) (?:away|out)$"), r"put \1 in the bin"))
+#: "take the pot off the oven": the pot on the oven, not one in it ("off" read as "from")
+_OFF_OF = re.compile(r"^((?:take|get|lift|grab|pick up|fetch)) ((?:the|my|a|that|this) [a-z]+(?: [a-z]+)?) off (?:of )?((?:the|my) .+)$")
 #: a time clause of its own ("once it's in", "when you're done"): the order the commands already give
 _WHEN = re.compile(r"^(?:once|when|after|as soon as|whenever) (?:it|they|you|i|we|that|this)(?:'s|'re|'m| is| are| has| have)?\b")
 #: the room a speaker's aside names ("I'm loading laundry in the office")
@@ -346,7 +353,8 @@ _GET_STATE = re.compile(r"^(?:get|keep|make|have) (?!sure\b|certain\b)(.+?) (on|
 _GET_DOING = re.compile(r"^(?:get|set) (.+?) ([a-z]+?)(?:ing)\b((?: (?:in|on|at|for|now|again|please)\b.*)?)$")
 _NEEDS = re.compile(r"^(.+?) (?:needs|need|could use|wants) (?:a |some )?(wash|washing|clean|cleaning|wipe|wiping|scrub)"
                     r"(?: down)?$")
-_GOES = re.compile(r"^(.+?) (?:goes|go|belongs|belong|lives|live) (in|into|on|inside|onto) (.+?)(?:,? not (?:in|on|into) .+)?$")
+_GOES = re.compile(r"^(.+?) (?:should |must |has to |have to |needs to |need to |ought to )?(?:goes|go|belongs|belong|lives|live)"
+                   r"(?: back)? (in|into|on|inside|onto) (.+?)(?:,? not (?:in|on|into) .+)?$")
 #: "I need the butter knife": the object fetched (not "I want a cold apple": a state word asks for more)
 _I_NEED = re.compile(r"^i need (the|a|an|my|some|one|that|this|those|these) (?!.*\b(?:to be|is|are|cold|hot|warm|chilled|cooked|clean|"
                      r"fresh|toasted|sliced|heated|boiled|fried|washed|dry|wet|full|empty|filled)\b)(.+)$")
@@ -428,6 +436,9 @@ def conversational(text: str, names_object=None) -> str:
             if _INTERJECTION.fullmatch(q):
                 continue  # "ugh", "ew", "oh no"
             q = _RESULT.sub(r"\1", q)  # "scrub it clean": the verb's result, not "the clean one"
+            for pat, rep in _DISCARD:  # "throw away the milk": into the bin
+                q = pat.sub(rep, q)
+            q = _OFF_OF.sub(r"\1 \2 that is on \3", q)  # "take the pot off the oven": the pot on the oven
             m = _GO_AND.match(q)
             if m and split_verb(q[m.end():].split())[0] not in (None, "go"):
                 q = q[m.end():]
@@ -478,7 +489,9 @@ def conversational(text: str, names_object=None) -> str:
     where = next((m.group(1) for q in out if q not in kept for m in [_SPEAKER_ROOM.search(q)] if m), None)
     if where:  # "I'm loading laundry in the office - get that washing machine open": the office's one
         kept = [_deictic(q, where) if " in the " not in q else q for q in kept]
-    joined = _VIA_ROOM.sub(lambda m: f"{m.group(2)} {m.group(1)}", ", ".join(q for q in kept if q))
+    joined = _VIA_ROOM.sub(lambda m: f"{m.group(3)} {m.group(1)}{m.group(4)}"
+                           + ("" if _SPEAKER_ROOM.search(m.group(4)) else f" in the {m.group(2)}"),
+                           ", ".join(q for q in kept if q))
     if not joined or (len(parts) < 2 and " ".join(words(joined)) == " ".join(words(text))):
         return text
     return joined  # parts cut at a dash or a sentence end stay cut ("the bills on my desk - file them")
@@ -663,7 +676,7 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
     return Selector(cls, quant, ids, " ".join(noun), excluded, other)
 
 
-def not_discarded(subject: Selector | None, target: Selector | None, lex: Lexicon, named=()) -> None:
+def not_discarded(subject: Selector | None, target: Selector | None, lex: Lexicon, named=(), prep: str | None = None) -> None:
     """Drop from ``subject`` (in place) the instances thrown away (in a trash can, ``lex.discarded``)
     while others remain: "grab an apple" is not the apple in the bin. Kept when the phrase quantifies
     over every instance ("all the apples"), the clause's target holds them ("take the apple out of
@@ -674,8 +687,9 @@ def not_discarded(subject: Selector | None, target: Selector | None, lex: Lexico
     gone = [i for i in subject.ids if lex.discarded(i)]
     if not gone or len(gone) == len(subject.ids) or set(gone) & set(named):
         return
-    if target is not None and any(lex.related(i, p, t) for i in gone for t in target.ids for p in ("in", "on")):
-        return
+    if (target is not None and prep not in ("in", "on")
+            and any(lex.related(i, p, t) for i in gone for t in target.ids for p in ("in", "on"))):
+        return  # (a placement into the bin means another apple: "throw the apple away")
     subject.ids = [i for i in subject.ids if i not in gone]
 
 
@@ -715,6 +729,12 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
             head, p2, t2 = _split_prep(tgt_ws)
             if p2 in ("in", "on") and t2 and lex.room(head) is not None and lex.room(t2) is None:
                 obj_ws, prep, tgt_ws = obj_ws + [prep] + head, p2, t2
+            elif p2 in ("in", "on") and t2 and lex.room(t2) is None:
+                # "put the milk on the counter (back) in the fridge": the first place is where the
+                # milk is now (such a milk exists), the last one where it goes
+                here = select(obj_ws + [prep] + head, lex, named)
+                if isinstance(here, Selector) and here.ids and isinstance(select(t2, lex, named), Selector):
+                    obj_ws, prep, tgt_ws = obj_ws + [prep] + head, p2, t2
     subject = None
     if obj_ws:
         subject = select(obj_ws, lex, named, strict=effect not in ("water", "fill", "cook", "make"))
@@ -741,7 +761,7 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
             pass
     elif subject is None and effect not in ("stand", "sit", "lie"):
         return None
-    not_discarded(subject, target, lex, named)
+    not_discarded(subject, target, lex, named, prep if effect in PLACING else None)
     return ClauseReading(text, effect, subject, target, prep)
 
 

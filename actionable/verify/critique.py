@@ -288,7 +288,8 @@ def apply_critiques(plan: Program, critiques: Iterable[Critique]) -> Program:
     Indices refer to ``plan``. MISSING steps with the same insertion point keep
     their critique order; ``index=None`` appends. Steps not critiqued are kept
     unchanged (same format, same ids), as the paper's Planner is asked to do;
-    in a class-level plan (no node ids) inserted steps are class-level too.
+    in a class-level plan (no node ids) inserted steps are class-level too, except re-grounded
+    ones, which keep the instance they were re-bound to.
 
     Raises:
         VerifyError subclass CritiqueParseError: a REMOVE index outside the plan.
@@ -306,7 +307,10 @@ def apply_critiques(plan: Program, critiques: Iterable[Critique]) -> Program:
             drop.add(c.index)
         elif c.step is not None:
             pos = n if c.index is None else max(0, min(n, c.index))
-            inserts.setdefault(pos, []).append(c.step.unresolved() if class_level else c.step)
+            # a re-grounded step keeps its instance even in a class-level plan: without the id the
+            # plan's "milk" resolves to the milk in the trash again (a new user's check, 6 Dec)
+            keep = not class_level or (c.reason or "").startswith("re-grounded")
+            inserts.setdefault(pos, []).append(c.step if keep else c.step.unresolved())
     steps: list[Step] = []
     for i in range(n + 1):
         for s in inserts.get(i, ()):

@@ -97,6 +97,10 @@ def test_plan_defaults_to_the_goal_planner_as_the_cli_does(server, engine):
         assert out["goal_check"]["met"] == out["goal_check"]["total"], out["goal_check"]
     code, out = server.call("/plan", {"task": "Watch TV", "variant": "paper"})
     assert code == 422
+    # a kitchen task through the same service ("world", as `plan --env`; a new user could not)
+    code, out = server.call("/plan", {"task": "Put the apple in the fridge", "world": "thor"})
+    assert code == 200 and out["world"] == "thor" and out["variant"] == "goal", out
+    assert out["goal_check"]["met"] == out["goal_check"]["total"] >= 1
 
 
 def test_bad_requests_say_what_is_wrong(server):

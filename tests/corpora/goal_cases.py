@@ -300,6 +300,23 @@ VH_CASES: tuple[GoalCase, ...] = (
     # swallowed by the statement and the plan only moved the dirty cup)
     GoalCase("there's a coffee cup in the office; rinse it, then leave it on the kitchen counter", clauses=2,
              must=(("relation", 2444, "ON", 230, False),), kind="pronoun"),
+    # the final new-user check of 6 Dec (second session): the place the object is now is not where it
+    # goes ("Nothing to do" before); a room on the way picks the destination's instance; throwing
+    # away is the bin (was a placement into the fridge); "off the oven" is on it, not in it
+    GoalCase("The milk on the counter should go back in the fridge", clauses=1,
+             must=(("relation", 1821, "INSIDE", 289, False),), never=(("relation", 1821, "ON", 230, False),),
+             kind="in_vs_on"),
+    GoalCase("Put the pizza on the kitchen counter into the fridge", clauses=1,
+             must=(("relation", 2694, "INSIDE", 289, False),), kind="in_vs_on"),
+    GoalCase("Take the towel to the office and drape it over the desk", status="unclear", plan=None, kind="in_vs_on"),
+    GoalCase("Take the shirt to the bathroom and put it in the washing machine", clauses=1,
+             must=(("relation", 1047, "INSIDE", 1380, False),), never=(("relation", 1047, "INSIDE", 2343, False),),
+             kind="in_vs_on"),
+    GoalCase("Get rid of the milk from the fridge", clauses=1, must=(("relation", 1449, "INSIDE", 99, False),),
+             never=(("relation", 1821, "INSIDE", 289, False),), kind="in_vs_on"),
+    GoalCase("Lift the coffee pot off the oven and put it on the kitchen counter", clauses=1,
+             must=(("relation", 1960, "ON", 230, False),), never=(("relation", 1364, "ON", 230, False),),
+             kind="named_instance"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

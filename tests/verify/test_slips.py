@@ -54,3 +54,28 @@ def test_a_step_written_too_late_is_moved_not_copied():
     got = _edits(plan, "Watch TV", "1057_1")
     assert (CritiqueKind.MISSING, 5, "TURNTO") in got, got
     assert (CritiqueKind.REMOVE, 7, "TURNTO") in got, got
+
+
+def test_a_class_level_plan_keeps_the_instance_it_was_re_grounded_to():
+    """A plan written without ids ("grab milk") resolved to the milk in the trash; the judge re-bound
+    it to the goal's milk, but the revision dropped the ids again, so the final check used the
+    trash milk and said NOT met, exit 1 (a new user's check, 6 Dec)."""
+    from actionable.verify.critique import Critique, apply_critiques
+
+    plan = Program.parse("walk to milk\ngrab milk")
+    fixed = Program.parse("[WALK] <milk> (1821)").steps[0]
+    new = apply_critiques(plan, [Critique(CritiqueKind.REMOVE, 0, "", "re-grounded: the goal names (1821)"),
+                                 Critique(CritiqueKind.MISSING, 0, "", "re-grounded: the goal names (1821)", fixed),
+                                 Critique(CritiqueKind.MISSING, 2, "", "precondition", fixed)])
+    assert [a.id for st in new.steps for a in st.args] == [1821, None, None]  # only the re-grounded one
+
+
+
+def test_the_class_level_milk_plan_is_met_after_revision(tmp_path, capsys):
+    """The new user's command: exit 0 and "met" (was NOT met, exit 1)."""
+    from actionable.cli import main
+
+    f = tmp_path / "p.txt"
+    f.write_text("walk to milk\ngrab milk\nwalk to freezer\nopen freezer\nput milk in freezer\nclose freezer\n")
+    assert main(["verify", str(f), "--goal", "Put the milk in the fridge and close it", "--judge", "sim"]) == 0
+    assert "goal after revision: met" in capsys.readouterr().out

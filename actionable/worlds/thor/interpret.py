@@ -456,8 +456,11 @@ class ThorGoals(ThorIntents):
             need = "receptacle" if role_target else _NEEDS.get(effect, "pickupable" if effect in G.PLACING else None)
             cands = [c for h in reversed(history) for c in reversed(h)]
             # a StoveBurner is switched by its knob: "put the pan on the stove and turn it on" is the stove
-            pick = next((c for c in cands if need is None or need in self._caps(c[1])
-                         or (need == "toggleable" and c[1] == "StoveBurner")), None)
+            # no capability needed ("toast it", "slice it"): the object of the part before, its first
+            # noun ("take the bread out of the fridge and toast it": the bread, not the fridge)
+            pick = (history[-1][0] if need is None and history[-1] else
+                    next((c for c in cands if need is None or need in self._caps(c[1])
+                          or (need == "toggleable" and c[1] == "StoveBurner")), None))
             if pick is None and history[-1]:
                 pick = history[-1][0]
             if pick is None:

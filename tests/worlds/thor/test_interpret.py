@@ -413,3 +413,18 @@ def test_the_sentence_before_a_command_names_what_its_it_means(fp1):
     assert r.status == "goal" and _subjects(r) == [["Apple|alfred|1"]]  # not the one in the bin
     r = fp1.read("nobody is using the toaster, so turn it off")
     assert r.status == "goal" and _subjects(r) == [["Toaster|alfred|1"]]
+
+
+
+def test_the_final_new_user_check_of_6_dec(fp1):
+    """Wrong "Done"/"Nothing to do" claims a new user found: the counter is where the lettuce is now,
+    the fridge where it goes; "throw the apple away" is the apple not yet in the bin; "toast it" after
+    taking the bread out of the fridge is that bread (was "toast the fridge")."""
+    fridge = fp1.initial.of_type("Fridge")[0]
+    r = fp1.read("Put the lettuce on the counter in the fridge")
+    assert r.status == "goal" and r.clauses[0].options == (Condition("relation", "Lettuce|alfred|1", "IN", fridge),)
+    r = fp1.read("Throw the apple away.")
+    assert r.status == "goal" and _subjects(r) == [["Apple|alfred|1"]]  # Apple|alfred|2 is in the bin
+    r = fp1.read("Take the bread out of the fridge and toast it.")
+    assert r.status == "goal" and all("Fridge" not in str(c.options) or "IN" in str(c.options) for c in r.clauses)
+    assert any(o.subject == "Bread|alfred|2" and o.value == "isSliced" for c in r.clauses for o in c.options)

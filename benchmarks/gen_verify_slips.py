@@ -6,7 +6,7 @@ is ``benchmarks/data/verify_slips/README.md`` (written before any case was gener
 output uses the case schema of ``benchmarks/data/verify_new`` so that the same loader and
 metrics read it.
 
-    python -m actionable.evaluation.verify_slips --seed 0 --out benchmarks/data/verify_slips/cases.jsonl
+    python benchmarks/gen_verify_slips.py --seed 0 --out benchmarks/data/verify_slips/cases.jsonl
 
 Facts come only from VirtualHome's evolving-graph simulator (each program's own initial
 graph) and the annotated goals checked on the exact annotated node ids.
