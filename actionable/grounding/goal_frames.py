@@ -199,6 +199,8 @@ def reread(part: str, r, lex, named, extra_verbs, notes: list) -> "G.ClauseReadi
         return r  # "slice the tomato in the fridge" (none there): a verb was read; never a placement instead
     if effect is not None and isinstance(r, str) and sum(w in ("in", "into", "on", "onto", "inside") for w in ws) >= 2:
         return r  # "put the cup on the counter in the dishwasher" with no cup there: never "on the counter"
+    if effect == "hold" and isinstance(r, str) and ws[0] != "get":
+        return r  # "grab the apple in the fridge" with none there: never "put an apple in the fridge"
     if ws and ws[0] in _QUESTION:
         return r  # "did somebody leave the toaster on": a question, not a wish ("turn on the toaster")
     inner = [i for i in range(1, len(ws) - 1) if ws[i] in G._ONE_WORD_VERBS and ws[i + 1] in _OBJECT_START]
@@ -206,7 +208,8 @@ def reread(part: str, r, lex, named, extra_verbs, notes: list) -> "G.ClauseReadi
         # "bedtime switch off the light but leave the lamps on", "take it out and put it on a plate":
         # commands the grammar did not cut apart, never flattened into one end state; one command
         # after words with no verb ("the pasta's nearly done stand a colander in the sink") is read alone
-        alone = len(inner) == 1 and not any(G.split_verb(ws[k:], extra_verbs)[0] for k in range(inner[0]))
+        alone = (len(inner) == 1 and not any(G.split_verb(ws[k:], extra_verbs)[0] for k in range(inner[0]))
+                 and not {"and", "then"} & set(ws[inner[0]:]))  # one command, not "put it ... and switch it on"
         if not alone:
             return r
         rest = " ".join(ws[inner[0]:])

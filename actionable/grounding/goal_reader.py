@@ -342,6 +342,8 @@ _DISCARD = ((re.compile(r"^(?:throw away|throw out|chuck out|chuck away|toss out
             (re.compile(r"^(?:throw|toss|chuck) (.+?) (?:away|out)$"), r"put \1 in the bin"))
 #: "take the pot off the oven": the pot on the oven, not one in it ("off" read as "from")
 _OFF_OF = re.compile(r"^((?:take|get|lift|grab|pick up|fetch)) ((?:the|my|a|that|this) [a-z]+(?: [a-z]+)?) off (?:of )?((?:the|my) .+)$")
+#: a comma part that only says when ("after dinner", "tonight", "first thing tomorrow")
+_TIME_PART = re.compile(r"(?:after|before|during|by|at|later|tonight|tomorrow|first thing|this|in the)(?: [a-z']+){0,3}")
 #: a time clause of its own ("once it's in", "when you're done"): the order the commands already give
 _WHEN = re.compile(r"^(?:once|when|after|as soon as|whenever) (?:it|they|you|i|we|that|this)(?:'s|'re|'m| is| are| has| have)?\b")
 #: the room a speaker's aside names ("I'm loading laundry in the office")
@@ -353,7 +355,8 @@ _GET_STATE = re.compile(r"^(?:get|keep|make|have) (?!sure\b|certain\b)(.+?) (on|
 _GET_DOING = re.compile(r"^(?:get|set) (.+?) ([a-z]+?)(?:ing)\b((?: (?:in|on|at|for|now|again|please)\b.*)?)$")
 _NEEDS = re.compile(r"^(.+?) (?:needs|need|could use|wants) (?:a |some )?(wash|washing|clean|cleaning|wipe|wiping|scrub)"
                     r"(?: down)?$")
-_GOES = re.compile(r"^(.+?) (?:should |must |has to |have to |needs to |need to |ought to )?(?:goes|go|belongs|belong|lives|live)"
+_GOES = re.compile(r"^(.+?) (?:(?:should |must |has to |have to |needs to |need to |ought to )?(?:goes|go|belongs|belong|lives|live)|"
+                   r"(?P<wish>should|must|has to|have to|needs to|need to|ought to) (?:be|stay|end up)(?: put)?)"
                    r"(?: back)? (in|into|on|inside|onto) (.+?)(?:,? not (?:in|on|into) .+)?$")
 #: "I need the butter knife": the object fetched (not "I want a cold apple": a state word asks for more)
 _I_NEED = re.compile(r"^i need (the|a|an|my|some|one|that|this|those|these) (?!.*\b(?:to be|is|are|cold|hot|warm|chilled|cooked|clean|"
@@ -467,7 +470,10 @@ def conversational(text: str, names_object=None) -> str:
                 q = f"{ {'wipe': 'wipe', 'wiping': 'wipe', 'scrub': 'scrub'}.get(m.group(2), 'wash')} {m.group(1)}"
             m = _GOES.match(q)
             if m:
-                q = f"put {m.group(1)} {m.group(2)} {m.group(3)}"
+                subj = m.group(1)
+                if m.group("wish") and re.fullmatch(r"the [a-z]+(?: [a-z]+)?", subj) and not re.search(r"\b(?:in|on)\b", subj):
+                    subj = "a" + subj[3:]  # a wish: "the apple should be in the fridge" is met by any apple there
+                q = f"put {subj} {m.group(3)} {m.group(4)}"
             m = _I_NEED.match(q)
             if m and state_request(q) == q:
                 q = f"get me {m.group(1)} {m.group(2)}"
@@ -485,7 +491,8 @@ def conversational(text: str, names_object=None) -> str:
 
     kept = [q for k, q in enumerate(out) if not (asks and _CHATTER.match(q) and split_verb(words(q))[0] is None
                                                  and not re.search(r"\b(?:is|are)\b", q) and not antecedent(k))
-            and not (asks and _WHEN.match(q))]
+            and not (asks and _WHEN.match(q))
+            and not (asks and _TIME_PART.fullmatch(q) and not (names_object and names_object(q)))]
     where = next((m.group(1) for q in out if q not in kept for m in [_SPEAKER_ROOM.search(q)] if m), None)
     if where:  # "I'm loading laundry in the office - get that washing machine open": the office's one
         kept = [_deictic(q, where) if " in the " not in q else q for q in kept]
@@ -735,6 +742,17 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
                 here = select(obj_ws + [prep] + head, lex, named)
                 if isinstance(here, Selector) and here.ids and isinstance(select(t2, lex, named), Selector):
                     obj_ws, prep, tgt_ws = obj_ws + [prep] + head, p2, t2
+    if effect == "hold" and prep in ("in", "on") and tgt_ws:
+        # "grab the keys on the nightstand": where the keys are, not where they go ("onto"/"into"
+        # and "down onto" still place them)
+        k = len(obj_ws)
+        if (rest[k:k + 1] and rest[k] in ("on", "in", "inside") and ws[0] != "get"  # "get the bread in the toaster" places it
+                and lex.known([w for w in tgt_ws if w not in _DETS])):  # not "one in each hand"
+            here = select(rest, lex, named)
+            if isinstance(here, Selector) and here.ids:
+                obj_ws, prep, tgt_ws = rest, None, []
+            elif isinstance(here, str):
+                return here  # "grab the apple in the fridge" with none there: never "put it in the fridge"
     subject = None
     if obj_ws:
         subject = select(obj_ws, lex, named, strict=effect not in ("water", "fill", "cook", "make"))

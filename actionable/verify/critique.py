@@ -296,7 +296,9 @@ def apply_critiques(plan: Program, critiques: Iterable[Critique]) -> Program:
     """
     crits = list(critiques)
     n = len(plan)
-    class_level = not any(a.id is not None for st in plan.steps for a in st.args)
+    # a plan of steps without objects ("[SLEEP]") says nothing about ids: inserted steps keep theirs
+    class_level = (any(st.args for st in plan.steps)
+                   and not any(a.id is not None for st in plan.steps for a in st.args))
     drop: set[int] = set()
     inserts: dict[int, list[Step]] = {}
     for c in crits:

@@ -314,6 +314,19 @@ VH_CASES: tuple[GoalCase, ...] = (
              kind="in_vs_on"),
     GoalCase("Get rid of the milk from the fridge", clauses=1, must=(("relation", 1449, "INSIDE", 99, False),),
              never=(("relation", 1821, "INSIDE", 289, False),), kind="in_vs_on"),
+    # "grab / pick up X on|in Y": where X is, not where it goes (keys 1706 are on nightstand 100,
+    # keys 1868 in a dresser; the reading was "keys 1868 on a nightstand"); "onto" still places
+    GoalCase("Pick up the keys on the nightstand", clauses=1, must=(("relation", C, "HOLDS", 1706, False),),
+             never=(("relation", 1868, "ON", 100, False),), kind="named_instance"),
+    GoalCase("get the keys on the nightstand onto the desk", clauses=1, must=(("relation", 1706, "ON", 357, False),),
+             kind="in_vs_on"),
+    # the last helper check: "the X in Y should be in Z" (was Y as the goal: "Nothing to do"); a
+    # leading "after dinner," (the second command, "switch it on", was dropped)
+    GoalCase("The toothbrush in the cabinet has to be on the bathroom counter", clauses=1,
+             must=(("relation", 1589, "ON", 41, False),), never=(("relation", 1589, "INSIDE", 40, False),),
+             kind="in_vs_on"),
+    GoalCase("Before bed, put the bowl in the dishwasher and switch it on", clauses=3,
+             must=(("state", 1277, "ON", None, False),), kind="pronoun"),
     GoalCase("Lift the coffee pot off the oven and put it on the kitchen counter", clauses=1,
              must=(("relation", 1960, "ON", 230, False),), never=(("relation", 1364, "ON", 230, False),),
              kind="named_instance"),

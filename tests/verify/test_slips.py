@@ -79,3 +79,17 @@ def test_the_class_level_milk_plan_is_met_after_revision(tmp_path, capsys):
     f.write_text("walk to milk\ngrab milk\nwalk to freezer\nopen freezer\nput milk in freezer\nclose freezer\n")
     assert main(["verify", str(f), "--goal", "Put the milk in the fridge and close it", "--judge", "sim"]) == 0
     assert "goal after revision: met" in capsys.readouterr().out
+
+
+def test_a_plan_of_steps_without_objects_gets_resolved_insertions():
+    """[SLEEP] alone (a gold program with its first steps dropped, found by the no-loss property
+    test): it has no ids because it has no objects, not because it is class-level; the inserted
+    walk and lie keep their ids, so the cleaned plan replays (it raised "no node id for <bed>")."""
+    from actionable.verify.loop import VerificationLoop
+    from actionable.worlds.virtualhome.dataset import load_program
+    from actionable.worlds.virtualhome.goals import load_goal_annotations
+
+    task = VerifyTask(goal="Go to sleep", scene="1027_2", goal_spec=load_goal_annotations()["1027_2"], program_id="1027_2")
+    final = VerificationLoop(SimulatorJudge()).run(Program.parse("[SLEEP]"), task).final
+    assert all(a.id is not None for st in final.steps for a in st.args) and len(final.steps) == 3, final
+    assert load_program("1027_2").steps[-1] == final.steps[-1]

@@ -258,7 +258,13 @@ class ThorGoals(ThorIntents):
             counted = self._count(r, notes)  # "two apples": that many instances
             if counted is not None:
                 return GoalReading(task, status="refuse", why=counted)
+            if (r.effect == "off" and r.subject is not None and r.subject.cls == "StoveBurner"
+                    and "burner" not in (r.subject.words or "") and "ring" not in (r.subject.words or "")):
+                r.subject.quantifier = "all"  # "turn off the stove": every burner of it, not one
             readings.append(r)
+            if r.subject is not None and r.subject.ids and r.subject.quantifier == "the" and not r.subject.other:
+                # "take the book off the shelf and put it in a drawer": "it" (read as "the book") is that book
+                said.setdefault(r.subject.cls, list(r.subject.ids))
             snap = G.snapshot(r)  # as named, before the reading narrows them
             got = stated or self._conditions(r)
             if isinstance(got, str):

@@ -428,3 +428,33 @@ def test_the_final_new_user_check_of_6_dec(fp1):
     r = fp1.read("Take the bread out of the fridge and toast it.")
     assert r.status == "goal" and all("Fridge" not in str(c.options) or "IN" in str(c.options) for c in r.clauses)
     assert any(o.subject == "Bread|alfred|2" and o.value == "isSliced" for c in r.clauses for o in c.options)
+
+
+
+def test_grabbing_the_x_in_y_is_where_it_is(fp1):
+    """"grab the apple on the counter" holds that apple; with no apple in the fridge, "grab the
+    apple in the fridge" is refused (it was read "put an apple in the fridge")."""
+    r = fp1.read("grab the apple on the counter")
+    assert r.status == "goal" and [[o.target for o in c.options] for c in r.clauses] == [["Apple|alfred|1"]]
+    assert fp1.read("Grab the apple in the fridge").status == "refuse"
+
+
+
+def test_the_instance_a_clause_picked_is_what_its_it_means(fp1):
+    """"take the book off the shelf and put it in a drawer": that book (Book_1 was already in a
+    drawer, so "it" read as any book gave "Nothing to do")."""
+    s = fp1.initial
+    shelf = {b for b in s.of_type("Book") if any("Shelf" in str(p) for p in _chain(s, b))}
+    r = fp1.read("Take the book off the shelf and put it in a drawer.")
+    assert r.status == "goal" and shelf and set(_subjects(r)[-1]) == shelf, (_subjects(r), shelf)
+
+
+def test_turning_off_the_stove_is_every_burner():
+    """"turn off the stove" was met by any one burner off (a wrong Done with the others on); "turn
+    on the stove" is still any one. (A TEACh kitchen with four burners.)"""
+    g = ThorGoals("teach:03882bf65cc08dd2_d4cd")
+    off = g.read("turn off the stove")
+    burners = g.initial.of_type("StoveBurner")
+    assert off.status == "goal" and len(off.clauses) == len(burners) == 4
+    on = g.read("turn on the stove")
+    assert on.status == "goal" and len(on.clauses) == 1
