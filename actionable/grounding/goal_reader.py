@@ -342,6 +342,24 @@ _DISCARD = ((re.compile(r"^(?:throw away|throw out|chuck out|chuck away|toss out
             (re.compile(r"^(?:throw|toss|chuck) (.+?) (?:away|out)$"), r"put \1 in the bin"))
 #: "take the pot off the oven": the pot on the oven, not one in it ("off" read as "from")
 _OFF_OF = re.compile(r"^((?:take|get|lift|grab|pick up|fetch)) ((?:the|my|a|that|this) [a-z]+(?: [a-z]+)?) off (?:of )?((?:the|my) .+)$")
+#: first words of an aside ("nobody is using it", "what is the salt doing here", "tonight we eat late"),
+#: shared by the worlds' readers
+ASIDE_START = frozenset({"i", "we", "you", "they", "he", "she", "it", "nobody", "no", "someone", "somebody", "what",
+                         "why", "how", "who", "there", "tonight", "today", "tomorrow"})
+
+
+def select_cut(ws: list[str], lex: Lexicon, named: list) -> tuple["Selector | None | str", int]:
+    """``(selector, k)``: :func:`select` of ``ws``, and while it selects nothing, of ``ws[:k]`` cut
+    before its last preposition ("the salt shaker in the tall cabinet near the ceiling": "near the
+    ceiling" names no object and goes); ``k`` is how many words were kept."""
+    k = len(ws)
+    sel = select(ws, lex, named)
+    while not isinstance(sel, Selector) and k > 1:
+        k = max((i for i in range(1, k) if ws[i] in _PREPS), default=0)
+        sel = select(ws[:k], lex, named) if k > 1 else sel
+    return sel, k
+
+
 #: a comma part that only says when ("after dinner", "tonight", "first thing tomorrow")
 _TIME_PART = re.compile(r"(?:after|before|during|by|at|later|tonight|tomorrow|first thing|this|in the)(?: [a-z']+){0,3}")
 #: a time clause of its own ("once it's in", "when you're done"): the order the commands already give
@@ -783,5 +801,5 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
     return ClauseReading(text, effect, subject, target, prep)
 
 
-__all__ = ["INTENT_SIMILARITY", "ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal", "not_discarded",
+__all__ = ["ASIDE_START", "select_cut", "INTENT_SIMILARITY", "ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal", "not_discarded",
            "not_a_task", "checked_request", "implied_source", "near_refusal", "snapshot", "polite", "names_an_object", "missing_object", "NOT_OBJECTS", "prepare", "read_clause", "select", "split_verb", "state_request", "words"]

@@ -107,9 +107,8 @@ def _rewrite(seg: str) -> str:
 
 
 
-#: first words of an aside ("nobody is using it", "what is the salt doing here", "we've got friends coming")
-_ASIDE_START = frozenset({"i", "we", "you", "they", "he", "she", "it", "nobody", "no", "someone", "somebody", "what",
-                          "why", "how", "who", "there", "tonight", "today", "tomorrow", "i've", "we've", "i'm", "we're"})
+#: first words of an aside: the grammar's, and the contracted ones ("we've got friends coming")
+_ASIDE_START = G.ASIDE_START | {"i've", "we've", "i'm", "we're"}
 #: words of a statement that say how an object got where it is ("stuck up in the cabinet", "hiding
 #: somewhere"), not which object it is
 _HOW_PUT = frozenset({"stuck", "up", "hiding", "hidden", "buried", "somewhere", "still", "sitting", "lying", "left",
@@ -376,12 +375,7 @@ class ThorGoals(ThorIntents):
             effect, rest = G.split_verb(ws, _EXTRA_VERBS)
             if effect is None and any(w in ("is", "are", "sits", "lies", "stands") for w in ws):
                 np_ = [w for w in ws if w not in ("is", "are", "sits", "lies", "stands", "already") and w not in _HOW_PUT]
-                sel = G.select(np_, self.lex, named)
-                k = len(np_)
-                while not isinstance(sel, G.Selector) and k > 1:
-                    # "in the tall cabinet near the ceiling": the last place phrase that names no object goes
-                    k = max((i for i in range(1, k) if np_[i] in G._PREPS), default=0)
-                    sel = G.select(np_[:k], self.lex, named) if k > 1 else sel
+                sel, _ = G.select_cut(np_, self.lex, named)  # "... near the ceiling" names no object
                 if isinstance(sel, G.Selector):
                     named.extend(sel.ids)
                     if stated is not None:
@@ -418,11 +412,7 @@ class ThorGoals(ThorIntents):
                or self.lex.known([w]) or self.lex.adjective(w) is not None]
         while np_ and np_[-1] in ("on", "off"):
             np_.pop()  # "did somebody leave the toaster on": a state, not a place
-        k = len(np_)
-        sel = G.select(np_, self.lex, named)
-        while not isinstance(sel, G.Selector) and k > 1:
-            k = max((i for i in range(1, k) if np_[i] in G._PREPS), default=0)
-            sel = G.select(np_[:k], self.lex, named) if k > 1 else sel
+        sel, k = G.select_cut(np_, self.lex, named)
         if not isinstance(sel, G.Selector) or not sel.ids:
             return None
         placed = any(w in G._PREPS for w in np_[:k])

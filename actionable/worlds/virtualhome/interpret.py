@@ -91,9 +91,6 @@ class ConditionViewVH:
 #: first words of a span that may name the object of a clause without a command
 _TOPIC_START = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that", "some", "one",
                           "two", "both", "all", "every"})
-#: first words of an aside ("nobody is using it", "what is the salt doing here", "tonight we eat late")
-_ASIDE_START = frozenset({"i", "we", "you", "they", "he", "she", "it", "nobody", "no", "someone", "somebody", "what",
-                          "why", "how", "who", "there", "tonight", "today", "tomorrow"})
 
 
 class VirtualHomeGoals(AnnotatedIntents):
@@ -355,7 +352,7 @@ class VirtualHomeGoals(AnnotatedIntents):
         person, a question word or a time word) while another part asks for something: "nobody is
         using it", "what is the salt doing on the table"."""
         ws = G.words(part)
-        if not ws or ws[0] not in _ASIDE_START or G.split_verb(ws, _EXTRA_VERBS)[0] is not None:
+        if not ws or ws[0] not in G.ASIDE_START or G.split_verb(ws, _EXTRA_VERBS)[0] is not None:
             return False
         if F.reframe(part, self.lex, []) is not None:
             return False
