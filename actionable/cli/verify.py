@@ -167,7 +167,8 @@ def _goal_line(goal: str, env: str, scene: str, final) -> tuple[str, bool | None
         steps = list(final.steps)
         if hasattr(dom, "resolve_and_execute") and any(getattr(a, "id", None) is None for st in steps
                                                        for a in st.args):
-            final = dom.resolve_and_execute(final).program  # "walk to television": bind ids as plan does
+            final = dom.resolve_and_execute(final, goal).program  # "walk to television": bind ids as plan
+            # does, the goal's own instances first (the milk the goal means, not the one in the trash)
             steps = list(final.steps)
         executability, state = dom.start().execute(steps)
         res = SimpleNamespace(task=goal, steps=steps, resolved_program=final, executability=executability,

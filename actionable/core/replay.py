@@ -149,9 +149,10 @@ class GraphReplay(abc.ABC):
         (an unknown object id is a failure of that step, never an exception)."""
 
     @abc.abstractmethod
-    def resolve_plan(self, plan: Program, scene: Any, *, sim=None) -> Program:
+    def resolve_plan(self, plan: Program, scene: Any, *, sim=None, goal: str | None = None) -> Program:
         """Bind a class-level plan to object ids against the evolving state (raises
-        ResolutionError for a class absent from the scene)."""
+        ResolutionError for a class absent from the scene); ``goal``: the instruction, whose
+        instances a world may bind first."""
 
     @abc.abstractmethod
     def derive_goals(self, goal: str, plan: Program, scene: Any, scene_objects: bool = False):

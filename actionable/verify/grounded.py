@@ -205,7 +205,7 @@ class SimulatorJudge:
         the annotated class (as the sequencing benchmark scores generated plans); a plan with ids
         must meet them on the annotated nodes."""
         self._match = "id" if all(s.is_resolved for s in plan.steps) else "class"
-        return self.world.resolve_plan(plan, self._scene(task))
+        return self.world.resolve_plan(plan, self._scene(task), goal=task.goal if task.goal_spec is None else None)
 
     # ---------------------------------------------------------------- helpers
     def _say(self, message: str) -> None:

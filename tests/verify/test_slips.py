@@ -93,3 +93,33 @@ def test_a_plan_of_steps_without_objects_gets_resolved_insertions():
     final = VerificationLoop(SimulatorJudge()).run(Program.parse("[SLEEP]"), task).final
     assert all(a.id is not None for st in final.steps for a in st.args) and len(final.steps) == 3, final
     assert load_program("1027_2").steps[-1] == final.steps[-1]
+
+
+def test_the_class_level_milk_plan_into_the_fridge_binds_the_goals_milk(tmp_path, capsys):
+    """The bad-input check's plan (6 Dec): "walk to milk ... put milk in fridge" with the goal "Put
+    the milk in the fridge" said NOT met, exit 1: its class-level "milk" bound to the milk in the
+    trash, and the judge checked "Put groceries in Fridge" (a title only near the text). Now the
+    plan binds the milk the goal means, and the judge checks what the text says."""
+    from actionable.cli import main
+
+    f = tmp_path / "p.txt"
+    f.write_text("[WALK] <milk>\n[GRAB] <milk>\n[WALK] <fridge>\n[OPEN] <fridge>\n[PUTIN] <milk> <fridge>\n")
+    assert main(["verify", str(f), "--goal", "Put the milk in the fridge", "--judge", "sim"]) == 0
+    out = capsys.readouterr().out
+    assert "read from the goal text by the goal interpreter" in out and "Put groceries" not in out, out
+    assert out.rstrip().splitlines()[-1].startswith("goal after revision: met"), out
+
+
+def test_a_title_only_near_the_text_gives_way_to_the_reading_but_an_exact_title_does_not():
+    from actionable.worlds.virtualhome.replay import VirtualHomeReplay
+    from actionable.worlds.virtualhome.scene import load_scene
+
+    scene = load_scene(None)
+    world = VirtualHomeReplay()
+    plan = world.resolve_plan(Program.parse("walk to milk\ngrab milk\nwalk to fridge\nopen fridge\n"
+                                            "put milk in fridge"), scene, goal="Put the milk in the fridge")
+    near = world.derive_goals("Put the milk in the fridge", plan, scene)
+    assert near.exact and "goal interpreter" in near.source, near.source
+    tv = world.resolve_plan(Program.parse("walk to television\nswitch on television"), scene)
+    exact = world.derive_goals("Watch TV", tv, scene)
+    assert "packaged program" in exact.source, exact.source

@@ -295,13 +295,16 @@ class VirtualHomePlanning:
 
         return admissible_actions(self.graph)
 
-    def resolve_and_execute(self, program):
+    def resolve_and_execute(self, program, goal: str | None = None):
         """Bind a class-level program to node ids step by step and run it
         (:func:`~actionable.worlds.virtualhome.resolver.resolve_and_execute`); raises
-        ResolutionError for a class absent from the scene."""
+        ResolutionError for a class absent from the scene. ``goal``: the instruction; the instances
+        its reading binds come first (:func:`~actionable.worlds.virtualhome.replay.goal_instances`)."""
+        from actionable.worlds.virtualhome.replay import goal_instances
         from actionable.worlds.virtualhome.resolver import resolve_and_execute
 
-        return resolve_and_execute(program, self.graph)
+        prefer = goal_instances(goal, self.graph) if goal else None
+        return resolve_and_execute(program, self.graph, prefer=prefer)
 
 
 __all__ = ["VirtualHomePlanning", "VirtualHomeAffordance"]

@@ -88,12 +88,14 @@ class VirtualHomeReplay(GraphReplay):
         sim.restore(state)
         return sim.observation
 
-    def resolve_plan(self, plan: Program, scene: Any, *, sim=None) -> Program:
+    def resolve_plan(self, plan: Program, scene: Any, *, sim=None, goal: str | None = None) -> Program:
         """Bind a class-level plan to node ids against the evolving state
         (:func:`~actionable.worlds.virtualhome.resolver.resolve_and_execute`: proximity, room,
         state, and the first binding that executes). Steps after a failing step are bound against
         the state at the failure, so the judge can still critique them. Steps that already carry
-        ids are kept.
+        ids are kept. With ``goal``, the instances the goal interpreter reads from it come first
+        (:func:`goal_instances`): "put the milk in the fridge" binds ``milk`` to the milk the goal
+        means, not to the one in the trash.
 
         Raises:
             ResolutionError: a class named by the plan is absent from the scene.
@@ -106,15 +108,17 @@ class VirtualHomeReplay(GraphReplay):
         sim = sim or self.simulator()
         from actionable.core.errors import UnknownNodeError
 
+        prefer = goal_instances(goal, scene) if goal else {}
         try:
-            res = resolve_and_execute(plan, scene, resolver=resolver, sim=sim)
+            res = resolve_and_execute(plan, scene, resolver=resolver, sim=sim, prefer=prefer)
             done = list(res.program.steps)
         except UnknownNodeError:  # a step's id is not in the scene: kept as written, for the judge
             done = []
         memory = {a.name: a.id for s in done for a in s.args}
         for i in range(len(done), len(plan)):
             s = plan.steps[i]
-            r = s if s.is_resolved else resolver.resolve_step(s, sim.observation, memory, plan.steps[i + 1:])
+            r = s if s.is_resolved else resolver.resolve_step(s, sim.observation, memory, plan.steps[i + 1:],
+                                                               prefer)
             memory.update({a.name: a.id for a in r.args})
             done.append(r)
         return plan.replace_steps(done)
@@ -132,11 +136,13 @@ class VirtualHomeReplay(GraphReplay):
         from actionable.worlds.virtualhome.goaltext import _annotations, match_title
 
         try:
-            titled = match_title(goal, {sp.task for sp in _annotations().values()}) is not None
+            title = match_title(goal, {sp.task for sp in _annotations().values()})
         except Exception:  # noqa: BLE001 - annotations are optional here
-            titled = False
-        if titled:  # a packaged title: its annotated goals, as before
+            title = None
+        if title is not None and _same_title(goal, title):  # a packaged title: its annotated goals, as before
             return derive_goal_spec(goal, plan, scene, scene_objects=scene_objects)
+        # a title only near the text ("Put the milk in the fridge" ~ "Put groceries in Fridge") gives way
+        # to what the text itself says, when the goal interpreter's rules read it
         reading = VirtualHomeGoals(scene).read(goal) if goal and goal.strip() else None
         if reading is not None and reading.is_goal and all(c.source == "rule" for c in reading.clauses):
             spec = reading_to_spec(reading, plan, scene)
@@ -146,4 +152,42 @@ class VirtualHomeReplay(GraphReplay):
         return derive_goal_spec(goal, plan, scene, scene_objects=scene_objects)
 
 
-__all__ = ["VirtualHomeReplay"]
+def _same_title(goal: str, title: str) -> bool:
+    """``goal`` (or its first sentence) is ``title`` once normalised
+    (:func:`~actionable.worlds.virtualhome.goaltext.match_title`'s exact rule, not its word overlap)."""
+    import re
+
+    from actionable.worlds.virtualhome.goaltext import _words
+
+    return _words(title) in {_words(goal), _words(re.split(r"[.;!?\n]", goal, maxsplit=1)[0])}
+
+
+def goal_instances(goal: str, scene: Any) -> dict[str, set[int]]:
+    """Class name -> node ids that the goal interpreter's rule reading of ``goal`` binds (every
+    option of every clause, subject and target; the character and rooms left out); ``{}`` when the
+    text reads to no goal or names no object. Used to bind a class-level plan to the instances its
+    goal means (:meth:`VirtualHomeReplay.resolve_plan`)."""
+    from actionable.worlds.virtualhome.interpret import CHARACTER, VirtualHomeGoals
+    from actionable.worlds.virtualhome.scene import load_scene
+
+    graph = load_scene(scene) if scene is None or isinstance(scene, str) else scene
+    try:
+        reading = VirtualHomeGoals(graph).read(goal)
+    except Exception:  # noqa: BLE001 - an unreadable goal leaves the binding to the resolver's own order
+        return {}
+    if not reading.is_goal:
+        return {}
+    rooms = set(graph.rooms)
+    out: dict[str, set[int]] = {}
+    for clause in reading.clauses:
+        if clause.source != "rule":
+            continue
+        for o in clause.options:
+            for nid in (o.subject, o.target):
+                if isinstance(nid, int) and nid != CHARACTER and nid not in rooms and nid in graph:
+                    out.setdefault(graph.class_of(nid) or "", set()).add(nid)
+    out.pop("", None)
+    return out
+
+
+__all__ = ["VirtualHomeReplay", "goal_instances"]

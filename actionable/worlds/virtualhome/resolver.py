@@ -15,6 +15,9 @@ nodes of the named class in the *current* state of the house by, in order:
    included;
 4. hands: held objects first when the action needs one in hand (PUTIN, DRINK,
    DROP...), not-held ones for GRAB;
+   (before these: a node the goal names, when the caller gives the goal's instances
+   as ``prefer``; ``actionable verify --goal``: "put the milk in the fridge" binds the
+   plan's ``milk`` to the milk the goal means, not the one in the trash)
 5. memory: the node this program already bound to the same class name, while
    it is held, close, or in the character's room;
 6. reachability: for GRAB, not inside a closed container;
@@ -31,7 +34,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Collection, Iterable, Mapping, Sequence
 
 from actionable.worlds.virtualhome.admissible import AFFORDANCE_EXCEPTIONS
 from actionable.core.program import Program, Step
@@ -153,7 +156,7 @@ class Resolver:
         raise err
 
     def rank(self, step: Step, state: Any, memory: dict[str, int] | None = None,
-             future: Sequence[Step] = ()) -> list[Step]:
+             future: Sequence[Step] = (), prefer: Mapping[str, Collection[int]] | None = None) -> list[Step]:
         """All bindings of ``step`` (ids filled in), best first.
 
         Args:
@@ -161,6 +164,7 @@ class Resolver:
             state: SceneGraph / StateView / Simulator / graph dict.
             memory: class name -> node id bound earlier in the program.
             future: the program's later steps (lookahead on the same classes).
+            prefer: class name -> node ids the goal names; ranked first after affordance.
 
         Raises:
             ResolutionError: a class is absent from the scene.
@@ -168,12 +172,14 @@ class Resolver:
         st = as_state(state)
         view = _View(st)
         memory = memory or {}
+        prefer = prefer or {}
         per_arg: list[list[int]] = []
         for pos, arg in enumerate(step.args):
             cands = self.class_candidates(arg.name, st)
             needs = self._future_needs(arg.name, future)
-            keyed = sorted(cands, key=lambda n: self._key(step.action, pos, n, view,
-                                                          memory.get(arg.name), needs))
+            wanted = prefer.get(arg.name, ())
+            keyed = sorted(cands, key=lambda n: self._key(step.action, pos, n, view, memory.get(arg.name),
+                                                          needs, bool(wanted) and n not in wanted))
             per_arg.append(keyed)
         if not per_arg:
             return [step]
@@ -185,9 +191,9 @@ class Resolver:
         return out or [step.with_ids([first[0], second[0]])]
 
     def resolve_step(self, step: Step, state: Any, memory: dict[str, int] | None = None,
-                     future: Sequence[Step] = ()) -> Step:
+                     future: Sequence[Step] = (), prefer: Mapping[str, Collection[int]] | None = None) -> Step:
         """The best binding of ``step`` in ``state`` (see :meth:`rank`)."""
-        return self.rank(step, state, memory, future)[0]
+        return self.rank(step, state, memory, future, prefer)[0]
 
     def _future_needs(self, name: str, future: Sequence[Step]) -> list[tuple[str, int]]:
         needs = []
@@ -198,7 +204,7 @@ class Resolver:
         return needs
 
     def _key(self, action: str, pos: int, nid: int, v: _View, remembered: int | None,
-             needs: list[tuple[str, int]]) -> tuple:
+             needs: list[tuple[str, int]], unwanted: bool = False) -> tuple:
         props = v.s.properties_of(nid)
         states = v.s.states_of(nid)
         afford = _afford_bad(action, pos, v.s.class_of(nid), props)
@@ -227,7 +233,7 @@ class Resolver:
             prox = 1
         else:
             prox = 2
-        return (afford, state_bad, future_bad, hands, mem, blocked, prox, nid)
+        return (afford, unwanted, state_bad, future_bad, hands, mem, blocked, prox, nid)
 
 
 def _afford_bad(action: str, pos: int, class_name: str | None, props: frozenset[str]) -> int:
@@ -267,7 +273,7 @@ def _scene_of(scene: Any):
 
 
 def resolve_and_execute(program: Program, scene: Any = None, *, resolver: Resolver | None = None,
-                        sim=None):
+                        sim=None, prefer: Mapping[str, Collection[int]] | None = None):
     """Resolve a class-level program step by step against the evolving state and
     execute it; steps that already carry ids are kept as they are.
 
@@ -281,6 +287,7 @@ def resolve_and_execute(program: Program, scene: Any = None, *, resolver: Resolv
         scene: scene name (``None`` = default), SceneGraph or graph dict.
         resolver: a configured :class:`Resolver`.
         sim: a :class:`~actionable.worlds.virtualhome.simulator.Simulator` to reuse.
+        prefer: class name -> node ids the goal names (:meth:`Resolver.rank`).
 
     Returns:
         ExecutionResult whose ``program`` holds the resolved steps (up to and
@@ -304,7 +311,7 @@ def resolve_and_execute(program: Program, scene: Any = None, *, resolver: Resolv
             options = [step]
         else:
             try:
-                options = resolver.rank(step, sim.observation, memory, steps[i + 1:])
+                options = resolver.rank(step, sim.observation, memory, steps[i + 1:], prefer)
             except ResolutionError as exc:
                 exc.index = i
                 raise

@@ -120,3 +120,27 @@ def test_gold_program_class_level_round_trip():
     res = resolve_and_execute(gold.unresolved(), "1003_2")
     assert res.executable
     assert [s.names for s in res.program.steps] == [s.names for s in gold.steps]
+
+
+def test_prefer_binds_the_instance_the_goal_names_first():
+    """``prefer`` (the goal's instances) ranks right after affordance: "walk to milk" binds the
+    milk the goal means even where another milk is nearer; without it the order is unchanged;
+    an instance the goal names that cannot take the action (affordance) still loses."""
+    from actionable.worlds.virtualhome.replay import goal_instances
+    from actionable.worlds.virtualhome.resolver import Resolver
+    from actionable.worlds.virtualhome.scene import load_scene
+
+    scene = load_scene(None)
+    milks = scene.nodes_of_class("milk")
+    assert len(milks) >= 2
+    want = goal_instances("Put the milk in the fridge", scene)
+    assert want.get("milk") and want["milk"] < set(milks), want
+    steps = Program.parse("walk to milk\ngrab milk").steps
+    step = steps[0]
+    r = Resolver()
+    plain = r.rank(step, scene, future=steps[1:])
+    preferred = r.rank(step, scene, future=steps[1:], prefer=want)
+    assert plain[0].args[0].id not in want["milk"]  # the milk in the trash, before
+    assert preferred[0].args[0].id in want["milk"]
+    assert sorted(s.args[0].id for s in plain) == sorted(s.args[0].id for s in preferred)
+    assert r.rank(step, scene, future=steps[1:], prefer={}) == plain
