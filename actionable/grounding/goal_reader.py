@@ -73,7 +73,9 @@ _QUANT_ANY = frozenset({"a", "an", "some", "one", "any"})
 _DETS = frozenset({"the", "my", "your", "our", "their", "his", "her", "this", "that", "these", "those", "of",
                    "please", "also", "then", "now", "just", "again", "up", "down", "them", "it", "its", "here"})
 _MODIFIERS = frozenset({"back", "other", "another", "away", "off", "clean", "dirty", "open", "closed", "empty",
-                        "full", "new", "old", "remaining", "rest", "second"})
+                        "full", "new", "old", "remaining", "rest", "second",
+                        # size words name no class in either world ("the big light", "the little bowl")
+                        "big", "small", "little", "large", "huge", "tiny", "tall", "short", "main", "spare"})
 _PREPS = {"in": "in", "into": "in", "inside": "in", "to": "in", "on": "on", "onto": "on", "on top of": "on",
           "upon": "on", "under": "under", "next to": "near", "near": "near", "beside": "near", "by": "near",
           "from": "from", "out of": "from", "off": "from", "with": "with", "at": "in"}
@@ -381,6 +383,24 @@ _I_NEED = re.compile(r"^i need (the|a|an|my|some|one|that|this|those|these) (?!.
                      r"fresh|toasted|sliced|heated|boiled|fried|washed|dry|wet|full|empty|filled)\b)(.+)$")
 _TRAILING_CHATTER = re.compile(r"\s*,\s*(?:(?:they|it|he|she|no one|nobody)(?:'ve|'re|'s| have| are| is| was| were| has)|"
                                r"(?:i|we)(?:'ll|'m|'re|'ve| will| am| are| have| can))\b[^,]*$")
+_STATE_WORD = (r"(on|off|open|closed|shut|clean|running|plugged in|unplugged|switched on|switched off|turned on|"
+               r"turned off)")
+#: "is the window open", "are the lights still on": a yes/no question on a state, read as the wish
+#: that it holds (nothing to do when it does); "did somebody leave the toaster on" stays a question
+_YES_NO = re.compile(r"^(?:is|are) ((?:the|my|our|your|that|this|those|these|it|they|them)\b.*?) (?:still |already )?"
+                     + _STATE_WORD + r"(?: now| yet| already| still)?$")
+#: "the light is on, isn't it": a tag question after a state statement
+_TAG = re.compile(r"^(?:isn't|aren't|is|are|wasn't) (?:it|they|he|she)(?: not)?$|^right$|^yes$|^surely$")
+_STATED = re.compile(r"^((?:the|my|our|your|that|this|those|these|it|they)\b.*?) (?:is|are) (?:still |already )?"
+                     + _STATE_WORD + r"(?: now| already| still)?$")
+#: "the alarm clock has to be plugged in": a wished state ("make sure ...")
+_MUST_BE = re.compile(r"^(.+?) (?:has to|have to|must|needs to|need to|should|ought to) (?:be|stay|remain) (?:kept )?"
+                      + _STATE_WORD + r"$")
+#: "can you check", "check please", "make sure": asks that the statement before it holds
+_CHECK = re.compile(r"^(?:(?:can|could|would|will) you )?(?:please )?(?:check|double check|make sure|see)"
+                    r"(?: (?:that|it|for me|please|on (?:it|that)))*$")
+#: "..., but leave the lamps on", "but keep the one on the table running": a second command
+_BUT_KEEP = re.compile(r",? but (?:please )?(?=(?:keep|leave|make sure|also|then)\b)|,? and (?=(?:keep|leave) )")
 #: "the fridge door", "the washing machine's door": the appliance itself (its door is how it opens)
 _APPLIANCE_DOOR = re.compile(r"\b(fridge|refrigerator|freezer|microwave|oven|dishwasher|washer|washing machine|dryer|"
                              r"cabinet|cupboard|closet|wardrobe|safe)(?:'s)? doors?\b")
@@ -444,6 +464,7 @@ def conversational(text: str, names_object=None) -> str:
         q = ", ".join(x for x in (polite(x).strip(" ,") for x in q.split(", ")) if x)  # "..., could you fetch one"
         q = _IS_CONTRACTED.sub(r"\1 is \2", _APPLIANCE_DOOR.sub(r"\1", q))
         q = _TRAILING_CHATTER.sub("", q)
+        q = _BUT_KEEP.sub(", ", q)  # "switch off the light but leave the lamps on": two commands
         subs = re.sub(r", (?=not |but not |rather than |instead of )", " ", q).split(", ")  # "..., not in the drawer"
         for i in range(len(subs) - 1, 0, -1):  # "the cat keeps getting shut out, so the door has to stay open"
             if subs[i].startswith(("so ", "and so ")) and all(
@@ -463,6 +484,17 @@ def conversational(text: str, names_object=None) -> str:
             m = _GO_AND.match(q)
             if m and split_verb(q[m.end():].split())[0] not in (None, "go"):
                 q = q[m.end():]
+            if (_TAG.match(q) or _CHECK.match(q)) and out:  # "the light's on, isn't it?", "..., can you check?"
+                m = _STATED.match(out[-1]) or _MUST_BE.match(out[-1])
+                if m:
+                    out[-1] = state_request(f"make sure {m.group(1)} is {m.group(2)}")
+                    asks = True
+                    continue
+                if split_verb(words(out[-1]))[0] is not None:
+                    continue  # "close the fridge, can you check": the check asks nothing more
+            m = _YES_NO.match(q) or _MUST_BE.match(q)
+            if m:  # "is the window open?", "the alarm clock has to be plugged in": the state, wished
+                q = f"make sure {m.group(1)} is {m.group(2)}"
             m = _LEFT.match(q)
             if m:
                 state = {"running": "on", "burning": "on", "lit": "on"}.get(m.group(2), m.group(2))

@@ -144,7 +144,14 @@ class SceneLexicon:
 
     def related(self, obj, prep, other):
         rel = {"in": ("INSIDE",), "on": ("ON",), "near": ("CLOSE", "ON", "INSIDE"), "from": ("ON", "INSIDE")}.get(prep, ())
-        return any(other in self.g.targets(obj, r) for r in rel)
+        if any(other in self.g.targets(obj, r) for r in rel):
+            return True
+        # one object between: "the laptop on the desk" stands on a mouse pad on the desk; "the keys in
+        # the drawer" are in a box in it; "the cup in the fridge" is on a tray in it
+        via = {"on": (("ON", "ON"),), "in": (("INSIDE", "INSIDE"), ("ON", "INSIDE")),
+               "from": (("ON", "ON"), ("INSIDE", "INSIDE"), ("ON", "INSIDE"))}.get(prep, ())
+        rooms = set(self.g.rooms)
+        return any(other in self.g.targets(x, r2) for r1, r2 in via for x in self.g.targets(obj, r1) if x not in rooms)
 
     def adjective(self, word):
         return _ADJ.get(word)

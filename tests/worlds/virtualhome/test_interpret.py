@@ -257,3 +257,15 @@ def test_intent_state_goals_bind_to_instances_that_can_take_the_state(vh, tmp_pa
     assert plan_task(dom, "Listen to some music", interp).done is True
     r = interp.read("I want to watch television")
     assert r.status == "goal" and any("Watch TV" in n for n in r.notes), (r.why, r.notes)
+
+
+def test_a_question_on_a_state_no_one_could_change_is_nothing_to_do_when_it_holds():
+    """Program scene 412_2: the bedroom window is OPEN, and windows lack CAN_OPEN. "Is the bedroom
+    window open?" reads as the wish that it is (nothing to do), not as a refusal that nothing could
+    open it; in the default house (window closed) it is still refused, naming why."""
+    from actionable.worlds.virtualhome.interpret import VirtualHomeGoals
+
+    r = VirtualHomeGoals("412_2").read("Is the bedroom window open?")
+    assert r.status == "goal" and [(o.subject, o.value) for c in r.clauses for o in c.options] == [(86, "OPEN")]
+    d = VirtualHomeGoals("default").read("Is the bedroom window open?")
+    assert d.status == "refuse" and "CAN_OPEN" in d.why
