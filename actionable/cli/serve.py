@@ -283,7 +283,7 @@ def create_app(engine: Engine, token: str | None = None, timeout_s: float = 120.
         except (ConfigError, InputError) as exc:
             raise HTTPException(422, str(exc)) from None
         except ActionableError as exc:
-            raise HTTPException(422, f"{type(exc).__name__}: {exc}") from None
+            raise HTTPException(422, str(exc)) from None  # the message names what was wrong; never a class name
 
     @app.exception_handler(HTTPException)
     async def _http(request, exc):  # one shape for every error: {"error": message}

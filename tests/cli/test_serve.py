@@ -108,6 +108,9 @@ def test_bad_requests_say_what_is_wrong(server):
     assert code == 422
     code, out = server.call("/plan", {"task": "Watch TV", "scene": "no_such_scene"})
     assert code == 422 and "no_such_scene" in out["error"]
+    # an unknown kitchen scene: the message, never the internal error class (a new user's check)
+    code, out = server.call("/plan", {"task": "Put the apple in the fridge", "world": "thor", "scene": "FloorPlan999"})
+    assert code == 422 and "FloorPlan999" in out["error"] and "Error" not in out["error"], out
     code, out = server.call("/plan", {"task": ""})
     assert code == 422 and "empty" in out["error"]
 

@@ -458,3 +458,12 @@ def test_turning_off_the_stove_is_every_burner():
     assert off.status == "goal" and len(off.clauses) == len(burners) == 4
     on = g.read("turn on the stove")
     assert on.status == "goal" and len(on.clauses) == 1
+
+
+def test_an_activity_with_an_object_the_kitchen_lacks_is_refused_naming_it(fp1):
+    """"Watch TV" in a kitchen said "I can't tell what end state this asks for" (a new user's
+    check); the world has TVs, this scene has none, so the refusal names the TV (not the verb
+    "watch", which is also a THOR type). An activity naming no object stays unclear."""
+    r = fp1.read("Watch TV")
+    assert r.status == "refuse" and "has no tv" in r.why, r.why
+    assert fp1.read("Listen to music").status == "unclear"
