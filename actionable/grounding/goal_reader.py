@@ -399,6 +399,19 @@ _MUST_BE = re.compile(r"^(.+?) (?:has to|have to|must|needs to|need to|should|ou
 #: "can you check", "check please", "make sure": asks that the statement before it holds
 _CHECK = re.compile(r"^(?:(?:can|could|would|will) you )?(?:please )?(?:check|double check|make sure|see)"
                     r"(?: (?:that|it|for me|please|on (?:it|that)))*$")
+#: "set the cups out on the table", "lay the plates out on the counter": a placement
+_SET_OUT = re.compile(r"^(?:set|lay|put|leave|stand) (.+?) out (on|onto|in|into) ")
+#: "get the shakers (all) out of the microwave and onto the counter": where they end, not holding them
+_OUT_AND_ONTO = re.compile(r"^(?:get|take|bring|pull|fish|lift) (.+?) out(?P<src> of (?:the |my |a )?[a-z ]+?)? and "
+                           r"(onto|on|into|in|inside) (.+)$")  # (", and put it on ...": two commands, read as such)
+
+
+def _out_and_onto(m) -> str:
+    """"take the apple out of the fridge and onto the counter" -> "put the apple that is in the fridge
+    on the counter" (the source still picks the instance)."""
+    src = m.group("src")
+    what = m.group(1) + (f" that is in {src[4:]}" if src and m.group(1) not in ("it", "them", "them all") else "")
+    return f"put {what} {m.group(3)} {m.group(4)}"
 #: "..., but leave the lamps on", "but keep the one on the table running": a second command
 _BUT_KEEP = re.compile(r",? but (?:please )?(?=(?:keep|leave|make sure|also|then)\b)|,? and (?=(?:keep|leave) )")
 #: "the fridge door", "the washing machine's door": the appliance itself (its door is how it opens)
@@ -481,6 +494,8 @@ def conversational(text: str, names_object=None) -> str:
             for pat, rep in _DISCARD:  # "throw away the milk": into the bin
                 q = pat.sub(rep, q)
             q = _OFF_OF.sub(r"\1 \2 that is on \3", q)  # "take the pot off the oven": the pot on the oven
+            q = _SET_OUT.sub(r"put \1 \2 ", q)  # "set every cup out on the table": "out" asks nothing more
+            q = _OUT_AND_ONTO.sub(_out_and_onto, q)  # "get them out of the microwave and onto the counter"
             m = _GO_AND.match(q)
             if m and split_verb(q[m.end():].split())[0] not in (None, "go"):
                 q = q[m.end():]

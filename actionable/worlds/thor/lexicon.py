@@ -88,12 +88,33 @@ def _article(word: str) -> str:
 _DISH_TYPES = ("Plate", "Bowl", "Cup", "Mug", "Pot", "Pan")
 
 
+#: the room kinds of the ALFRED floor plans, by number (AI2-THOR iTHOR: 1-30 kitchens, 201-230 living
+#: rooms, 301-330 bedrooms, 401-430 bathrooms)
+_ROOM_BY_HUNDRED = {0: "kitchen", 2: "living room", 3: "bedroom", 4: "bathroom"}
+_ROOM_WORDS = {"kitchen": "kitchen", "living room": "living room", "lounge": "living room", "sitting room":
+               "living room", "bedroom": "bedroom", "bathroom": "bathroom"}
+_SCENE_ROOM = "<the scene's room>"
+
+
+def room_kind(scene) -> str | None:
+    """The room kind of a THOR scene (``FloorPlan15``: kitchen; a TEACh episode by its floor plan,
+    ``meta["world"]`` ``FloorPlan411_physics``: bathroom), or ``None`` when unknown."""
+    import re
+
+    for name in (getattr(scene, "name", ""), (getattr(scene, "meta", None) or {}).get("world", "")):
+        m = re.search(r"FloorPlan(\d+)", str(name))
+        if m:
+            return _ROOM_BY_HUNDRED.get(int(m.group(1)) // 100)
+    return None
+
+
 class ThorLexicon:
     """:class:`actionable.grounding.goal_reader.Lexicon` over a THOR state (ids are THOR ids)."""
 
     def __init__(self, state: ThorState):
         self.s = state
         self.types = {o.type for o in state.objects.values() if o.type != "Floor"}
+        self.room_kind = room_kind(state.scene)
 
     def _lookup(self, ws: list[str]) -> str | None:
         """The type the longest known suffix of ``ws`` names (plural forms too), or ``None``."""
@@ -132,10 +153,13 @@ class ThorLexicon:
         return self.s.of_type(cls)
 
     def room(self, ws):
-        return None
+        """A THOR scene is one room: "in this kitchen" in a kitchen names the whole scene (a token
+        every object is in); another room, or a scene of unknown kind, names none."""
+        key = " ".join(w for w in ws if w not in ("the", "this", "my", "our", "a", "here"))
+        return _SCENE_ROOM if self.room_kind is not None and _ROOM_WORDS.get(key) == self.room_kind else None
 
     def in_room(self, obj, room):
-        return False
+        return room == _SCENE_ROOM
 
     def related(self, obj, prep, other):
         if prep == "near":

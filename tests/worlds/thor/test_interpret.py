@@ -467,3 +467,17 @@ def test_an_activity_with_an_object_the_kitchen_lacks_is_refused_naming_it(fp1):
     r = fp1.read("Watch TV")
     assert r.status == "refuse" and "has no tv" in r.why, r.why
     assert fp1.read("Listen to music").status == "unclear"
+
+
+def test_a_kitchen_scene_is_the_kitchen_and_set_out_and_out_and_onto_are_placements(fp1):
+    """A THOR scene is one room: "in this kitchen" names the whole of FloorPlan1 (it refused "no
+    kitchen"), another room is refused; "lay every mug out on the counter" is a placement ("out"
+    asks nothing more); "get them out and into the fridge" is where they end, not holding them."""
+    r = fp1.read("every apple in this kitchen has to go in the fridge")
+    assert r.status == "goal" and len(r.clauses) == len(fp1.lex.instances("Apple")) == 2, r.why
+    assert fp1.read("turn on the light in the bathroom").status == "refuse"
+    r = fp1.read("lay every mug out on the counter")
+    assert r.status == "goal" and {o.value for c in r.clauses for o in c.options} == {"IN"}, r.why
+    r = fp1.read("the eggs are on the counter. get them out and into the fridge")
+    assert r.status == "goal" and len(r.clauses) == 2, r.why
+    assert all(o.target == fp1.lex.instances("Fridge")[0] for c in r.clauses for o in c.options)
