@@ -25,6 +25,8 @@ import re
 from typing import Iterable
 
 _SPLIT = frozenset({"and", "then"})
+_DETERMINERS = frozenset({"the", "a", "an", "my", "your", "his", "her", "our", "their", "some", "this", "that",
+                          "these", "those", "all", "every", "both"})
 _ARTICLES = frozenset({"the", "a", "an", "my", "your", "his", "her", "our", "their", "some", "this", "that",
                        "these", "those", "both", "also"})
 
@@ -63,7 +65,10 @@ def clauses(task: str, object_words: Iterable[str]) -> list[str]:
         return whole
     spans = []
     for p in parts:
-        first = next((i for i, w in enumerate(p) if w in objs), None)
+        # "brush your teeth", "water the plants": a first word that names an object but comes right
+        # before a determiner is the verb (the part has its own), not the object
+        start = 1 if len(p) > 1 and p[0] in objs and p[1] in _DETERMINERS else 0
+        first = next((i for i, w in enumerate(p) if w in objs and i >= start), None)
         if first is None:
             return whole
         end = first

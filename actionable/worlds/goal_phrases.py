@@ -188,8 +188,15 @@ _ACTIVITY = re.compile(r"^\s*(?:i want to|i wanna|i'd like to|i would like to|i 
                        r"let's|let us|let me|time to)\s+", re.I)
 
 
+#: "go to the bathroom and brush your teeth": the way there frames the activity
+_GO_FIRST = re.compile(r"^\s*(?:please )?(?:go|head|come|run|walk)(?: over)? (?:in)?to (?:the |my |your )?"
+                       r"(?:bathroom|bedroom|kitchen|living ?room|dining room|(?:home )?office|study|lounge)"
+                       r"\s*(?:[,.;]|\band\b|\bthen\b)+\s*(?:then\s+)?", re.I)
+
+
 def activity(task: str) -> str:
     """The activity an intent task names, without the speaker's framing ("I want to watch
-    television" -> "watch television"), for comparing it with the packaged task titles."""
-    out = _ACTIVITY.sub("", task)
+    television" -> "watch television"; "go to the bathroom and brush your teeth" -> "brush your
+    teeth"), for comparing it with the packaged task titles."""
+    out = _ACTIVITY.sub("", _GO_FIRST.sub("", task))
     return out if out.strip() else task

@@ -144,3 +144,29 @@ def test_the_plans_goal_check_counts_an_object_the_plan_left_off():
     assert len(judge.spec.states) == 1  # the judge never adds an errand
     mine = derive_goal_spec("Switch on the TV and the computer", plan, scene, scene_objects=True)
     assert {(g.class_name, g.state) for g in mine.spec.states} == {("television", "ON"), ("computer", "ON")}
+
+
+def test_a_verb_that_is_also_an_object_word_keeps_its_own_part():
+    """"brush your teeth", "water the plants": the first word names an object class too (a brush,
+    water), but it comes right before a determiner, so it is the part's verb: the part neither
+    borrows the verb before it ("go to brush your teeth") nor lends its object back."""
+    assert clauses("go to the bathroom and brush your teeth", ["bathroom", "brush", "teeth"]) == [
+        "go to the bathroom", "brush your teeth"]
+    assert clauses("fill the glass and water the plants", ["glass", "water", "plants"]) == [
+        "fill the glass", "water the plants"]
+    assert clauses("switch on the tv and the computer", ["tv", "computer"]) == [
+        "switch on the tv", "switch on the computer"]
+
+
+def test_the_way_to_a_room_frames_an_intent():
+    from actionable.worlds.goal_phrases import activity
+
+    assert activity("go to the bathroom and brush your teeth") == "brush your teeth"
+    assert activity("Head into the kitchen, then make some coffee") == "make some coffee"
+    assert activity("go to the bathroom") == "go to the bathroom"
+    from actionable.worlds.virtualhome.interpret import VirtualHomeGoals
+
+    r = VirtualHomeGoals("default").read("go to the bathroom and brush your teeth")
+    # without a translation LM: "can't tell", never "go to brush your teeth" (was two clauses
+    # "close to the teeth")
+    assert r.status == "unclear" and not r.clauses

@@ -365,7 +365,9 @@ class VirtualHomeGoals(AnnotatedIntents):
         ws = G.words(part)
         if prev is None:
             return part
-        if G.split_verb(ws, _EXTRA_VERBS)[0] is None and prev.effect != "fact":
+        if G.split_verb(ws, _EXTRA_VERBS)[0] is None and prev.effect != "fact" and (
+                not ws or ws[0] in G._DETS or ws[0] in G._QUANT_ANY or ws[0] in G._QUANT_ALL or ws[0] in ("it", "them")):
+            # "... and the other one on": the verb before; never "brush your teeth" (a verb not read)
             pw = G.words(prev.text)
             _, rest = G.split_verb(pw, _EXTRA_VERBS)  # the whole verb phrase: "turn off", not "turn"
             verb = pw[: len(pw) - len(rest)] if rest and pw[-len(rest):] == rest else pw[:1]
