@@ -39,7 +39,7 @@ other computer of the house).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Literal, Mapping
+from typing import Any, Iterable, Literal, Mapping
 
 from actionable.core.errors import EvaluationError, InputError
 
@@ -242,6 +242,55 @@ def check_goals(spec: GoalSpec, final_graph: Mapping, executed_actions: Iterable
         if fc is None or tc is None:
             return False
         return any(r == g.relation and cls_of.get(f) == fc and cls_of.get(t) == tc for f, r, t in edges)
+
+    s_met = r_met = a_met = 0
+    for g in spec.states:
+        if state_ok(g):
+            s_met += 1
+        else:
+            unmet.append(g.describe())
+    for g in spec.relations:
+        if rel_ok(g):
+            r_met += 1
+        else:
+            unmet.append(g.describe())
+    for g in spec.actions:
+        if done.intersection(g.alternatives):
+            a_met += 1
+        else:
+            unmet.append(g.describe())
+    return GoalResult(spec.program_id, s_met, len(spec.states), r_met, len(spec.relations),
+                      a_met, len(spec.actions), tuple(unmet))
+
+
+def check_goals_on_view(spec: GoalSpec, view: Any, executed_actions: Iterable) -> GoalResult:
+    """:func:`check_goals` with ``match="id"`` read straight off a world's state view, without
+    building the ``{"nodes", "edges"}`` dict (the judges check goals hundreds of times per plan;
+    building the dict was a quarter of judging a 1,000-step plan).
+
+    Args:
+        spec: the goals.
+        view: an object with ``__contains__(id)``, ``states_of(id) -> set[str]`` and
+            ``targets(id, relation) -> ids`` (VirtualHome's ``StateView``).
+        executed_actions: as in :func:`check_goals`.
+
+    Returns:
+        The same :class:`GoalResult` as ``check_goals(spec, view.to_dict(), executed_actions)``
+        (a property test holds them equal). Cost: O(goals).
+    """
+    done = _action_names(executed_actions)
+    unmet: list[str] = []
+
+    def state_ok(g: StateGoal) -> bool:
+        return g.node_id in view and g.state in {str(x).upper() for x in view.states_of(g.node_id)}
+
+    def rel_ok(g: RelationGoal) -> bool:
+        if g.from_id not in view:
+            return False
+        try:
+            return g.to_id in view.targets(g.from_id, g.relation)
+        except KeyError:  # a relation the world does not have
+            return False
 
     s_met = r_met = a_met = 0
     for g in spec.states:

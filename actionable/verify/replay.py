@@ -118,8 +118,11 @@ def goal_check(task: Any, result: ReplayResult, match: str = "id"):
     :func:`actionable.core.goals.check_goals`)."""
     if getattr(task, "goal_spec", None) is None:
         return None
-    from actionable.core.goals import check_goals
+    from actionable.core.goals import check_goals, check_goals_on_view
 
+    obs = result.obs
+    if match == "id" and hasattr(obs, "states_of") and hasattr(obs, "targets") and hasattr(obs, "__contains__"):
+        return check_goals_on_view(task.goal_spec, obs, result.executed)  # no dict of the whole graph
     return check_goals(task.goal_spec, result.final_graph, result.executed, match=match)
 
 
