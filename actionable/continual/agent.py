@@ -53,6 +53,19 @@ before/after benchmark). The staleness age is likewise taken from the retrieved
 quadruples *about the query's own objects* (a fresh look at another light no longer
 keeps an old belief about this one young).
 
+Fix (issue 25, the driving loop; ``looks="ignored"`` keeps the old rule): Eq. 11 took a visit to a
+target's believed room as a look that sees it. In the driving world a street's left lane is placed
+at the junction the street enters but is seen only from that street, so a visit by another street
+saw nothing, the belief stayed at the 0.5 prior (H = 1 bit) and the next step pulled the agent
+straight back: A-B-A-B for 40-60 steps between two such places, never looking anywhere else
+(calibration seed 65). Now a target the agent stood in the believed room of without observing it
+is a *missed look*; its weight in the gain is ``1 - exp(-age / staleness_tau)`` (age = steps since
+that look; seen again, the record goes), so a look goes stale as fast as a fact does and the agent
+tries again later, perhaps from another side. No new weight: tau is the staleness prior's. In a
+house where the agent sees its whole room a missed look only happens when the object has left
+the room (memory then falls back on the static map): a 40-step VirtualHome run (seed 61, high)
+chose the same skills as before.
+
 Ablations: ``temporal_consistency=False`` (ExRAP-TC), ``explore="fixed"``
 (ExRAP-EXP: visit rooms in a fixed cycle instead of v_R) and ``explore="llm"``
 (ExRAP-LLM: the LM scores the go-to skills instead of v_R); both exploit
@@ -98,6 +111,11 @@ class ExRAPConfig(BaseModel):
     targets: str = Field("query", pattern="^(query|retrieved)$",
                          description="Eq. 11 targets: the query's own objects (query) or, as before "
                                      "issue 13 item 5, the query-named entities of the retrieved quadruples")
+    looks: str = Field("counted", pattern="^(counted|ignored)$",
+                       description="Eq. 11 and looks that missed: counted (a target the agent looked for from "
+                                   "its believed room without seeing it weighs 1 - exp(-age / staleness_tau) "
+                                   "in the information gain, age = steps since that look) or ignored (before "
+                                   "issue 25's driving loop: a visit always counted as a look that would see it)")
 
 
 @dataclass
@@ -199,6 +217,7 @@ class ExRAPAgent(MemoryAgentBase):
                                         answer=c.answer, min_ratio=c.relevance)
         self._cycle = 0
         self._ran: dict[str, int] = {}  # execution text -> step it was last chosen
+        self._missed: dict[str, int] = {}  # target entity -> step of the last look at its room that did not see it
 
     @property
     def stats(self) -> dict:
@@ -242,16 +261,19 @@ class ExRAPAgent(MemoryAgentBase):
                     if eff is None and self._ran.get(z.text, -1) >= seen_t:
                         continue  # no observable effect: ran since the last look, look again first
                     pending.append((task, z))
+        self._count_looks(obs, ents, here, t)
         cands: list[Skill] = list(self.house.navigation_skills())
         cands += [z for _, z in pending if z not in cands]
         v_t = self._exploit(cands, pending)
-        v_r = self._explore(cands, beliefs, ents, here, bool(pending))
+        v_r = self._explore(cands, beliefs, ents, here, bool(pending), t)
         total = {z.text: self.config.w_t * v_t.get(z.text, 0.0) + self.config.w_r * v_r[z.text]
                  for z in cands}
         best = max(cands, key=lambda z: (round(total[z.text], 9), z in [p[1] for p in pending]))
         why = (f"argmax w_T*v_T + w_R*v_R = {total[best.text]:+.3f} "
                f"(v_T {v_t.get(best.text, 0.0):+.2f}, v_R {v_r[best.text]:+.3f}); "
                f"{len(pending)} pending"
+               + (f"; {len(self._missed)} target(s) not seen at the last look from their room"
+                  if self._missed and self.config.looks == "counted" else "")
                + {"fixed": "; v_R = 1 for the next room of the fixed cycle (ExRAP-EXP)",
                   "llm": "; v_R = the LM's probability of each move (ExRAP-LLM)"}.get(self.config.explore, ""))
         if any(best == z for _, z in pending):
@@ -275,7 +297,27 @@ class ExRAPAgent(MemoryAgentBase):
         tot = sum(ex)
         return {z.text: 100.0 * e / tot for z, e in zip(cands, ex)}
 
-    def _explore(self, cands, beliefs, ents, here, pending: bool = False) -> dict[str, float]:
+    def _count_looks(self, obs: Observation, ents: dict[str, list[str]], here: int, t: int) -> None:
+        """Remember looks that missed (issue 25): a target the agent stands in the believed room of
+        but did not observe this step. Seen again, anywhere, it is forgotten."""
+        seen = {f[0] for f in obs.facts}
+        for e in {e for es in ents.values() for e in es}:
+            if e in seen:
+                self._missed.pop(e, None)
+            elif self.entity_room(e) == here:
+                self._missed[e] = t
+
+    def _observability(self, ents: list[str], t: int) -> float:
+        """How likely a look from the targets' believed rooms sees them: the mean over the targets
+        of ``1 - exp(-age / staleness_tau)`` for one whose last look there missed ``age`` steps ago,
+        1 for the others (a missed look goes stale as fast as an observed fact)."""
+        if self.config.looks == "ignored" or not ents:
+            return 1.0
+        tau = self.config.staleness_tau
+        return sum(1.0 - math.exp(-(t - self._missed[e]) / tau) if e in self._missed else 1.0
+                   for e in ents) / len(ents)
+
+    def _explore(self, cands, beliefs, ents, here, pending: bool = False, t: int = 0) -> dict[str, float]:
         mode = self.config.explore
         if mode in ("fixed", "llm") and pending:
             # the ablations replace exploration, not exploitation: with an execution pending
@@ -299,6 +341,7 @@ class ExRAPAgent(MemoryAgentBase):
             return {z.text: probs.get(z.text, 0.0) for z in cands}
         raw = self.config.values == "raw"
         scale = 1.0 if raw else 1.0 / (math.log(2.0) * max(1, len(beliefs)))  # nats -> bits, mean over q
+        seeable = {q: self._observability(ents[q], t) for q in beliefs}
         out = {}
         for z in cands:
             after = self.skill_room(z, here)
@@ -306,6 +349,6 @@ class ExRAPAgent(MemoryAgentBase):
             for q, p in beliefs.items():
                 d_now = self._distance(ents[q], here)
                 d_after = self._distance(ents[q], after)
-                v += entropy(p) * max(0.0, 1.0 - d_after / d_now)
+                v += entropy(p) * seeable[q] * max(0.0, 1.0 - d_after / d_now)
             out[z.text] = v * scale
         return out
