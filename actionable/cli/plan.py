@@ -251,9 +251,14 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
     from actionable.planning.batch import read_tasks, run_batch
 
     items = read_tasks(tasks)
-    for t in items:  # every scene named: one clear error before any model loads
+    from actionable.core.errors import ActionableError, InputError
+
+    for t in items:  # every scene named: one clear error before any model loads, naming the task
         if t.scene:
-            planning_domain(env, t.scene)
+            try:
+                planning_domain(env, t.scene)
+            except ActionableError as exc:
+                raise InputError(f"--tasks {tasks}: task {t.id!r}: {exc}") from None
     gcfg = make_config(GroundedConfig, samples=samples, max_steps=max_steps, temperature=temperature,
                        top_p=top_p, seed=seed)
     lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache,

@@ -251,8 +251,14 @@ def planning_domain(world: str, scene: Any):
     scene.
 
     Raises:
-        UnknownWorldError, MissingCapabilityError, SceneError (the world does not know ``scene``).
+        UnknownWorldError, MissingCapabilityError, SceneError (the world does not know ``scene``, or
+        it is an empty name).
     """
+    if isinstance(scene, str) and not scene.strip():
+        from actionable.core.errors import UnknownSceneError
+
+        raise UnknownSceneError(f"the scene name is empty; give a scene (e.g. 'default'; 'actionable scenes --env "
+                                f"{world}' lists them), or leave --scene out")
     return capability(world, "planning")(scene)
 
 

@@ -60,7 +60,14 @@ VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
     "preheat": "on",
     "chill": "chill", "cool": "chill", "refrigerate": "chill",
     "fill": "fill", "water": "water", "slice": "slice", "cut": "slice",
+    # "keep / leave X on" (rewritten "keep X on"): the state, on the instances already in it where
+    # some are ("... but leave the lamps on" never switches on a lamp that was off)
+    "keep on": "on", "keep off": "off", "keep open": "open", "keep closed": "closed",
+    "keep plugged in": "plugged_in", "keep unplugged": "plugged_out",
 }.items(), key=lambda kv: -len(kv[0].split())))
+#: the state words of the "keep" verbs above
+_KEEP_WORD = {"on": "on", "running": "on", "off": "off", "open": "open", "closed": "closed", "shut": "closed",
+              "plugged in": "plugged in", "unplugged": "unplugged"}
 
 #: the verbs of one word ("kill", "run"): a part that has one asks for something
 _ONE_WORD_VERBS = frozenset(v for v, _ in VERBS if " " not in v)
@@ -399,6 +406,9 @@ _MUST_BE = re.compile(r"^(.+?) (?:has to|have to|must|needs to|need to|should|ou
 #: "can you check", "check please", "make sure": asks that the statement before it holds
 _CHECK = re.compile(r"^(?:(?:can|could|would|will) you )?(?:please )?(?:check|double check|make sure|see)"
                     r"(?: (?:that|it|for me|please|on (?:it|that)))*$")
+#: "in the house", "around the flat", "everywhere": the whole scene, which names no place
+_WHOLE_HOME = re.compile(r"\s+(?:(?:in|around|throughout|all over) (?:the|this|my|our|your) (?:whole |entire )?"
+                         r"(?:house|home|flat|apartment|place)(?! office)|everywhere|in here)\b")
 #: "set the cups out on the table", "lay the plates out on the counter": a placement
 _SET_OUT = re.compile(r"^(?:set|lay|put|leave|stand) (.+?) out (on|onto|in|into) ")
 #: "get the shakers (all) out of the microwave and onto the counter": where they end, not holding them
@@ -412,6 +422,59 @@ def _out_and_onto(m) -> str:
     src = m.group("src")
     what = m.group(1) + (f" that is in {src[4:]}" if src and m.group(1) not in ("it", "them", "them all") else "")
     return f"put {what} {m.group(3)} {m.group(4)}"
+_ASK_CHECK = re.compile(r"^(?:(?:can|could|would|will) you )?(?:please )?(?:check|double check|see)(?: (?:that|it|for me|please))*$")
+
+
+def _any_one(subject: str) -> str:
+    """A question's "the TV" is any TV ("is the TV on?" is yes when one is): "a tv"; plurals and
+    other determiners unchanged."""
+    ws = subject.split()
+    cut = next((i for i, w in enumerate(ws) if i > 1 and w in ("in", "on", "at", "from", "of", "near", "by")), len(ws))
+    head = ws[cut - 1] if cut else ""
+    if ws[:1] == ["the"] and len(ws) > 1 and not (head.endswith("s") and not head.endswith("ss")):
+        return " ".join(["a"] + ws[1:])
+    return subject
+
+
+def state_question(text: str) -> bool:
+    """Whether ``text`` only asks whether a state holds ("Is the TV still on?", "The fridge is
+    closed, right?", "The light's on, isn't it? Can you check?"), with no command or wish beside it
+    ("Is the stove off? If not, switch it off" and "the alarm clock has to be plugged in, can you
+    check?" ask for the state). Such a question is answered, never acted on: the worlds read it as
+    the state and say "No" when it does not hold (:func:`answer_question`)."""
+    raw = re.split(r"[.?!,;]+|\s[-\u2013\u2014]+\s", text.lower())
+    parts = []
+    for p in raw:
+        q = " ".join(re.sub(r"[^a-z0-9']", " ", p.replace("_", " ")).split())
+        q = _IS_CONTRACTED.sub(r"\1 is \2", polite(q).strip()) if q else q
+        if q:
+            parts.append(q)
+    asked = False
+    for i, q in enumerate(parts):
+        if _YES_NO.match(q) or ((_TAG.match(q) or _ASK_CHECK.match(q)) and i and _STATED.match(parts[i - 1])):
+            asked = True
+        elif (split_verb(words(q))[0] is not None or _WANT.match(q) or _MUST_BE.match(q) or re.match(r"^if\b", q)) \
+                and not _STATED.match(q):
+            return False  # a command, a wish or "if not, ..." beside the question: it asks for the state
+    return asked
+
+
+def answer_question(task: str, reading, view):
+    """``reading`` of a state question (:func:`state_question`) whose clauses do not all hold on
+    ``view`` (the scene's initial state): a refusal that answers "No" and names what does not hold;
+    ``reading`` unchanged otherwise (a question whose state holds is "Nothing to do")."""
+    from actionable.core.conditions import GoalReading, check_clauses
+
+    if not (reading.is_goal and state_question(task)):
+        return reading
+    got = check_clauses(reading.clauses, view)
+    if got.met == got.total:
+        return reading
+    return GoalReading(task, status="refuse", notes=list(reading.notes),
+                       why=f"No: {'; '.join(got.unmet)} does not hold now. That was a question, so nothing is done; "
+                           "say it as a command (e.g. 'turn on the TV') to make it so")
+
+
 #: "..., but leave the lamps on", "but keep the one on the table running": a second command
 _BUT_KEEP = re.compile(r",? but (?:please )?(?=(?:keep|leave|make sure|also|then)\b)|,? and (?=(?:keep|leave) )")
 #: "the fridge door", "the washing machine's door": the appliance itself (its door is how it opens)
@@ -478,6 +541,7 @@ def conversational(text: str, names_object=None) -> str:
         q = _IS_CONTRACTED.sub(r"\1 is \2", _APPLIANCE_DOOR.sub(r"\1", q))
         q = _TRAILING_CHATTER.sub("", q)
         q = _BUT_KEEP.sub(", ", q)  # "switch off the light but leave the lamps on": two commands
+        q = _WHOLE_HOME.sub("", q)  # "every light in the house": the whole scene, no place
         subs = re.sub(r", (?=not |but not |rather than |instead of )", " ", q).split(", ")  # "..., not in the drawer"
         for i in range(len(subs) - 1, 0, -1):  # "the cat keeps getting shut out, so the door has to stay open"
             if subs[i].startswith(("so ", "and so ")) and all(
@@ -488,6 +552,15 @@ def conversational(text: str, names_object=None) -> str:
             short.add(subs[0])
         for q in subs:  # each comma part ("nobody's watching, make sure the tv is off")
             q = re.sub(r"^(?:and|then|and then) (?=\w)", "", q)  # ", and the plate goes on the table"
+            if (_TAG.match(q) or _CHECK.match(q)) and out:  # "the light's on, isn't it?", "..., can you check?"
+                m = _STATED.match(out[-1]) or _MUST_BE.match(out[-1])
+                if m:
+                    subj = _any_one(m.group(1)) if _STATED.match(out[-1]) else m.group(1)
+                    out[-1] = state_request(f"make sure {subj} is {m.group(2)}")
+                    asks = True
+                    continue
+                if split_verb(words(out[-1]))[0] is not None:
+                    continue  # "close the fridge, can you check": the check asks nothing more
             if _INTERJECTION.fullmatch(q):
                 continue  # "ugh", "ew", "oh no"
             q = _RESULT.sub(r"\1", q)  # "scrub it clean": the verb's result, not "the clean one"
@@ -499,17 +572,9 @@ def conversational(text: str, names_object=None) -> str:
             m = _GO_AND.match(q)
             if m and split_verb(q[m.end():].split())[0] not in (None, "go"):
                 q = q[m.end():]
-            if (_TAG.match(q) or _CHECK.match(q)) and out:  # "the light's on, isn't it?", "..., can you check?"
-                m = _STATED.match(out[-1]) or _MUST_BE.match(out[-1])
-                if m:
-                    out[-1] = state_request(f"make sure {m.group(1)} is {m.group(2)}")
-                    asks = True
-                    continue
-                if split_verb(words(out[-1]))[0] is not None:
-                    continue  # "close the fridge, can you check": the check asks nothing more
             m = _YES_NO.match(q) or _MUST_BE.match(q)
             if m:  # "is the window open?", "the alarm clock has to be plugged in": the state, wished
-                q = f"make sure {m.group(1)} is {m.group(2)}"
+                q = f"make sure {_any_one(m.group(1)) if _YES_NO.match(q) else m.group(1)} is {m.group(2)}"
             m = _LEFT.match(q)
             if m:
                 state = {"running": "on", "burning": "on", "lit": "on"}.get(m.group(2), m.group(2))
@@ -519,7 +584,9 @@ def conversational(text: str, names_object=None) -> str:
             if m:  # the opposite state, as its verb
                 q = f"{_STATE_VERB[_OPPOSITE_WORD[{'burning': 'running'}.get(m.group(2), m.group(2))]]} {m.group(1)}"
             m = _LEAVE.match(q) or _GET_STATE.match(q)
-            if m:  # the state, as its verb
+            if m and q.startswith(("keep ", "leave ")) and m.group(2) in _KEEP_WORD:
+                q = f"keep {m.group(1)} {_KEEP_WORD[m.group(2)]}"  # the state kept where it already holds
+            elif m:  # the state, as its verb
                 q = f"{_STATE_VERB[{'running': 'on'}.get(m.group(2), m.group(2))]} {m.group(1)}"
             if asks and _VAGUE.match(q):
                 continue  # "..., move it": the part before said how
@@ -629,6 +696,11 @@ def split_verb(ws: list[str], extra: Iterable[tuple[str, str]] = ()) -> tuple[st
     if ws[:1] in (["take"], ["grab"], ["get"], ["pull"], ["fetch"]) and "out" in ws[2:]:  # "take the apple out of the fridge"
         k = ws.index("out", 2)
         return "take_out", ws[1:k] + ["from"] + ws[k + (2 if ws[k + 1: k + 2] == ["of"] else 1):]
+    if ws[:1] == ["keep"] and len(ws) > 2:  # "keep the lamps on" (conversational's rewrite of "leave ... on")
+        for n in (2, 1):
+            eff = dict(table).get("keep " + " ".join(ws[-n:]))
+            if eff is not None and len(ws) > n + 1:
+                return eff, ws[1:-n]
     # separated particle: "turn the light off", "switch the tv on", "plug the phone in"
     if ws and ws[0] in ("turn", "switch", "plug", "put", "take", "pick", "shut", "power"):
         for part in ("on", "off", "in", "back", "out", "up", "away", "down"):

@@ -8,7 +8,8 @@ where it stopped: each line is written with one ``write`` on a file opened ``O_A
 
 Task file: JSONL, one object a line, ``{"task": "Make coffee"}`` with optional ``"id"`` (default:
 the 1-based line number as a string), ``"description"`` and ``"scene"`` (default: the ``--scene``
-of the command); or plain text, one task a line. Blank lines and lines starting with ``#`` are skipped.
+of the command); or plain text, one task a line (the two may be mixed: a line that does not start
+with ``{`` is a task's text). Blank lines and lines starting with ``#`` are skipped.
 
 Output line: ``{"id", "task", "ok": true, "result": <the plan's --json object>}``, or for a task that
 cannot be planned ``{"id", "task", "ok": false, "error_type", "error"}`` (the same message the
@@ -155,7 +156,7 @@ def run_batch(tasks: Iterable[BatchTask], out: str | Path, plan_one: Callable[[B
             raise  # the server is down: stop, so that a rerun plans these tasks (not a task's failure)
         except ActionableError as exc:
             rec = {"id": t.id, "task": t.task, "ok": False, "error_type": type(exc).__name__, "error": str(exc)}
-            verdict = f"error: {type(exc).__name__}"
+            verdict = f"refused or failed: {str(exc)[:120] or type(exc).__name__}"
             counts["failed"] += 1
         append_line(out, rec)
         if progress is not None:

@@ -278,6 +278,9 @@ def read_text(path: Path) -> tuple[str, str]:
             raise InputError(f"{where} is not UTF-8 text") from None
     else:
         where = f"plan file {str(path)!r}"
+        if not str(path).strip() or str(path) == ".":
+            raise InputError("the plan file name is empty (or the directory '.'); give a text file with one "
+                             "action a line, or '-' for standard input")
         if not path.is_file():
             what = "is a directory" if path.is_dir() else "is not a regular file" if path.exists() else "does not exist"
             raise InputError(f"{where} {what}; give a text file with one action a line")

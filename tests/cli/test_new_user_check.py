@@ -183,3 +183,22 @@ def test_plan_names_an_unknown_world_before_a_bad_task(capsys):
     assert _err(capsys).startswith("error: --env: unknown world 'mars'")
     assert main(["plan", "x"]) == 2
     assert "too few letters" in _err(capsys)
+
+
+def test_empty_names_and_a_batch_scene_error_name_what_was_wrong(tmp_path, capsys):
+    """The third new-user check: `plan --scene ""` silently used the default house; `verify ""` said
+    "plan file '.' is a directory"; one bad scene in a batch stopped it without naming the task; a
+    refused batch task's progress line named the error class, not why."""
+    assert main(["plan", "Turn off the TV", "--scene", ""]) == 2
+    assert "scene name is empty" in _err(capsys)
+    assert main(["verify", ""]) == 2
+    assert "plan file name is empty" in _err(capsys)
+    f = tmp_path / "t.jsonl"
+    f.write_text('{"id": "ok", "task": "Turn on the TV"}\n{"id": "bad", "task": "Turn on the TV", "scene": "nope"}\n')
+    assert main(["plan", "--tasks", str(f), "--out", str(tmp_path / "o.jsonl")]) == 2
+    err = _err(capsys)
+    assert "task 'bad'" in err and "nope" in err, err
+    f.write_text('{"id": "x", "task": "Fly the helicopter"}\n')
+    assert main(["plan", "--tasks", str(f), "--out", str(tmp_path / "o2.jsonl")]) == 1
+    out = capsys.readouterr()
+    assert "GoalReadingError" not in out.err + out.out and "helicopter" in out.err + out.out

@@ -352,6 +352,26 @@ VH_CASES: tuple[GoalCase, ...] = (
              never=(("state", 1263, "OFF", None, False),), kind="named_instance"),
     GoalCase("Switch off the big light in the bathroom", clauses=1, must=(("state", 64, "OFF", None, False),),
              kind="named_instance"),
+    # the third new-user check (6 Dec): a question whose state does not hold is answered "No", never
+    # acted on ("Is the TV on?" switched a TV on); "the TV" in a question is any TV (248 is on);
+    # "but leave the lamps on" keeps the lamps that are on (97, 98), never switches on the floor
+    # lamps that are off; "all the lights but leave the bedroom one on": every light but 169; "on
+    # top of" is ON even where the target is a container; "in the house" is the whole scene
+    GoalCase("Is the TV in the home office on?", status="refuse", plan=None, kind="question"),
+    GoalCase("Is the TV still on?", clauses=1, must=(("state", 248, "ON", None, False),), plan="nothing",
+             kind="question"),
+    GoalCase("Is the stove off? If not, switch it off", clauses=1, must=(("state", 295, "OFF", None, False),),
+             plan="nothing", kind="question"),
+    GoalCase("Turn off the TV in the dining room but leave the lamps on", clauses=3,
+             must=(("state", 248, "OFF", None, False), ("state", 97, "ON", None, False)),
+             never=(("state", 1085, "ON", None, False), ("state", 1206, "ON", None, False)), kind="conjunction"),
+    GoalCase("Turn off all the lights but leave the bedroom one on",
+             must=(("state", 64, "OFF", None, False), ("state", 169, "ON", None, False)),
+             never=(("state", 169, "OFF", None, False),), kind="quantifier"),
+    GoalCase("Put the cake on top of the microwave", clauses=1, must=(("relation", 1302, "ON", 297, False),),
+             never=(("relation", 1302, "INSIDE", 297, False),), kind="in_vs_on"),
+    GoalCase("Turn off every light in the house", must=(("state", 64, "OFF", None, False),
+                                                       ("state", 411, "OFF", None, False)), kind="quantifier"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

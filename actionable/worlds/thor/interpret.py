@@ -140,7 +140,8 @@ class ThorGoals(ThorIntents):
         self.initial = ThorState(scene)
         self.embedder = embedder
         self.lex = ThorLexicon(self.initial)
-        #: condition -> conditions that must hold before its achievers are offered
+        #: condition -> conditions that must hold before its achievers are offered (an element that is a
+        #: frozenset: any one of its conditions)
         self.after: dict[Condition, tuple[Condition, ...]] = {}
 
     # --- naming
@@ -184,7 +185,12 @@ class ThorGoals(ThorIntents):
     # --- reading
     def read(self, task: str) -> GoalReading:
         """``task`` as goal conditions over this scene (see the module doc). Never raises for
-        text: refusals and unreadable goals come back as ``status`` ``refuse`` / ``unclear``."""
+        text: refusals and unreadable goals come back as ``status`` ``refuse`` / ``unclear``; a
+        question on a state that does not hold is answered "No" (a refusal), never acted on
+        (:func:`~actionable.grounding.goal_reader.answer_question`)."""
+        return G.answer_question(task, self._read(task), self.view())
+
+    def _read(self, task: str) -> GoalReading:
         self.after = {}
         if G.not_a_task(task):
             return GoalReading(task, status="refuse", why="the text is not a kitchen task (it addresses a chat "
@@ -676,16 +682,31 @@ class ThorGoals(ThorIntents):
         if eff == "boil":
             return self._boil(sel)
         cl = self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state)])
+        shut = []
+        doors = [h for h in heaters if "openable" in s.objects[h].caps]
+        if len(heaters) == 1 and doors:
+            # a microwave runs closed, with the food already in (the house's rule too): switched on
+            # only once it holds what it heats (every one, or any of "the bread") and is shut, and it ends shut
+            h = doors[0]
+            inside = [Condition("relation", i, "IN", h) for i in sel.ids]
+            gate = tuple((inside if sel.quantifier == "all" else [frozenset(inside)])
+                         + [Condition("state", h, "isOpen", negate=True)])
+            for c in [Condition("state", h, "isToggled")] + [Condition("state", i, state) for i in sel.ids]:
+                self.after[c] = gate
+            shut = self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("relation", i, "IN", h)],
+                                     "rule (heated inside the microwave)") + \
+                [self._clause([Condition("state", h, "isOpen", negate=True)], "rule (an appliance with a door runs closed)")]
         return [self._clause([Condition("state", h, "isToggled") for h in heaters] + _single(cl),
                              f"rule (enabling: AI2-THOR {'heats' if state == 'Hot' else 'cooks'} what is in a "
-                             f"running heater)")] + cl
+                             f"running heater)")] + cl + shut
 
     # --- achievers for the goal-directed planner
     def achievers(self, c: Condition, view) -> list[Step]:
         """Resolved steps, best first, that make ``c`` hold once the affordance's repair adds
         their preconditions (empty: no single step does, or an ordering constraint is unmet)."""
         s: ThorState = getattr(view, "state", None) or self.initial
-        if any(not view.holds(x) for x in self.after.get(c, ())):
+        if any(not (any(view.holds(y) for y in x) if isinstance(x, frozenset) else view.holds(x))
+               for x in self.after.get(c, ())):  # (a frozenset: any of them)
             return []
         objs = s.objects
 

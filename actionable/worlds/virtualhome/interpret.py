@@ -146,6 +146,15 @@ class VirtualHomeGoals(AnnotatedIntents):
 
     # --- reading
     def read(self, task: str, exclude_titles=(), exclude_programs=()) -> GoalReading:
+        """The goal conditions of ``task`` (see the module doc); a question on a state that does not
+        hold is answered "No" (a refusal), never acted on
+        (:func:`~actionable.grounding.goal_reader.answer_question`).
+
+        Args and returns: as :meth:`_read`.
+        """
+        return G.answer_question(task, self._read(task, exclude_titles, exclude_programs), self.view())
+
+    def _read(self, task: str, exclude_titles=(), exclude_programs=()) -> GoalReading:
         """The goal conditions of ``task`` (see the module doc).
 
         Args:
@@ -387,7 +396,9 @@ class VirtualHomeGoals(AnnotatedIntents):
                 break
         if "one" in ws and prev.subject is not None:
             k = ws.index("one")
-            if k > 0 and ws[k - 1] in ("other", "the", "another", "that"):
+            if k > 0 and (ws[k - 1] in ("other", "the", "another", "that")
+                          or (k > 1 and ws[k - 2] in ("the", "that", "other") and self.lex.room([ws[k - 1]]) is not None)):
+                # "the other one", "the bedroom one": the class named before
                 ws[k] = prev.subject.cls.replace("_", " ")
         if not {"it", "them"} & set(ws):
             return " ".join(ws)
@@ -532,7 +543,13 @@ class VirtualHomeGoals(AnnotatedIntents):
                     return (f"{self.name_of(sel.ids[0])} has neither ON nor OFF in this scene, so VirtualHome "
                             f"cannot switch it")
                 sel.ids = sw
-            if sel.quantifier == "the" and len(sel.ids) > 1:
+            keep = G.words(r.text)[:1] == ["keep"]
+            held = [i for i in sel.ids if state in g.states_of(i)]
+            if keep and held and (sel.quantifier != "all" or G.words(r.text)[1:2] == ["the"]):
+                # "..., but leave the lamps on": the lamps that are on stay on; none is switched on
+                sel.ids = held
+                sel.quantifier = "all"
+            elif sel.quantifier == "the" and len(sel.ids) > 1:
                 # "the TV": the instances not yet in the state; turning off / closing / unplugging
                 # means every one of them, turning on / opening / cleaning one of them
                 todo = [i for i in sel.ids if state not in g.states_of(i)]
@@ -559,6 +576,8 @@ class VirtualHomeGoals(AnnotatedIntents):
             if own and len({g.class_of(t) for t in tgt.ids}) > 1:
                 tgt.ids = own
             rel = self._placement(r.prep, tgt.ids)
+            if r.prep == "on" and ("on top of" in " ".join(G.words(r.text)) or "top" in G.words(r.text)[-4:-1]):
+                rel = "ON"  # "on top of the microwave": said outright, whatever the microwave can hold
             if sel.quantifier == "the" and len(sel.ids) > 1:  # "the milk": one not already there
                 away = [i for i in sel.ids if not any(t in g.targets(i, rel) for t in tgt.ids)]
                 sel.ids = away or sel.ids

@@ -481,3 +481,23 @@ def test_a_kitchen_scene_is_the_kitchen_and_set_out_and_out_and_onto_are_placeme
     r = fp1.read("the eggs are on the counter. get them out and into the fridge")
     assert r.status == "goal" and len(r.clauses) == 2, r.why
     assert all(o.target == fp1.lex.instances("Fridge")[0] for c in r.clauses for o in c.options)
+
+
+def test_a_question_is_answered_and_a_microwave_runs_closed_with_the_food_in(fp1):
+    """The third new-user check: "Is the fridge open?" opened the fridge (now "No", a refusal that
+    answers); ", right?" after a statement is a tag question; heating in the microwave switched it
+    on before the bread was in and left it open and running: now the microwave is switched on only
+    once the bread is in and it is shut, and it ends shut."""
+    from actionable.core.registry import planning_domain
+    from actionable.planning.pipeline import interpreter_for, plan_task
+
+    no = fp1.read("Is the fridge open?")
+    assert no.status == "refuse" and no.why.startswith("No:"), no.why
+    assert fp1.read("The fridge is closed, right?").status == "goal"
+    r = fp1.read("Put the bread in the microwave and heat it up")
+    m = fp1.lex.instances("Microwave")[0]
+    assert any(o.subject == m and o.value == "isOpen" and o.negate for c in r.clauses for o in c.options)
+    dom = planning_domain("thor", FP1)
+    res = plan_task(dom, "Put the bread in the microwave and heat it up", interpreter_for(dom))
+    acts = [s.action for s in res.resolved_program.steps]
+    assert res.done is True and acts.index("PUTIN") < acts.index("CLOSE") < acts.index("SWITCHON"), acts
