@@ -211,9 +211,10 @@ class ThorIntents:
         tw = G.words(task)
         lacking = [w for w in tw[1:] if w not in G.NOT_OBJECTS and self.lex.known([w])  # (the first word is the
                    and not self.lex.classes([w])]  # verb: "watch TV" is not a wristwatch)
-        if lacking:  # "watch TV" in a kitchen: the world has TVs, this scene has none
+        if lacking:  # "watch TV" in a kitchen: the world has TVs, this scene has none (the last such word:
+            # "can we watch something? switch the television on" lacks the television, not a watch)
             return GoalReading(task, status="refuse", closest=best, notes=list(notes or []),
-                               why=f"scene {self.name!r} has no {lacking[0]}; run 'actionable scenes --env thor "
+                               why=f"scene {self.name!r} has no {lacking[-1]}; run 'actionable scenes --env thor "
                                    f"{self.name} --classes' to list its objects")
         return GoalReading(task, status="unclear", closest=best, notes=list(notes or []),
                            why=f"I can't tell what end state this asks for; the closest known task is '{best}' "

@@ -467,6 +467,8 @@ def test_an_activity_with_an_object_the_kitchen_lacks_is_refused_naming_it(fp1):
     r = fp1.read("Watch TV")
     assert r.status == "refuse" and "has no tv" in r.why, r.why
     assert fp1.read("Listen to music").status == "unclear"
+    r = fp1.read("can we watch something? switch the television on")
+    assert r.status == "refuse" and "has no television" in r.why, r.why
 
 
 def test_a_kitchen_scene_is_the_kitchen_and_set_out_and_out_and_onto_are_placements(fp1):
