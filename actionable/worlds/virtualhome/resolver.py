@@ -149,6 +149,9 @@ class Resolver:
             if ids:
                 return ids
         names = state.class_names()
+        squash = [c for c in names if c.replace("_", "") == name.replace("_", "")]
+        if len(squash) == 1:  # "table lamp" (table_lamp) is the scene's tablelamp
+            return state.nodes_of_class(squash[0])
         close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(close)}?" if close else "; run 'actionable scenes' to see the scene's objects"
         err = ResolutionError(f"no object of class {name!r} in this scene{hint}")

@@ -144,3 +144,15 @@ def test_prefer_binds_the_instance_the_goal_names_first():
     assert preferred[0].args[0].id in want["milk"]
     assert sorted(s.args[0].id for s in plain) == sorted(s.args[0].id for s in preferred)
     assert r.rank(step, scene, future=steps[1:], prefer={}) == plain
+
+
+def test_a_class_written_with_a_space_binds_the_scene_class_without_one():
+    """A plan line "walk to table lamp" (class table_lamp) named no object; the scene's class is
+    tablelamp (a new user's check: `plan` reads "table lamps", `verify` refused the line)."""
+    from actionable.worlds.virtualhome.resolver import Resolver
+    from actionable.worlds.virtualhome.scene import load_scene
+
+    scene = load_scene(None)
+    assert Resolver().class_candidates("table_lamp", scene) == scene.nodes_of_class("tablelamp") != []
+    with pytest.raises(ResolutionError):
+        Resolver().class_candidates("flying_carpet", scene)
