@@ -1,0 +1,87 @@
+"""ExRAP's exploration in the driving world over long episodes (issue 25, the A-B-A-B loop that
+missed looks caused): SR, PS, distinct places visited, the longest run alternating between two
+places, and the share of beliefs stuck at 0.5, per level and seed.
+
+    python benchmarks/bench_driving_looks.py --lm reader --seeds 60,61,62,63,64 --steps 300 --count 5
+    python benchmarks/bench_driving_looks.py --lm embedded --seeds 65 --levels medium --steps 60 --count 5
+
+``--lm reader``: a test LM that answers from the memory in its prompt (the one the continual tests
+use), so the exploration values matter; ``benchmarks/bench_driving_long.py``'s test LM answers
+about 0.5 for every condition, which hides the loop. ``--lm embedded``: SmolLM2-135M. Compare
+``ExRAPConfig(looks="ignored")`` (the old rule) by running the code before 367b009. Seeds 60-74 are
+calibration seeds, in no table.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+
+class ReaderLM:
+    """Memory reader (tests/worlds/test_thor_continual.py's ReaderLM)."""
+    supports_logprobs = supports_batch = supports_score = True
+    model_id = "reader"
+    def score(self, prompt, continuations):
+        if prompt.rstrip().endswith("Next skill:") and "Pending tasks:" in prompt:
+            todo = prompt.split("Pending tasks:")[1]
+            return [0.0 if c.strip() in todo else -8.0 for c in continuations]
+        if "Current state at step" in prompt:
+            src = prompt.rsplit("(", 1)[1].split(",")[0]
+            seen = [ln for ln in prompt.splitlines() if ln.startswith(f"({src}, is,") and "t=" in ln]
+            last = seen[-1].split(",")[2].strip() if seen else None
+            return [0.0 if c.strip() == last else -6.0 for c in continuations]
+        return [-1.0 - 0.1 * i for i, _ in enumerate(continuations)]
+    def generate(self, prompt, params):
+        from actionable.lm.base import Completion
+        return [Completion(text=" yes", token_logprobs=[-0.1])]
+
+def longest_abab(seq):
+    best = cur = 0
+    for i in range(2, len(seq)):
+        cur = cur + 1 if (seq[i] == seq[i-2] and seq[i] != seq[i-1]) else 0
+        best = max(best, cur)
+    return best + 2 if best else 0
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lm", default="reader"); ap.add_argument("--seeds", default="60,61,62,63,64")
+    ap.add_argument("--levels", default="low,medium,high"); ap.add_argument("--steps", type=int, default=300)
+    ap.add_argument("--count", type=int, default=3); ap.add_argument("--json", default=None)
+    a = ap.parse_args()
+    from actionable.continual.episode import make_agent, run_episode
+    from actionable.continual.worlds import get_world
+    w = get_world("driving")
+    if a.lm == "reader": lm = ReaderLM()
+    elif a.lm == "scripted":
+        from actionable.lm.scripted import ScriptedLM; lm = ScriptedLM()
+    else:
+        from actionable.lm.registry import load_lm; lm = load_lm("embedded")
+    recs = []
+    for level in a.levels.split(","):
+        for s in map(int, a.seeds.split(",")):
+            t0 = time.time()
+            house = w.make_house("town", level); house.reset(s)
+            ins = w.sample(house, a.count, s)
+            res = run_episode(make_agent("exrap", lm, ins), house, ins, a.steps, s, world=w, keep_trace=True)
+            rooms = [r["room"] for r in res.trace]
+            m = res.metrics
+            qs = list(res.trace[0]["beliefs"])
+            stuck = sum(1 for r in res.trace for q in qs if abs(r["beliefs"][q] - 0.5) < 0.005) / (len(qs) * len(rooms))
+            rec = dict(level=level, seed=s, sr=m["sr"], ps=m["ps"], ok=m["n_success"], miss=m["n_failure"],
+                       distinct=len(set(rooms)), abab=longest_abab(rooms), stuck=round(stuck, 3),
+                       failed=res.stats["failed_skills"], wall=round(time.time() - t0))
+            recs.append(rec); print(json.dumps(rec), flush=True)
+            house.world.close()
+    for level in a.levels.split(","):
+        rs = [r for r in recs if r["level"] == level]
+        ok = sum(r["ok"] for r in rs); miss = sum(r["miss"] for r in rs)
+        pss = [r["ps"] for r in rs if r["ps"] is not None]
+        print(f"{level}: pooled SR {100*ok/max(1,ok+miss):.1f}% ({ok}/{ok+miss}), mean PS {sum(pss)/max(1,len(pss)):.2f}, "
+              f"mean distinct {sum(r['distinct'] for r in rs)/len(rs):.1f}, max ABAB {max(r['abab'] for r in rs)}, "
+              f"mean stuck@0.5 {sum(r['stuck'] for r in rs)/len(rs):.2f}", flush=True)
+    if a.json:
+        json.dump(recs, open(a.json, "w"))
+
+if __name__ == "__main__":
+    main()
