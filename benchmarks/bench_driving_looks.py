@@ -18,24 +18,6 @@ import json
 import time
 from collections import Counter
 
-class ReaderLM:
-    """Memory reader (tests/worlds/test_thor_continual.py's ReaderLM)."""
-    supports_logprobs = supports_batch = supports_score = True
-    model_id = "reader"
-    def score(self, prompt, continuations):
-        if prompt.rstrip().endswith("Next skill:") and "Pending tasks:" in prompt:
-            todo = prompt.split("Pending tasks:")[1]
-            return [0.0 if c.strip() in todo else -8.0 for c in continuations]
-        if "Current state at step" in prompt:
-            src = prompt.rsplit("(", 1)[1].split(",")[0]
-            seen = [ln for ln in prompt.splitlines() if ln.startswith(f"({src}, is,") and "t=" in ln]
-            last = seen[-1].split(",")[2].strip() if seen else None
-            return [0.0 if c.strip() == last else -6.0 for c in continuations]
-        return [-1.0 - 0.1 * i for i, _ in enumerate(continuations)]
-    def generate(self, prompt, params):
-        from actionable.lm.base import Completion
-        return [Completion(text=" yes", token_logprobs=[-0.1])]
-
 def longest_abab(seq):
     best = cur = 0
     for i in range(2, len(seq)):
@@ -52,7 +34,9 @@ def main():
     from actionable.continual.episode import make_agent, run_episode
     from actionable.continual.worlds import get_world
     w = get_world("driving")
-    if a.lm == "reader": lm = ReaderLM()
+    if a.lm == "reader":
+        from actionable.lm.scripted import MemoryReaderLM
+        lm = MemoryReaderLM()
     elif a.lm == "scripted":
         from actionable.lm.scripted import ScriptedLM; lm = ScriptedLM()
     else:

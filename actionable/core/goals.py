@@ -197,6 +197,30 @@ def _graph_index(graph: Mapping):
     return nodes, edges
 
 
+def _tally(spec: GoalSpec, state_ok, rel_ok, done: set) -> GoalResult:
+    """The :class:`GoalResult` of ``spec`` given a state test, a relation test and the executed
+    action names (the one count of :func:`check_goals` and :func:`check_goals_on_view`)."""
+    unmet: list[str] = []
+    s_met = r_met = a_met = 0
+    for g in spec.states:
+        if state_ok(g):
+            s_met += 1
+        else:
+            unmet.append(g.describe())
+    for g in spec.relations:
+        if rel_ok(g):
+            r_met += 1
+        else:
+            unmet.append(g.describe())
+    for g in spec.actions:
+        if done.intersection(g.alternatives):
+            a_met += 1
+        else:
+            unmet.append(g.describe())
+    return GoalResult(spec.program_id, s_met, len(spec.states), r_met, len(spec.relations),
+                      a_met, len(spec.actions), tuple(unmet))
+
+
 def check_goals(spec: GoalSpec, final_graph: Mapping, executed_actions: Iterable,
                 match: MatchMode = "id", classes: Mapping[int, str] | None = None) -> GoalResult:
     """Check ``spec`` against a final graph and the actions that were executed.
@@ -223,7 +247,6 @@ def check_goals(spec: GoalSpec, final_graph: Mapping, executed_actions: Iterable
         raise InputError(f"match must be 'id' or 'class', got {match!r}")
     nodes, edges = _graph_index(final_graph)
     done = _action_names(executed_actions)
-    unmet: list[str] = []
     cls_of = {i: str(n.get("class_name", "")).lower() for i, n in nodes.items()}
     goal_cls = dict(cls_of) if classes is None else {int(i): str(c).lower() for i, c in classes.items()}
 
@@ -243,24 +266,7 @@ def check_goals(spec: GoalSpec, final_graph: Mapping, executed_actions: Iterable
             return False
         return any(r == g.relation and cls_of.get(f) == fc and cls_of.get(t) == tc for f, r, t in edges)
 
-    s_met = r_met = a_met = 0
-    for g in spec.states:
-        if state_ok(g):
-            s_met += 1
-        else:
-            unmet.append(g.describe())
-    for g in spec.relations:
-        if rel_ok(g):
-            r_met += 1
-        else:
-            unmet.append(g.describe())
-    for g in spec.actions:
-        if done.intersection(g.alternatives):
-            a_met += 1
-        else:
-            unmet.append(g.describe())
-    return GoalResult(spec.program_id, s_met, len(spec.states), r_met, len(spec.relations),
-                      a_met, len(spec.actions), tuple(unmet))
+    return _tally(spec, state_ok, rel_ok, done)
 
 
 def check_goals_on_view(spec: GoalSpec, view: Any, executed_actions: Iterable) -> GoalResult:
@@ -279,7 +285,6 @@ def check_goals_on_view(spec: GoalSpec, view: Any, executed_actions: Iterable) -
         (a property test holds them equal). Cost: O(goals).
     """
     done = _action_names(executed_actions)
-    unmet: list[str] = []
 
     def state_ok(g: StateGoal) -> bool:
         return g.node_id in view and g.state in {str(x).upper() for x in view.states_of(g.node_id)}
@@ -292,24 +297,7 @@ def check_goals_on_view(spec: GoalSpec, view: Any, executed_actions: Iterable) -
         except KeyError:  # a relation the world does not have
             return False
 
-    s_met = r_met = a_met = 0
-    for g in spec.states:
-        if state_ok(g):
-            s_met += 1
-        else:
-            unmet.append(g.describe())
-    for g in spec.relations:
-        if rel_ok(g):
-            r_met += 1
-        else:
-            unmet.append(g.describe())
-    for g in spec.actions:
-        if done.intersection(g.alternatives):
-            a_met += 1
-        else:
-            unmet.append(g.describe())
-    return GoalResult(spec.program_id, s_met, len(spec.states), r_met, len(spec.relations),
-                      a_met, len(spec.actions), tuple(unmet))
+    return _tally(spec, state_ok, rel_ok, done)
 
 
 @dataclass(frozen=True)

@@ -136,3 +136,35 @@ class ScriptedLM:
                                .digest()[:4], "big")
             scores.append(self.logprob * max(1, len(_pseudo_tokens(c))) - (h % 10_000) / 1e6)
         return scores
+
+
+class MemoryReaderLM:
+    """A scoring LM for ExRAP episodes without a model (continual tests and the driving exploration
+    benchmark): a cloze alternative ("Current state at step ...: (lamp, is,") scores 0 when it is
+    the newest state the prompt's memory shows for that object (-6 otherwise); a skill ("Next
+    skill:") scores 0 when the pending tasks mention it (-8 otherwise); anything else falls off
+    with its position. ``generate`` returns ``generated``. Records every scored prompt in
+    ``prompts``. Shapes: ``score(prompt, continuations) -> list[float]`` (nats)."""
+
+    supports_logprobs = supports_batch = supports_score = True
+    model_id = "reader"
+
+    def __init__(self, generated: str = " yes"):
+        self.generated = generated
+        self.prompts: list[str] = []
+
+    def score(self, prompt: str, continuations: Sequence[str]) -> list[float]:
+        self.prompts.append(prompt)
+        if prompt.rstrip().endswith("Next skill:") and "Pending tasks:" in prompt:
+            todo = prompt.split("Pending tasks:")[1]
+            return [0.0 if c.strip() in todo else -8.0 for c in continuations]
+        if "Current state at step" in prompt:
+            src = prompt.rsplit("(", 1)[1].split(",")[0]
+            seen = [ln for ln in prompt.splitlines() if ln.startswith(f"({src}, is,") and "t=" in ln]
+            last = seen[-1].split(",")[2].strip() if seen else None
+            return [0.0 if c.strip() == last else -6.0 for c in continuations]
+        return [-1.0 - 0.1 * i for i, _ in enumerate(continuations)]
+
+    def generate(self, prompt: str, params: GenerationParams | None = None) -> list[Completion]:
+        return [Completion(text=self.generated, token_logprobs=[-0.1])]
+

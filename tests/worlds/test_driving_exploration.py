@@ -15,29 +15,11 @@ from __future__ import annotations
 
 import pytest
 
+from actionable.lm.scripted import MemoryReaderLM as ReaderLM
 from actionable.worlds.driving.sumo import sumo_available
 
 pytestmark = pytest.mark.skipif(not sumo_available(),
                                 reason='Eclipse SUMO not installed: pip install -e ".[dev,driving]" torch==2.13.0')
-
-
-class ReaderLM:
-    """Scores a cloze alternative by whether memory shows it (the newest fact wins) and a skill by
-    whether it is pending (tests/worlds/test_thor_continual.py's reader)."""
-
-    supports_logprobs = supports_batch = supports_score = True
-    model_id = "reader"
-
-    def score(self, prompt, continuations):
-        if prompt.rstrip().endswith("Next skill:") and "Pending tasks:" in prompt:
-            todo = prompt.split("Pending tasks:")[1]
-            return [0.0 if c.strip() in todo else -8.0 for c in continuations]
-        if "Current state at step" in prompt:
-            src = prompt.rsplit("(", 1)[1].split(",")[0]
-            seen = [ln for ln in prompt.splitlines() if ln.startswith(f"({src}, is,") and "t=" in ln]
-            last = seen[-1].split(",")[2].strip() if seen else None
-            return [0.0 if c.strip() == last else -6.0 for c in continuations]
-        return [-1.0 - 0.1 * i for i, _ in enumerate(continuations)]
 
 
 def longest_shuttle(rooms: list[str]) -> int:

@@ -186,31 +186,10 @@ def test_unknown_floor_plan_and_level_are_typed_errors():
     assert w.check_scene("FloorPlan30") is None
 
 
-class ReaderLM:
-    """Scores a cloze alternative by whether memory shows it (the newest fact wins), and a skill
-    continuation by its overlap with the pending executions; ``generate`` echoes the first one."""
+def ReaderLM():  # noqa: N802 - the shared memory reader (actionable.lm.scripted), as these tests named it
+    from actionable.lm.scripted import MemoryReaderLM
 
-    supports_logprobs = supports_batch = supports_score = True
-    model_id = "reader"
-
-    def __init__(self):
-        self.prompts = []
-
-    def score(self, prompt, continuations):
-        self.prompts.append(prompt)
-        if prompt.rstrip().endswith("Next skill:") and "Pending tasks:" in prompt:
-            todo = prompt.split("Pending tasks:")[1]
-            return [0.0 if c.strip() in todo else -8.0 for c in continuations]
-        if "Current state at step" in prompt:
-            src = prompt.rsplit("(", 1)[1].split(",")[0]
-            seen = [ln for ln in prompt.splitlines() if ln.startswith(f"({src}, is,") and "t=" in ln]
-            last = seen[-1].split(",")[2].strip() if seen else None
-            return [0.0 if c.strip() == last else -6.0 for c in continuations]
-        return [-1.0 - 0.1 * i for i, _ in enumerate(continuations)]
-
-    def generate(self, prompt, params):
-        from actionable.lm.base import Completion
-        return [Completion(text=" close the fridge", token_logprobs=[-0.1])]
+    return MemoryReaderLM(generated=" close the fridge")
 
 
 def test_exrap_control_flow_in_the_kitchen_with_a_scripted_lm(still):
