@@ -250,8 +250,13 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
     from actionable.lm.registry import check_spec
     from actionable.planning.batch import read_tasks, run_batch
 
-    items = read_tasks(tasks)
     from actionable.core.errors import ActionableError, InputError
+
+    items = read_tasks(tasks)
+    if out is not None and (Path(out).is_dir() or not Path(out).resolve().parent.is_dir()):
+        raise InputError(f"--out {str(out)!r}: " + (
+            "is a directory; give a file such as plans.jsonl" if Path(out).is_dir()
+            else f"the directory {str(Path(out).parent)!r} does not exist; create it first"))
 
     for t in items:  # every scene named: one clear error before any model loads, naming the task
         if t.scene:

@@ -25,6 +25,9 @@ import re
 from typing import Iterable
 
 _SPLIT = frozenset({"and", "then"})
+#: room words: a conjunct that is only a room after "X in the <room>" is X in that room too
+_ROOMS = frozenset({"bathroom", "bedroom", "kitchen", "office", "lounge", "hallway", "study", "livingroom",
+                    "diningroom", "home office", "living room", "dining room"})
 _DETERMINERS = frozenset({"the", "a", "an", "my", "your", "his", "her", "our", "their", "some", "this", "that",
                           "these", "those", "all", "every", "both"})
 _ARTICLES = frozenset({"the", "a", "an", "my", "your", "his", "her", "our", "their", "some", "this", "that",
@@ -76,6 +79,7 @@ def clauses(task: str, object_words: Iterable[str]) -> list[str]:
             end += 1
         spans.append((p[:first], p[first:end], p[end:]))
     out: list[list] = []
+    own_words = [[w for w in pre + obj if w not in _ARTICLES] for pre, obj, post in spans]
     for k, (pre, obj, post) in enumerate(spans):
         own_verb = any(w not in _ARTICLES for w in pre)
         statement = bool({"is", "are"} & set(post))  # "the purse is on the desk": states, borrows no verb
@@ -89,7 +93,14 @@ def clauses(task: str, object_words: Iterable[str]) -> list[str]:
                     if prev[3]:  # the part that brought the verb: no further back
                         break
         out.append([pre, obj, post, own_verb or k == 0])
-    return [" ".join(pre + obj + post) for pre, obj, post, _ in out]
+    texts = [" ".join(pre + obj + post) for pre, obj, post, _ in out]
+    for k in range(1, len(out)):  # "the lights in the bathroom and the bedroom": the same lights, there
+        _, _, post, own = out[k]
+        prev = texts[k - 1].split()
+        if not own and not post and " ".join(own_words[k]) in _ROOMS and "in" in prev:
+            at = len(prev) - 1 - prev[::-1].index("in")
+            texts[k] = " ".join(prev[: at + 1] + ["the"] + own_words[k])
+    return texts
 
 
 __all__ = ["clauses"]

@@ -77,7 +77,7 @@ PLACING = frozenset({"place", "take_out", "hold", "heat", "chill", "put_back", "
 _COOKS = frozenset({"cook", "bake", "fry", "boil", "toast"})
 _QUANT_ALL = frozenset({"all", "every", "each", "both", "everything"})
 _QUANT_ANY = frozenset({"a", "an", "some", "one", "any"})
-_DETS = frozenset({"the", "my", "your", "our", "their", "his", "her", "this", "that", "these", "those", "of",
+_DETS = frozenset({"the", "my", "your", "our", "their", "his", "her", "this", "that", "these", "those", "of", "still",
                    "please", "also", "then", "now", "just", "again", "up", "down", "them", "it", "its", "here"})
 _MODIFIERS = frozenset({"back", "other", "another", "away", "off", "clean", "dirty", "open", "closed", "empty",
                         "full", "new", "old", "remaining", "rest", "second",
@@ -394,7 +394,7 @@ _STATE_WORD = (r"(on|off|open|closed|shut|clean|running|plugged in|unplugged|swi
                r"turned off)")
 #: "is the window open", "are the lights still on": a yes/no question on a state, read as the wish
 #: that it holds (nothing to do when it does); "did somebody leave the toaster on" stays a question
-_YES_NO = re.compile(r"^(?:is|are) ((?:the|my|our|your|that|this|those|these|it|they|them)\b.*?) (?:still |already )?"
+_YES_NO = re.compile(r"^(?:is|are) ((?:the|my|our|your|that|this|those|these|it|they|them|all|both|every)\b.*?) (?:still |already )?"
                      + _STATE_WORD + r"(?: now| yet| already| still)?$")
 #: "the light is on, isn't it": a tag question after a state statement
 _TAG = re.compile(r"^(?:isn't|aren't|is|are|wasn't) (?:it|they|he|she)(?: not)?$|^right$|^yes$|^surely$")
@@ -477,6 +477,8 @@ def answer_question(task: str, reading, view):
 
 #: "..., but leave the lamps on", "but keep the one on the table running": a second command
 _BUT_KEEP = re.compile(r",? but (?:please )?(?=(?:keep|leave|make sure|also|then)\b)|,? and (?=(?:keep|leave) )")
+#: a "but leave / and keep" part: its state is kept where it holds and never made to hold ("still")
+_KEPT_PART = re.compile(r",? (?:but (?:please )?|and )(?=(?:keep|leave) )")
 #: "the fridge door", "the washing machine's door": the appliance itself (its door is how it opens)
 _APPLIANCE_DOOR = re.compile(r"\b(fridge|refrigerator|freezer|microwave|oven|dishwasher|washer|washing machine|dryer|"
                              r"cabinet|cupboard|closet|wardrobe|safe)(?:'s)? doors?\b")
@@ -540,6 +542,7 @@ def conversational(text: str, names_object=None) -> str:
         q = ", ".join(x for x in (polite(x).strip(" ,") for x in q.split(", ")) if x)  # "..., could you fetch one"
         q = _IS_CONTRACTED.sub(r"\1 is \2", _APPLIANCE_DOOR.sub(r"\1", q))
         q = _TRAILING_CHATTER.sub("", q)
+        q = _KEPT_PART.sub(", still ", q)  # "..., but leave the lamps on": kept as they are
         q = _BUT_KEEP.sub(", ", q)  # "switch off the light but leave the lamps on": two commands
         q = _WHOLE_HOME.sub("", q)  # "every light in the house": the whole scene, no place
         subs = re.sub(r", (?=not |but not |rather than |instead of )", " ", q).split(", ")  # "..., not in the drawer"
@@ -583,9 +586,12 @@ def conversational(text: str, names_object=None) -> str:
             m = _DONT_LEAVE.match(q)
             if m:  # the opposite state, as its verb
                 q = f"{_STATE_VERB[_OPPOSITE_WORD[{'burning': 'running'}.get(m.group(2), m.group(2))]]} {m.group(1)}"
+            still = q.startswith("still ")
+            q = q[6:] if still else q
             m = _LEAVE.match(q) or _GET_STATE.match(q)
             if m and q.startswith(("keep ", "leave ")) and m.group(2) in _KEEP_WORD:
-                q = f"keep {m.group(1)} {_KEEP_WORD[m.group(2)]}"  # the state kept where it already holds
+                # the state kept where it already holds; "still": only there (a second command)
+                q = f"keep {'still ' if still else ''}{m.group(1)} {_KEEP_WORD[m.group(2)]}"
             elif m:  # the state, as its verb
                 q = f"{_STATE_VERB[{'running': 'on'}.get(m.group(2), m.group(2))]} {m.group(1)}"
             if asks and _VAGUE.match(q):

@@ -51,10 +51,17 @@ def read_tasks(path: str | Path) -> list[BatchTask]:
                          "or a text file with one task a line")
     out: list[BatchTask] = []
     seen: dict[str, int] = {}
-    for n, raw in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        line_no = p.read_bytes()[: exc.start].count(b"\n") + 1
+        raise InputError(f"--tasks {p}: line {line_no} is not UTF-8 text; save the file as UTF-8") from None
+    for n, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        if line.startswith("["):
+            raise InputError(f"--tasks {p}: line {n} is a JSON array; write one {{\"task\": \"...\"}} object a line")
         if line.startswith("{"):
             try:
                 obj = json.loads(line)
@@ -69,6 +76,11 @@ def read_tasks(path: str | Path) -> list[BatchTask]:
                 raise InputError(f"--tasks {p}: line {n} has unknown key(s) {', '.join(map(repr, extra))}; a line "
                                  "takes \"id\", \"task\", \"description\" and \"scene\" (the world is --env, for "
                                  "the whole batch)")
+            for key, kinds in (("id", (str, int)), ("description", (str,)), ("scene", (str,))):
+                val = obj.get(key)
+                if val is not None and (not isinstance(val, kinds) or isinstance(val, bool)):
+                    what = "text or a number" if key == "id" else "text"
+                    raise InputError(f"--tasks {p}: line {n}: {key!r} is not {what}: {val!r}")
             tid = str(obj.get("id", n))
             desc = obj.get("description")
             scene = obj.get("scene")

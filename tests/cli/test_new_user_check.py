@@ -202,3 +202,11 @@ def test_empty_names_and_a_batch_scene_error_name_what_was_wrong(tmp_path, capsy
     assert main(["plan", "--tasks", str(f), "--out", str(tmp_path / "o2.jsonl")]) == 1
     out = capsys.readouterr()
     assert "GoalReadingError" not in out.err + out.out and "helicopter" in out.err + out.out
+
+
+def test_a_batch_output_in_a_missing_directory_is_bad_input(tmp_path, capsys):
+    """`plan --tasks t.txt --out /nonexistent/dir/x.jsonl` was "internal error: FileNotFoundError"."""
+    f = tmp_path / "t.txt"
+    f.write_text("Turn off the TV\n")
+    assert main(["plan", "--tasks", str(f), "--out", str(tmp_path / "no" / "such" / "x.jsonl")]) == 2
+    assert "does not exist; create it first" in _err(capsys)

@@ -41,6 +41,16 @@ def test_read_tasks_formats_and_errors(tmp_path):
         read_tasks(f)
     with pytest.raises(InputError, match="--tasks"):
         read_tasks(tmp_path / "missing.jsonl")
+    # a new user's malformed lines (6 Dec): a JSON array, a list as an id, bytes that are not UTF-8
+    f.write_text('[{"id": "a", "task": "Watch TV"}]\n')
+    with pytest.raises(InputError, match="line 1 is a JSON array"):
+        read_tasks(f)
+    f.write_text('{"id": ["x"], "task": "Watch TV"}\n')
+    with pytest.raises(InputError, match="line 1: 'id' is not text or a number"):
+        read_tasks(f)
+    f.write_bytes(b"Turn on the TV\n\xff\xfe bad\n")
+    with pytest.raises(InputError, match="line 2 is not UTF-8"):
+        read_tasks(f)
 
 
 def test_torn_last_line_is_cut_and_replanned(tmp_path):

@@ -372,6 +372,15 @@ VH_CASES: tuple[GoalCase, ...] = (
              never=(("relation", 1302, "INSIDE", 297, False),), kind="in_vs_on"),
     GoalCase("Turn off every light in the house", must=(("state", 64, "OFF", None, False),
                                                        ("state", 411, "OFF", None, False)), kind="quantifier"),
+    # the fourth new-user check: "and keep the other one running" with the other TV off keeps nothing
+    # (it switched TV 410 on); "the lights in the bathroom and the bedroom" are lights in both rooms
+    # (refused: "a room being off"); "are all the lights off?" is a question (answered No)
+    GoalCase("Turn off the TV in the dining room and keep the other one running", clauses=1,
+             must=(("state", 248, "OFF", None, False),), never=(("state", 410, "ON", None, False),),
+             kind="conjunction"),
+    GoalCase("Turn off the lights in the bathroom and the bedroom",
+             must=(("state", 64, "OFF", None, False), ("state", 169, "OFF", None, False)), kind="named_instance"),
+    GoalCase("Are all the lights off?", status="refuse", plan=None, kind="question"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

@@ -115,6 +115,12 @@ _HOW_PUT = frozenset({"stuck", "up", "hiding", "hidden", "buried", "somewhere", 
                       "kept", "stored", "standing", "been", "just", "now"})
 
 
+#: ALFRED / TEACh state predicates in words
+_STATE_WORDS = {"isOpen": "open", "isToggled": "on", "isDirty": "dirty", "isCooked": "cooked", "isSliced": "sliced",
+                "isBoiled": "boiled", "Hot": "hot", "Cold": "cold", "isFilledWithLiquid": "filled", "isBroken": "broken",
+                "isUsedUp": "used up"}
+
+
 class ThorGoals(ThorIntents):
     """The ``goals`` capability for one THOR scene (``FloorPlan<N>``, ``teach:<game>`` or a
     :class:`~actionable.worlds.thor.scene.Scene`).
@@ -155,9 +161,12 @@ class ThorGoals(ThorIntents):
         return short or str(x)
 
     def describe(self, c: Condition) -> str:
+        """The condition in words, the ALFRED/TEACh predicate after it ("Fridge_1 is open (isOpen)")."""
         neg = "not " if c.negate else ""
         if c.kind == "state":
-            return f"{self.name_of(c.subject)} is {neg}{c.value}"
+            v = str(c.value)
+            word = _STATE_WORDS.get(v) or (f"filled with {v.split(':', 1)[1]}" if v.startswith("filledWith:") else v)
+            return f"{self.name_of(c.subject)} is {neg}{word}" + (f" ({v})" if word != v else "")
         if c.value == "HOLDS":
             return f"the agent is {neg}holding {self.name_of(c.target)}"
         return f"{self.name_of(c.subject)} is {neg}in/on {self.name_of(c.target)}"

@@ -545,7 +545,9 @@ class VirtualHomeGoals(AnnotatedIntents):
                 sel.ids = sw
             keep = G.words(r.text)[:1] == ["keep"]
             held = [i for i in sel.ids if state in g.states_of(i)]
-            if keep and held and (sel.quantifier != "all" or G.words(r.text)[1:2] == ["the"]):
+            if keep and not held and G.words(r.text)[1:2] == ["still"]:
+                return []  # "..., and keep the other one running" with it off: nothing to keep, never switched on
+            if keep and held and (sel.quantifier != "all" or G.words(r.text)[1:2] in (["the"], ["still"])):
                 # "..., but leave the lamps on": the lamps that are on stay on; none is switched on
                 sel.ids = held
                 sel.quantifier = "all"
