@@ -536,6 +536,14 @@ class ThorGoals(ThorIntents):
             sel.ids = ok
         if eff in _STATE:
             state, neg = _STATE[eff]
+            ws = G.words(r.text)
+            if ws[:1] == ["keep"]:  # "keep / leave X on": the instances already so (as in the house)
+                view = self.view()
+                held = [i for i in sel.ids if view.holds(Condition("state", i, state, negate=neg))]
+                if held:
+                    sel.ids, sel.quantifier = held, "all"
+                elif ws[1:2] == ["still"]:
+                    return []  # "..., and keep the other one running" with it off: nothing kept, never switched on
             cl = self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state, negate=neg)])
             if eff == "clean":
                 if not self._faucet_clause(""):

@@ -503,3 +503,14 @@ def test_a_question_is_answered_and_a_microwave_runs_closed_with_the_food_in(fp1
     res = plan_task(dom, "Put the bread in the microwave and heat it up", interpreter_for(dom))
     acts = [s.action for s in res.resolved_program.steps]
     assert res.done is True and acts.index("PUTIN") < acts.index("CLOSE") < acts.index("SWITCHON"), acts
+
+
+def test_keep_in_the_kitchen_keeps_only_what_already_holds(fp1):
+    """As in the house: "... and keep the faucet running" with the faucet off keeps nothing (never
+    switches it on); "Leave the fridge open" alone still asks for it open."""
+    r = fp1.read("Turn on the coffee machine and keep the faucet running")
+    faucet = fp1.lex.instances("Faucet")[0]
+    assert r.status == "goal" and not any(o.subject == faucet for c in r.clauses for o in c.options)
+    fridge = fp1.lex.instances("Fridge")[0]
+    r = fp1.read("Leave the fridge open")
+    assert [(o.subject, o.value, o.negate) for c in r.clauses for o in c.options] == [(fridge, "isOpen", False)]
