@@ -87,6 +87,14 @@ def read_plan_text(text: str) -> Program:
     skip = 0
     while skip < len(lines) and (not lines[skip].strip() or lines[skip].lstrip().startswith("#")):
         skip += 1
+    task_line = None
+    if skip < len(lines) and re.match(r"(?i)^\s*(?:task|goal)\s*:", lines[skip]):
+        # "Task: Turn off the light" then the steps: the task, not a dataset file's title (whose next
+        # line, the first step here, would be taken as the description)
+        task_line = lines[skip].split(":", 1)[1].strip()
+        lines = lines[:skip] + [""] + lines[skip + 1:]
+        while skip < len(lines) and (not lines[skip].strip() or lines[skip].lstrip().startswith("#")):
+            skip += 1
     try:
         prog = Program.parse("\n".join(lines[skip:]))
     except ProgramParseError as exc:
@@ -94,6 +102,8 @@ def read_plan_text(text: str) -> Program:
             raise
         msg = str(exc).split(": ", 1)[1] if str(exc).startswith("line ") else str(exc)
         raise ProgramParseError(msg, line=exc.line, lineno=exc.lineno + skip) from None
+    if task_line:
+        return Program(prog.steps, task_line, prog.description)
     if not prog.task:
         task = _task_of(lines)
         if task:

@@ -133,3 +133,14 @@ def test_a_placement_undone_later_is_removed_not_left(tmp_path, capsys):
                      "[PUTIN] <coffee_cup> (2444) <sink> (42)"], final
     reasons = [c["reason"] for c in d["rounds"][0]["critiques"]]
     assert any(r.startswith("contradictory: it moves coffee_cup away") for r in reasons), reasons
+
+
+def test_a_task_line_then_steps_keeps_every_step(tmp_path):
+    """"Task: ..." then the steps: the first step was read as a dataset file's description and
+    dropped, and the goal was the literal "Task: ..." (a new user's check, 6 Dec)."""
+    from actionable.verify.planfile import read_plan_text
+
+    prog = read_plan_text("Task: Turn off the light in the bathroom\n[WALK] <light> (64)\n[SWITCHOFF] <light> (64)\n")
+    assert prog.task == "Turn off the light in the bathroom" and len(prog.steps) == 2
+    prog = read_plan_text("# task: Turn off the light\n[WALK] <light> (64)\n[SWITCHOFF] <light> (64)\n")
+    assert prog.task == "Turn off the light" and len(prog.steps) == 2  # the "# task:" form, as before
