@@ -299,9 +299,8 @@ class VirtualHomePlanning:
         """Bind a class-level program to node ids step by step and run it
         (:func:`~actionable.worlds.virtualhome.resolver.resolve_and_execute`); raises
         ResolutionError for a class absent from the scene. ``goal``: the instruction; the instances
-        its reading binds come first (:func:`~actionable.worlds.virtualhome.replay.goal_instances`)."""
-        from actionable.worlds.virtualhome.replay import goal_instances
-        from actionable.worlds.virtualhome.resolver import resolve_and_execute
+        its reading binds come first (:func:`~actionable.worlds.virtualhome.resolver.goal_instances`)."""
+        from actionable.worlds.virtualhome.resolver import goal_instances, resolve_and_execute
 
         prefer = goal_instances(goal, self.graph) if goal else None
         return resolve_and_execute(program, self.graph, prefer=prefer)

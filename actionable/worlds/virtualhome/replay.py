@@ -94,7 +94,7 @@ class VirtualHomeReplay(GraphReplay):
         state, and the first binding that executes). Steps after a failing step are bound against
         the state at the failure, so the judge can still critique them. Steps that already carry
         ids are kept. With ``goal``, the instances the goal interpreter reads from it come first
-        (:func:`goal_instances`): "put the milk in the fridge" binds ``milk`` to the milk the goal
+        (:func:`~actionable.worlds.virtualhome.resolver.goal_instances`): "put the milk in the fridge" binds ``milk`` to the milk the goal
         means, not to the one in the trash.
 
         Raises:
@@ -107,6 +107,8 @@ class VirtualHomeReplay(GraphReplay):
         resolver = Resolver()
         sim = sim or self.simulator()
         from actionable.core.errors import UnknownNodeError
+
+        from actionable.worlds.virtualhome.resolver import goal_instances
 
         prefer = goal_instances(goal, scene) if goal else {}
         try:
@@ -162,32 +164,4 @@ def _same_title(goal: str, title: str) -> bool:
     return _words(title) in {_words(goal), _words(re.split(r"[.;!?\n]", goal, maxsplit=1)[0])}
 
 
-def goal_instances(goal: str, scene: Any) -> dict[str, set[int]]:
-    """Class name -> node ids that the goal interpreter's rule reading of ``goal`` binds (every
-    option of every clause, subject and target; the character and rooms left out); ``{}`` when the
-    text reads to no goal or names no object. Used to bind a class-level plan to the instances its
-    goal means (:meth:`VirtualHomeReplay.resolve_plan`)."""
-    from actionable.worlds.virtualhome.interpret import CHARACTER, VirtualHomeGoals
-    from actionable.worlds.virtualhome.scene import load_scene
-
-    graph = load_scene(scene) if scene is None or isinstance(scene, str) else scene
-    try:
-        reading = VirtualHomeGoals(graph).read(goal)
-    except Exception:  # noqa: BLE001 - an unreadable goal leaves the binding to the resolver's own order
-        return {}
-    if not reading.is_goal:
-        return {}
-    rooms = set(graph.rooms)
-    out: dict[str, set[int]] = {}
-    for clause in reading.clauses:
-        if clause.source != "rule":
-            continue
-        for o in clause.options:
-            for nid in (o.subject, o.target):
-                if isinstance(nid, int) and nid != CHARACTER and nid not in rooms and nid in graph:
-                    out.setdefault(graph.class_of(nid) or "", set()).add(nid)
-    out.pop("", None)
-    return out
-
-
-__all__ = ["VirtualHomeReplay", "goal_instances"]
+__all__ = ["VirtualHomeReplay"]

@@ -367,5 +367,35 @@ def resolution_rate(program_ids: Iterable[str], method: str = "ours",
     return ok, total, failed
 
 
-__all__ = ["Resolver", "ResolverConfig", "resolve_and_execute", "first_id_resolve",
+
+
+def goal_instances(goal: str, scene: Any) -> dict[str, set[int]]:
+    """Class name -> node ids that the goal interpreter's rule reading of ``goal`` binds (every
+    option of every clause, subject and target; the character and rooms left out); ``{}`` when the
+    text reads to no goal or names no object. Used to bind a class-level plan to the instances its
+    goal means (:meth:`~actionable.worlds.virtualhome.replay.VirtualHomeReplay.resolve_plan`)."""
+    from actionable.core.registry import capability  # the world's goal interpreter, looked up (no import circle)
+    from actionable.worlds.virtualhome.scene import load_scene
+
+    graph = load_scene(scene) if scene is None or isinstance(scene, str) else scene
+    try:
+        reading = capability("virtualhome", "goals")(graph).read(goal)
+    except Exception:  # noqa: BLE001 - an unreadable goal leaves the binding to the resolver's own order
+        return {}
+    if not reading.is_goal:
+        return {}
+    rooms = set(graph.rooms)
+    out: dict[str, set[int]] = {}
+    for clause in reading.clauses:
+        if clause.source != "rule":
+            continue
+        for o in clause.options:
+            for nid in (o.subject, o.target):
+                if isinstance(nid, int) and nid not in rooms and nid in graph:  # (the character is "character")
+                    out.setdefault(graph.class_of(nid) or "", set()).add(nid)
+    out.pop("", None)
+    return out
+
+
+__all__ = ["Resolver", "ResolverConfig", "goal_instances", "resolve_and_execute", "first_id_resolve",
            "resolution_rate", "REQUIRED_PROPERTIES", "NEEDS_HELD", "NEEDS_STATE"]

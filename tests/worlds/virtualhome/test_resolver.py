@@ -126,7 +126,7 @@ def test_prefer_binds_the_instance_the_goal_names_first():
     """``prefer`` (the goal's instances) ranks right after affordance: "walk to milk" binds the
     milk the goal means even where another milk is nearer; without it the order is unchanged;
     an instance the goal names that cannot take the action (affordance) still loses."""
-    from actionable.worlds.virtualhome.replay import goal_instances
+    from actionable.worlds.virtualhome.resolver import goal_instances
     from actionable.worlds.virtualhome.resolver import Resolver
     from actionable.worlds.virtualhome.scene import load_scene
 
