@@ -98,6 +98,10 @@ def verify_command(
         if len(goal) > MAX_TASK_CHARS:  # plan's limit on a task
             raise InputError(f"--goal: the goal is {len(goal)} characters long; the limit is {MAX_TASK_CHARS}. "
                              f"Give a short instruction such as \"Turn on the TV\"")
+        body = "".join(goal.split())
+        if sum(c.isalpha() for c in body) < 0.5 * len(body):  # emoji or symbols: what `plan` refuses too
+            raise InputError("--goal: the task does not look like text (too few letters); give an instruction "
+                             "such as \"Turn on the TV\"")
     from actionable.verify.worldsim import verify_route
 
     if verify_route(env) == "adapter":  # the world's adapter judges; "graph": the scene-graph judge below

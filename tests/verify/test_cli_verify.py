@@ -45,6 +45,9 @@ def test_bad_inputs_exit_2(tmp_path, capsys):
     assert main(["verify", str(g), "--goal", "x", "--judge", "rule"]) == 2
     err = capsys.readouterr().err
     assert err.count("error:") == 4 and "Traceback" not in err
+    # a goal `plan` would refuse as a task is refused here too (emoji: exit 1 after deleting every step)
+    assert main(["verify", str(f), "--goal", "\U0001F916\U0001F525"]) == 2
+    assert "--goal: the task does not look like text" in capsys.readouterr().err
 
 
 def test_eval_verify_small_run_and_resume(tmp_path, capsys):
