@@ -16,20 +16,17 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections import Counter
+from actionable.continual.metrics import longest_shuttle
 
-def longest_abab(seq):
-    best = cur = 0
-    for i in range(2, len(seq)):
-        cur = cur + 1 if (seq[i] == seq[i-2] and seq[i] != seq[i-1]) else 0
-        best = max(best, cur)
-    return best + 2 if best else 0
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--lm", default="reader"); ap.add_argument("--seeds", default="60,61,62,63,64")
-    ap.add_argument("--levels", default="low,medium,high"); ap.add_argument("--steps", type=int, default=300)
-    ap.add_argument("--count", type=int, default=3); ap.add_argument("--json", default=None)
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lm", default="reader", help="reader (memory-reading test LM), scripted or embedded")
+    ap.add_argument("--seeds", default="60,61,62,63,64")
+    ap.add_argument("--levels", default="low,medium,high")
+    ap.add_argument("--steps", type=int, default=300)
+    ap.add_argument("--count", type=int, default=3, help="instruction set size")
+    ap.add_argument("--json", default=None, help="write the per-episode records here")
     a = ap.parse_args()
     from actionable.continual.episode import make_agent, run_episode
     from actionable.continual.worlds import get_world
@@ -38,14 +35,17 @@ def main():
         from actionable.lm.scripted import MemoryReaderLM
         lm = MemoryReaderLM()
     elif a.lm == "scripted":
-        from actionable.lm.scripted import ScriptedLM; lm = ScriptedLM()
+        from actionable.lm.scripted import ScriptedLM
+        lm = ScriptedLM()
     else:
-        from actionable.lm.registry import load_lm; lm = load_lm("embedded")
+        from actionable.lm.registry import load_lm
+        lm = load_lm("embedded")
     recs = []
     for level in a.levels.split(","):
         for s in map(int, a.seeds.split(",")):
             t0 = time.time()
-            house = w.make_house("town", level); house.reset(s)
+            house = w.make_house("town", level)
+            house.reset(s)
             ins = w.sample(house, a.count, s)
             res = run_episode(make_agent("exrap", lm, ins), house, ins, a.steps, s, world=w, keep_trace=True)
             rooms = [r["room"] for r in res.trace]
@@ -53,19 +53,21 @@ def main():
             qs = list(res.trace[0]["beliefs"])
             stuck = sum(1 for r in res.trace for q in qs if abs(r["beliefs"][q] - 0.5) < 0.005) / (len(qs) * len(rooms))
             rec = dict(level=level, seed=s, sr=m["sr"], ps=m["ps"], ok=m["n_success"], miss=m["n_failure"],
-                       distinct=len(set(rooms)), abab=longest_abab(rooms), stuck=round(stuck, 3),
+                       distinct=len(set(rooms)), abab=longest_shuttle(rooms), stuck=round(stuck, 3),
                        failed=res.stats["failed_skills"], wall=round(time.time() - t0))
-            recs.append(rec); print(json.dumps(rec), flush=True)
+            recs.append(rec)
+            print(json.dumps(rec), flush=True)
             house.world.close()
     for level in a.levels.split(","):
         rs = [r for r in recs if r["level"] == level]
-        ok = sum(r["ok"] for r in rs); miss = sum(r["miss"] for r in rs)
+        ok, miss = sum(r["ok"] for r in rs), sum(r["miss"] for r in rs)
         pss = [r["ps"] for r in rs if r["ps"] is not None]
         print(f"{level}: pooled SR {100*ok/max(1,ok+miss):.1f}% ({ok}/{ok+miss}), mean PS {sum(pss)/max(1,len(pss)):.2f}, "
               f"mean distinct {sum(r['distinct'] for r in rs)/len(rs):.1f}, max ABAB {max(r['abab'] for r in rs)}, "
               f"mean stuck@0.5 {sum(r['stuck'] for r in rs)/len(rs):.2f}", flush=True)
     if a.json:
-        json.dump(recs, open(a.json, "w"))
+        with open(a.json, "w") as f:
+            json.dump(recs, f)
 
 if __name__ == "__main__":
     main()

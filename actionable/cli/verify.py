@@ -93,13 +93,12 @@ def verify_command(
                           "--goal out to use the file's task line")
     if goal is not None:
         from actionable.core.errors import InputError
-        from actionable.planning.prompts import MAX_TASK_CHARS
+        from actionable.planning.prompts import MAX_TASK_CHARS, few_letters
 
         if len(goal) > MAX_TASK_CHARS:  # plan's limit on a task
             raise InputError(f"--goal: the goal is {len(goal)} characters long; the limit is {MAX_TASK_CHARS}. "
                              f"Give a short instruction such as \"Turn on the TV\"")
-        body = "".join(goal.split())
-        if sum(c.isalpha() for c in body) < 0.5 * len(body):  # emoji or symbols: what `plan` refuses too
+        if few_letters(goal):  # emoji or symbols: what `plan` refuses too
             raise InputError("--goal: the task does not look like text (too few letters); give an instruction "
                              "such as \"Turn on the TV\"")
     from actionable.verify.worldsim import verify_route

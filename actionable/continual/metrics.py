@@ -111,3 +111,14 @@ def mean_ci(values: list[float], z: float = 1.96) -> tuple[float | None, float |
     tq = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78, 6: 2.57, 7: 2.45, 8: 2.36, 9: 2.31, 10: 2.26}
     q = tq.get(len(xs), z if len(xs) >= 30 else 2.1)
     return m, q * sd / math.sqrt(len(xs))
+
+
+def longest_shuttle(rooms: list[str]) -> int:
+    """Length of the longest run A-B-A-B-... (two places in alternation) in a sequence of the
+    agent's rooms, 0 when there is none: the exploration loop of issue 25 (a driving agent that
+    went station <-> theatre for 63 steps)."""
+    best = cur = 0
+    for i in range(2, len(rooms)):
+        cur = cur + 1 if rooms[i] == rooms[i - 2] != rooms[i - 1] else 0
+        best = max(best, cur)
+    return best + 2 if best else 0

@@ -392,20 +392,24 @@ _TRAILING_CHATTER = re.compile(r"\s*,\s*(?:(?:they|it|he|she|no one|nobody)(?:'v
                                r"(?:i|we)(?:'ll|'m|'re|'ve| will| am| are| have| can))\b[^,]*$")
 _STATE_WORD = (r"(on|off|open|closed|shut|clean|running|plugged in|unplugged|switched on|switched off|turned on|"
                r"turned off)")
+#: the subject of a state said or asked about ("the light", "my laptop", "it", "all the lights")
+_SUBJECT = r"((?:the|my|our|your|that|this|those|these|it|they|them|all|both|every)\b.*?)"
+_STATE_END = r" (?:still |already )?" + _STATE_WORD + r"(?: now| yet| already| still)?$"
+_STATED_SUBJECT = _SUBJECT.replace("|them|all|both|every", "")  # a statement's subject
 #: "is the window open", "are the lights still on": a yes/no question on a state, read as the wish
 #: that it holds (nothing to do when it does); "did somebody leave the toaster on" stays a question
-_YES_NO = re.compile(r"^(?:is|are) ((?:the|my|our|your|that|this|those|these|it|they|them|all|both|every)\b.*?) (?:still |already )?"
-                     + _STATE_WORD + r"(?: now| yet| already| still)?$")
+_YES_NO = re.compile(r"^(?:is|are) " + _SUBJECT + _STATE_END)
 #: "the light is on, isn't it": a tag question after a state statement
 _TAG = re.compile(r"^(?:isn't|aren't|is|are|wasn't) (?:it|they|he|she)(?: not)?$|^right$|^yes$|^surely$")
-_STATED = re.compile(r"^((?:the|my|our|your|that|this|those|these|it|they)\b.*?) (?:is|are) (?:still |already )?"
-                     + _STATE_WORD + r"(?: now| already| still)?$")
+_STATED = re.compile(r"^" + _STATED_SUBJECT + r" (?:is|are)" + _STATE_END.replace("| yet", ""))
 #: "the alarm clock has to be plugged in": a wished state ("make sure ...")
 _MUST_BE = re.compile(r"^(.+?) (?:has to|have to|must|needs to|need to|should|ought to) (?:be|stay|remain) (?:kept )?"
                       + _STATE_WORD + r"$")
 #: "can you check", "check please", "make sure": asks that the statement before it holds
-_CHECK = re.compile(r"^(?:(?:can|could|would|will) you )?(?:please )?(?:check|double check|make sure|see)"
-                    r"(?: (?:that|it|for me|please|on (?:it|that)))*$")
+_CHECK_WORDS = r"^(?:(?:can|could|would|will) you )?(?:please )?(?:check|double check|see{})(?: (?:that|it|for me|please{}))*$"
+_CHECK = re.compile(_CHECK_WORDS.format("|make sure", "|on (?:it|that)"))
+#: the same, as a question only ("make sure" asks for the state)
+_ASK_CHECK = re.compile(_CHECK_WORDS.format("", ""))
 #: "in the house", "around the flat", "everywhere": the whole scene, which names no place
 _WHOLE_HOME = re.compile(r"\s+(?:(?:in|around|throughout|all over) (?:the|this|my|our|your) (?:whole |entire )?"
                          r"(?:house|home|flat|apartment|place)(?! office)|everywhere|in here)\b")
@@ -422,7 +426,6 @@ def _out_and_onto(m) -> str:
     src = m.group("src")
     what = m.group(1) + (f" that is in {src[4:]}" if src and m.group(1) not in ("it", "them", "them all") else "")
     return f"put {what} {m.group(3)} {m.group(4)}"
-_ASK_CHECK = re.compile(r"^(?:(?:can|could|would|will) you )?(?:please )?(?:check|double check|see)(?: (?:that|it|for me|please))*$")
 
 
 def _any_one(subject: str) -> str:
@@ -475,10 +478,11 @@ def answer_question(task: str, reading, view):
                            "say it as a command (e.g. 'turn on the TV') to make it so")
 
 
-#: "..., but leave the lamps on", "but keep the one on the table running": a second command
-_BUT_KEEP = re.compile(r",? but (?:please )?(?=(?:keep|leave|make sure|also|then)\b)|,? and (?=(?:keep|leave) )")
-#: a "but leave / and keep" part: its state is kept where it holds and never made to hold ("still")
+#: "..., but leave the lamps on", "and keep the one on the table running": a second command whose
+#: state is kept where it holds and never made to hold (marked "still")
 _KEPT_PART = re.compile(r",? (?:but (?:please )?|and )(?=(?:keep|leave) )")
+#: "..., but make sure the door is shut": a second command
+_BUT_ALSO = re.compile(r",? but (?:please )?(?=(?:make sure|also|then)\b)")
 #: "the fridge door", "the washing machine's door": the appliance itself (its door is how it opens)
 _APPLIANCE_DOOR = re.compile(r"\b(fridge|refrigerator|freezer|microwave|oven|dishwasher|washer|washing machine|dryer|"
                              r"cabinet|cupboard|closet|wardrobe|safe)(?:'s)? doors?\b")
@@ -542,8 +546,8 @@ def conversational(text: str, names_object=None) -> str:
         q = ", ".join(x for x in (polite(x).strip(" ,") for x in q.split(", ")) if x)  # "..., could you fetch one"
         q = _IS_CONTRACTED.sub(r"\1 is \2", _APPLIANCE_DOOR.sub(r"\1", q))
         q = _TRAILING_CHATTER.sub("", q)
-        q = _KEPT_PART.sub(", still ", q)  # "..., but leave the lamps on": kept as they are
-        q = _BUT_KEEP.sub(", ", q)  # "switch off the light but leave the lamps on": two commands
+        q = _KEPT_PART.sub(", still ", q)  # "..., but leave the lamps on": a command, kept as they are
+        q = _BUT_ALSO.sub(", ", q)
         q = _WHOLE_HOME.sub("", q)  # "every light in the house": the whole scene, no place
         subs = re.sub(r", (?=not |but not |rather than |instead of )", " ", q).split(", ")  # "..., not in the drawer"
         for i in range(len(subs) - 1, 0, -1):  # "the cat keeps getting shut out, so the door has to stay open"

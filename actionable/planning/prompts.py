@@ -63,11 +63,17 @@ def clean_task(task: object, max_chars: int = MAX_TASK_CHARS) -> str:
     if len(t) > max_chars:
         raise InputError(f"the task is {len(t)} characters long; the limit is {max_chars}. "
                          "Give a short instruction such as \"Make coffee\"")
-    letters = sum(c.isalpha() for c in t)
-    if letters < 0.5 * len(t.replace(" ", "")) or not re.search(r"[^\W\d_]{2,}", t):
+    if few_letters(t) or not re.search(r"[^\W\d_]{2,}", t):
         raise InputError("the task does not look like text (too few letters); give an instruction "
                          "such as \"Make coffee\"")
     return t
+
+
+def few_letters(text: str) -> bool:
+    """Fewer than half of ``text``'s non-space characters are letters (emoji, symbols, digits):
+    not an instruction (:func:`clean_task`; ``verify --goal``)."""
+    body = "".join(text.split())
+    return sum(c.isalpha() for c in body) < 0.5 * len(body)
 
 
 #: words that are about the planner's own prompt, never about a house

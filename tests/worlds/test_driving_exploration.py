@@ -15,20 +15,12 @@ from __future__ import annotations
 
 import pytest
 
+from actionable.continual.metrics import longest_shuttle
 from actionable.lm.scripted import MemoryReaderLM as ReaderLM
 from actionable.worlds.driving.sumo import sumo_available
 
 pytestmark = pytest.mark.skipif(not sumo_available(),
                                 reason='Eclipse SUMO not installed: pip install -e ".[dev,driving]" torch==2.13.0')
-
-
-def longest_shuttle(rooms: list[str]) -> int:
-    """Length of the longest run A-B-A-B-... (two places in alternation)."""
-    best = cur = 0
-    for i in range(2, len(rooms)):
-        cur = cur + 1 if rooms[i] == rooms[i - 2] != rooms[i - 1] else 0
-        best = max(best, cur)
-    return best + 2 if best else 0
 
 
 def _episode(looks: str, seed: int = 65, level: str = "medium", steps: int = 300):

@@ -64,13 +64,19 @@ def _annotations() -> dict:
 def match_title(goal: str, titles) -> str | None:
     """The annotated title nearest to ``goal`` (exact normalised match, else word
     Jaccard >= 0.6; the goal's first sentence is tried too), or ``None``."""
+    return title_match(goal, titles)[0]
+
+
+def title_match(goal: str, titles) -> tuple[str | None, bool]:
+    """``(title, exact)``: :func:`match_title`'s title, and whether it is the goal itself once
+    normalised (not only near it by word overlap)."""
     by_words: dict[tuple[str, ...], str] = {}
     for t in sorted(titles):
         by_words.setdefault(_words(t), t)
     tries = [goal, re.split(r"[.;!?\n]", goal, maxsplit=1)[0]]
     for g in tries:
         if _words(g) in by_words:
-            return by_words[_words(g)]
+            return by_words[_words(g)], True
     best, score = None, 0.0
     for g in tries:
         gw = set(_words(g))
@@ -80,7 +86,7 @@ def match_title(goal: str, titles) -> str | None:
             j = len(gw & set(tw)) / len(gw | set(tw))
             if j > score:
                 best, score = t, j
-    return best if score >= 0.6 else None
+    return (best if score >= 0.6 else None), False
 
 
 @functools.lru_cache(maxsize=128)
@@ -252,4 +258,4 @@ def _from_phrases(goal: str, node_of: dict[str, int]):
     return GoalSpec("derived:text", goal.strip()[:60], tuple(dict.fromkeys(states)), tuple(dict.fromkeys(rels)))
 
 
-__all__ = ["DerivedGoals", "derive_goal_spec", "match_title", "describe_spec"]
+__all__ = ["DerivedGoals", "derive_goal_spec", "match_title", "title_match", "describe_spec"]

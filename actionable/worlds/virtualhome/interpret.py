@@ -375,7 +375,7 @@ class VirtualHomeGoals(AnnotatedIntents):
         if prev is None:
             return part
         if G.split_verb(ws, _EXTRA_VERBS)[0] is None and prev.effect != "fact" and (
-                not ws or ws[0] in G._DETS or ws[0] in G._QUANT_ANY or ws[0] in G._QUANT_ALL or ws[0] in ("it", "them")):
+                not ws or ws[0] in G._DETS | G._QUANT_ANY | G._QUANT_ALL):
             # "... and the other one on": the verb before; never "brush your teeth" (a verb not read)
             pw = G.words(prev.text)
             _, rest = G.split_verb(pw, _EXTRA_VERBS)  # the whole verb phrase: "turn off", not "turn"
@@ -543,11 +543,12 @@ class VirtualHomeGoals(AnnotatedIntents):
                     return (f"{self.name_of(sel.ids[0])} has neither ON nor OFF in this scene, so VirtualHome "
                             f"cannot switch it")
                 sel.ids = sw
-            keep = G.words(r.text)[:1] == ["keep"]
+            rws = G.words(r.text)
+            keep = rws[:1] == ["keep"]
             held = [i for i in sel.ids if state in g.states_of(i)]
-            if keep and not held and G.words(r.text)[1:2] == ["still"]:
+            if keep and not held and rws[1:2] == ["still"]:
                 return []  # "..., and keep the other one running" with it off: nothing to keep, never switched on
-            if keep and held and (sel.quantifier != "all" or G.words(r.text)[1:2] in (["the"], ["still"])):
+            if keep and held and (sel.quantifier != "all" or rws[1:2] in (["the"], ["still"])):
                 # "..., but leave the lamps on": the lamps that are on stay on; none is switched on
                 sel.ids = held
                 sel.quantifier = "all"

@@ -94,8 +94,8 @@ class VirtualHomeReplay(GraphReplay):
         state, and the first binding that executes). Steps after a failing step are bound against
         the state at the failure, so the judge can still critique them. Steps that already carry
         ids are kept. With ``goal``, the instances the goal interpreter reads from it come first
-        (:func:`~actionable.worlds.virtualhome.resolver.goal_instances`): "put the milk in the fridge" binds ``milk`` to the milk the goal
-        means, not to the one in the trash.
+        (:func:`~actionable.worlds.virtualhome.resolver.goal_instances`): "put the milk in the
+        fridge" binds ``milk`` to the milk the goal means, not to the one in the trash.
 
         Raises:
             ResolutionError: a class named by the plan is absent from the scene.
@@ -107,7 +107,6 @@ class VirtualHomeReplay(GraphReplay):
         resolver = Resolver()
         sim = sim or self.simulator()
         from actionable.core.errors import UnknownNodeError
-
         from actionable.worlds.virtualhome.resolver import goal_instances
 
         prefer = goal_instances(goal, scene) if goal else {}
@@ -135,13 +134,13 @@ class VirtualHomeReplay(GraphReplay):
         from actionable.worlds.virtualhome.goaltext import derive_goal_spec
         from actionable.worlds.virtualhome.interpret import VirtualHomeGoals, reading_to_spec
 
-        from actionable.worlds.virtualhome.goaltext import _annotations, match_title
+        from actionable.worlds.virtualhome.goaltext import _annotations, title_match
 
         try:
-            title = match_title(goal, {sp.task for sp in _annotations().values()})
+            title, exact = title_match(goal, {sp.task for sp in _annotations().values()})
         except Exception:  # noqa: BLE001 - annotations are optional here
-            title = None
-        if title is not None and _same_title(goal, title):  # a packaged title: its annotated goals, as before
+            title, exact = None, False
+        if title is not None and exact:  # a packaged title: its annotated goals, as before
             return derive_goal_spec(goal, plan, scene, scene_objects=scene_objects)
         # a title only near the text ("Put the milk in the fridge" ~ "Put groceries in Fridge") gives way
         # to what the text itself says, when the goal interpreter's rules read it
@@ -152,16 +151,6 @@ class VirtualHomeReplay(GraphReplay):
                 return DerivedGoals(spec, "read from the goal text by the goal interpreter (as `actionable plan`)",
                                     exact=True)
         return derive_goal_spec(goal, plan, scene, scene_objects=scene_objects)
-
-
-def _same_title(goal: str, title: str) -> bool:
-    """``goal`` (or its first sentence) is ``title`` once normalised
-    (:func:`~actionable.worlds.virtualhome.goaltext.match_title`'s exact rule, not its word overlap)."""
-    import re
-
-    from actionable.worlds.virtualhome.goaltext import _words
-
-    return _words(title) in {_words(goal), _words(re.split(r"[.;!?\n]", goal, maxsplit=1)[0])}
 
 
 __all__ = ["VirtualHomeReplay"]
