@@ -285,6 +285,9 @@ class ThorGoals(ThorIntents):
                 return GoalReading(task, status="refuse", why=got)
             if got is None:
                 return self._unclear(task, notes)
+            if got == [] and G.words(r.text)[:2] == ["keep", "still"]:
+                notes.append(f"'{part.replace('keep still ', 'keep ')}': not so now, so nothing is kept and nothing is switched (say it as a "
+                             "command to change it)")
             parts_read.append((snap, [c for c in got if all(c.options != o.options for o in out)]))
             for c in got:
                 if all(c.options != o.options for o in out):

@@ -243,6 +243,9 @@ class VirtualHomeGoals(AnnotatedIntents):
                 return GoalReading(task, status="refuse", why=got)
             if got is None:
                 return self._intent(task, notes)
+            if got == [] and G.words(r.text)[:2] == ["keep", "still"]:
+                notes.append(f"'{part.replace('keep still ', 'keep ')}': not so now, so nothing is kept and nothing is switched (say it as a "
+                             "command to change it)")
             if r.subject is not None and r.subject.note:
                 notes.append(r.subject.note)  # "two plates": which two
             out.extend(got)

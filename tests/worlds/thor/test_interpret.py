@@ -511,6 +511,7 @@ def test_keep_in_the_kitchen_keeps_only_what_already_holds(fp1):
     r = fp1.read("Turn on the coffee machine and keep the faucet running")
     faucet = fp1.lex.instances("Faucet")[0]
     assert r.status == "goal" and not any(o.subject == faucet for c in r.clauses for o in c.options)
+    assert any("so nothing is kept" in n for n in r.notes), r.notes  # said, not silent
     fridge = fp1.lex.instances("Fridge")[0]
     r = fp1.read("Leave the fridge open")
     assert [(o.subject, o.value, o.negate) for c in r.clauses for o in c.options] == [(fridge, "isOpen", False)]

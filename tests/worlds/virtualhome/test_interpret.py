@@ -269,3 +269,12 @@ def test_a_question_on_a_state_no_one_could_change_is_nothing_to_do_when_it_hold
     assert r.status == "goal" and [(o.subject, o.value) for c in r.clauses for o in c.options] == [(86, "OPEN")]
     d = VirtualHomeGoals("default").read("Is the bedroom window open?")
     assert d.status == "refuse" and "CAN_OPEN" in d.why
+
+
+def test_keeping_what_is_not_so_says_so(vh):
+    """"... and keep the other one running" with the other TV off: no condition on it (it is not
+    switched on), and the reading says nothing was kept (a final check said "Done" silently)."""
+    _, interp = vh
+    r = interp.read("Turn off the TV in the dining room and keep the other one running")
+    assert [o.subject for c in r.clauses for o in c.options] == [248]
+    assert any("so nothing is kept" in n and "keep still" not in n for n in r.notes), r.notes
