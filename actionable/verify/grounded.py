@@ -60,7 +60,7 @@ from actionable.core.program import Program, Step
 from actionable.core.errors import ConfigError
 from actionable.verify.base import NAVIGATION, POSTURE_ACTIONS, JudgeResult, VerifyTask, mentions, undoes
 from actionable.verify.critique import Critique, CritiqueKind, _bind_ids
-from actionable.verify.relevance import COPY, Fallback, reason_for, relevance_candidates, walk_candidates
+from actionable.verify.relevance import Fallback, is_copy, reason_for, relevance_candidates, walk_candidates
 from actionable.verify.repairs import ALREADY_INV, STATE_FIX, already, goal_proposals, precondition_fixes
 from actionable.verify.replay import StateView, goal_check, graph_replay
 from actionable.core.incremental import IncrementalReplay, supports_incremental
@@ -122,6 +122,27 @@ def repair_budget(max_repairs: int, n_steps: int) -> int:
     """Precondition repairs tried on a plan of ``n_steps``: ``max_repairs``, or one per 25 steps
     on long plans (a 1,000-step plan may hold dozens of independent failures)."""
     return max(max_repairs, n_steps // 25)
+
+
+def _plan_own(new: list[Step], entries, k: int) -> list[list[Step]]:
+    """The insertions to try for ``new``, in order: for one navigation step to an object, first the
+    plan's own later navigation step to that object, when one stands within :data:`LATE_WINDOW`
+    steps after the failing step ``k`` (``FIND <table>`` written after the ``PULL <table>`` it
+    serves: moved up, not a new ``WALK``), then ``new`` itself."""
+    if len(new) != 1 or new[0].action not in NAVIGATION or not new[0].args:
+        return [new]
+    target = new[0].args[0].id
+    own = next((st for o, st in entries[k + 1:k + 1 + LATE_WINDOW]
+                if o is not None and st.action in NAVIGATION and st.args and st.args[0].id == target), None)
+    return [[own], new] if own is not None and own != new[0] else [new]
+
+
+def _goes_back(new: list[Step], before: list[Step]) -> bool:
+    """Whether ``new`` is one navigation step to an object that a step in ``before`` already
+    navigated to (the agent had been there: a step moved later led it away, an order slip rather
+    than a forgotten step)."""
+    return (len(new) == 1 and new[0].action in NAVIGATION and bool(new[0].args)
+            and any(b.action in NAVIGATION and b.args and b.args[0].id == new[0].args[0].id for b in before))
 
 
 def _runs_past(res, index: int) -> bool:
@@ -372,16 +393,23 @@ class SimulatorJudge:
                 continue
             if task.goal_spec is not None and self._goal_reground(entries, task, crits, res, None, k):
                 continue
-            if task.goal_spec is not None and self._exchange(entries, k, task, crits):
+            if task.goal_spec is not None and self._exchange(entries, k, task, crits, same_object=True):
                 continue
             if task.goal_spec is not None and self._reground(entries, k, res, task, crits, notes, far=True):
                 continue
             for cost, _, kind, payload, why in self._candidates(entries, k, res, task):
                 if kind == "insert":
-                    pos, new = payload
-                    r2 = self._run(steps[:pos] + new + steps[pos:], task, until=k + len(new))
-                    if not _runs_past(r2, k + len(new)):
+                    pos, proposed = payload
+                    for new in _plan_own(proposed, entries, k):  # the plan's own later step first
+                        r2 = self._run(steps[:pos] + new + steps[pos:], task, until=k + len(new))
+                        if _runs_past(r2, k + len(new)):
+                            break
+                    else:
                         continue
+                    if (task.goal_spec is not None and _goes_back(new, steps[:pos])
+                            and (self._exchange(entries, k, task, crits, same_object=False)
+                                 or self._move_back(entries, k, task, crits))):
+                        break  # the agent had gone there already and a later step led it away: an order slip
                     anchor = next((o for o, _ in entries[pos:] if o is not None), n_plan)
                     for st in new:
                         crits.append(Critique(CritiqueKind.MISSING, anchor, st.to_script(),
@@ -401,6 +429,9 @@ class SimulatorJudge:
                 else:
                     notes.append(f"dropped an inserted step that does not execute: {bad.to_script()}")
                 break
+            else:
+                if task.goal_spec is not None:
+                    self._exchange(entries, k, task, crits, same_object=False)
         notes.append(f"plan still fails after {budget} repairs")
 
     def _drop_late_copy(self, entries, pos: int, n_new: int, k: int, task, crits) -> None:
@@ -420,8 +451,9 @@ class SimulatorJudge:
         steps = [s for _, s in entries]
         with_it, without = self._run(steps, task), self._run(steps[:late] + steps[late + 1:], task)
         reach = lambda r: len(steps) if r.executable else (r.failed_index or 0)  # noqa: E731
-        if (without.executable, reach(without) + 1, self._met(without, task)) < (
-                with_it.executable, reach(with_it), self._met(with_it, task)):
+        # each one as good (a tuple comparison would let the longer reach hide a lost goal)
+        if (without.executable < with_it.executable or reach(without) + 1 < reach(with_it)
+                or self._met(without, task) < self._met(with_it, task)):
             return
         orig, st = entries.pop(late)
         self._replaced.add(orig)  # moved, not removed: a walk that led to it still serves
@@ -429,7 +461,35 @@ class SimulatorJudge:
                               f"misplaced: {st.to_text()} is needed before step {entries[at][0] + 1 if entries[at][0] is not None else '?'}, "
                               "where it was added; here it comes too late", st, self.name))
 
-    def _exchange(self, entries, k: int, task, crits) -> bool:
+    def _move_back(self, entries, k: int, task, crits) -> bool:
+        """Order repair for a step written late (cost :data:`MOVE`): the failing step ``k`` of the
+        plan is moved back to right after the plan's last earlier navigation to its object (``FIND
+        <glass>`` ... ``GRAB <glass>`` written after a walk elsewhere), when the whole plan then
+        executes and meets every goal condition. One REMOVE (where it stands) and one MISSING
+        (where it belongs), rule T3 of benchmarks/data/verify_new. Returns whether it moved."""
+        steps = [s for _, s in entries]
+        x = steps[k]
+        if entries[k][0] is None or not x.args or x.action in NAVIGATION:
+            return False
+        nav = next((i for i in range(k - 2, -1, -1) if steps[i].action in NAVIGATION and steps[i].args
+                    and steps[i].args[0].id == x.args[0].id), None)
+        if nav is None:
+            return False
+        new_steps = steps[:nav + 1] + [x] + steps[nav + 1:k] + steps[k + 1:]
+        r2 = self._run(new_steps, task)
+        g = self._goal_result(r2, task) if r2.executable else None
+        if g is None or not g.task_success:
+            return False
+        anchor = next((o for o, _ in entries[nav + 1:] if o is not None), None)
+        why = (f"misplaced: {x.to_text()} belongs right after {steps[nav].to_text()}; moved there, the "
+               "plan executes and meets every goal condition")
+        crits.append(Critique(CritiqueKind.REMOVE, entries[k][0], x.to_script(), why, x, self.name))
+        crits.append(Critique(CritiqueKind.MISSING, anchor, x.to_script(), why, x, self.name))
+        self._replaced.add(entries[k][0])
+        entries[nav + 1:k + 1] = [(None, x)] + entries[nav + 1:k]
+        return True
+
+    def _exchange(self, entries, k: int, task, crits, same_object: bool = False) -> bool:
         """Order repair (cost :data:`MOVE`, tried before insertions): two adjacent steps of the plan
         at or next to the failing step ``k`` are in the wrong order when exchanging them makes the
         whole plan execute and meet every goal condition (the prerequisite came too late: ``WALK``
@@ -442,7 +502,11 @@ class SimulatorJudge:
         :data:`INSERT_UNDO`, and removing the ``CLOSE`` is cheaper), never with inserted steps, and only
         with goal conditions (without them a contradiction cannot be told from a slip). An insertion
         or a removal also costs 1, but would leave the misplaced step in or drop a step the plan's
-        author wrote; the move keeps every step. Returns whether it moved a step."""
+        author wrote; the move keeps every step. ``same_object=True`` (tried before insertions):
+        only a moved step that names an object of the step it goes before (``WALK <couch>`` before
+        ``SIT <couch>``); a step on another object (``FIND <cat>`` before ``SIT <couch>``, close to
+        the couch only because the cat lies there) is moved only when no insertion repairs the step
+        (``same_object=False``, tried after them). Returns whether it moved a step."""
         steps = [s for _, s in entries]
         # a moved navigation step (walk, find, turn to) first: it changes where the agent is when
         # an action runs, not the order of the plan's actions
@@ -451,6 +515,8 @@ class SimulatorJudge:
             if entries[i][0] is None or entries[i + 1][0] is None:
                 continue
             x, y = steps[i], steps[i + 1]
+            if same_object and not any(mentions(y, a) for a in x.args):
+                continue
             if x == y or undoes(x, y) or undoes(y, x) or _only_undoes(y, steps[:i]) is not None:
                 continue  # moved there, y would only undo an earlier step: cost INSERT_UNDO, not MOVE
             new_steps = steps[:i] + [y, x] + steps[i + 2:]
@@ -612,7 +678,7 @@ class SimulatorJudge:
             return
         n_plan = sum(1 for o, _ in entries if o is not None)
         solved: set[str] = set()
-        props = goal_proposals(task.goal_spec, StateView(res.obs), steps)
+        props = goal_proposals(task.goal_spec, StateView(res.obs), steps, task.goal)
         for goal in task.goal_spec.states:  # the step that undid a goal state: remove it (cheaper)
             act = STATE_FIX.get(goal.state) or POSTURE_FIX.get(goal.state)
             if act is not None and goal.node_id in StateView(res.obs):
@@ -727,8 +793,10 @@ class SimulatorJudge:
                      and steps[k - 1] == steps[k] and k - 1 not in group else k for k in group}
             if any(entries[k][0] is None for k in group) or group <= drop or (isinstance(why, Fallback) and group & drop):
                 continue
+            if is_copy(why) and any(entries[steps.index(steps[k])][0] is None for k in group):
+                continue  # a copy of a step the judge inserted: the plan's own step was kept on purpose
             if self._ok_without(steps, drop | group, task, base_met) and (
-                    not (isinstance(why, str) and why.startswith(COPY)) or self._same_final(steps, drop | group, task)):
+                    not is_copy(why) or self._same_final(steps, drop | group, task)):
                 fresh = group - drop
                 drop |= group
                 for k in sorted(fresh):

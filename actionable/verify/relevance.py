@@ -38,6 +38,8 @@ from actionable.verify.replay import ReplayResult, StateView
 WALKS = frozenset({"WALK", "RUN"})
 #: The first action of an establish-then-undo pair.
 ESTABLISH = frozenset({"SWITCHON", "OPEN", "PLUGIN"})
+#: Steps that put a held object down; PUTOBJBACK returns it to where it was taken from.
+PUTS_DOWN = PUT_ACTIONS | {"PUTOBJBACK"}
 Runner = Callable[..., ReplayResult]
 
 
@@ -53,8 +55,11 @@ def _words(text: str) -> set[str]:
 def _named_by_goal(name: str, goal_text: str) -> bool:
     parts = set(name.lower().split("_")) | {name.lower().replace("_", "")}
     words = _words(goal_text)
+    words |= {w[:-1] for w in words if len(w) > 3 and w.endswith("s")}  # "the lights": light
     if "tv" in words:
         words.add("television")
+    if "light" in words:  # a lamp is a light ("turn on the lights": the floor lamp too)
+        words.add("lamp")
     return bool(parts & words) and not parts <= {"table", "room"}
 
 
@@ -88,7 +93,7 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
     rooms: dict[int, Any] = {}
 
     def observe(i, s, when, sim):
-        if (when == "before" and s.action == "GRAB") or (when == "after" and s.action in PUT_ACTIONS):
+        if (when == "before" and s.action == "GRAB") or (when == "after" and s.action in PUTS_DOWN):
             placements[(i, when)] = StateView(sim.observation).placement(s.args[0].id)
         if when == "before" and s.action in NAVIGATION and s.args:
             rooms[i] = StateView(sim.observation).room_of(s.args[0].id)
@@ -147,7 +152,7 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
             if later:
                 j = later[0]
                 t = steps[j]
-                if (t.action in PUT_ACTIONS and all(b.action in NAVIGATION for b in steps[i + 1:j])
+                if (t.action in PUTS_DOWN and all(b.action in NAVIGATION for b in steps[i + 1:j])
                         and placements.get((i, "before")) == placements.get((j, "after"))):
                     groups.append(({i, j}, {i: f"{s.args[0].name} is put back where it was by {label(j)}, "
                                                "unused",
@@ -156,7 +161,7 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                 goal_obj = s.args[0].id in goal_nodes or _named_by_goal(s.args[0].name, goal_text)
                 # picked up again after the plan had used it and put it down: the goal's object, but
                 # this grab serves nothing after it (a step done twice, far apart)
-                again = any(steps[k] == s and any(steps[m].action in PUT_ACTIONS | {"DROP"} and mentions(steps[m], s.args[0])
+                again = any(steps[k] == s and any(steps[m].action in PUTS_DOWN | {"DROP"} and mentions(steps[m], s.args[0])
                                                   for m in range(k + 1, i)) for k in range(i))
                 if not goal_obj or not strict or again:
                     groups.append(({i}, f"{s.args[0].name} is picked up again and never used" if again and goal_obj
@@ -278,6 +283,12 @@ def unneeded_groups(steps: list[Step], goal_nodes=frozenset(), goal_text: str = 
             out.append(({i}, f"{COPY}{steps[i].to_text()} repeats {label(first[steps[i]])}"))
         i = max(j, i + 1)
     return out
+
+
+def is_copy(why) -> bool:
+    """Whether a candidate group's reason (``str`` or ``{index: reason}``) marks copies."""
+    reasons = why.values() if isinstance(why, dict) else [why]
+    return any(isinstance(r, str) and r.startswith(COPY) for r in reasons)
 
 
 def _step_label(i: int) -> str:

@@ -139,8 +139,10 @@ def already(s: Step, view: StateView) -> str | None:
     return None
 
 
-def goal_proposals(spec, view: StateView, steps: list[Step]) -> list[tuple[list[Step], str]]:
-    """Candidate insertions ``(steps, reason)`` that may meet an unmet goal condition of ``spec``."""
+def goal_proposals(spec, view: StateView, steps: list[Step], goal_text: str = "") -> list[tuple[list[Step], str]]:
+    """Candidate insertions ``(steps, reason)`` that may meet an unmet goal condition of ``spec``.
+    Of an action goal's alternatives (``did(RINSE|WASH)``), the verbs ``goal_text`` says come first
+    ("... and wash the hands": WASH)."""
     props: list[tuple[list[Step], str]] = []
     targets = [g.to_id for g in spec.relations if g.from_id == view.char and g.relation == "ON"]
     for g in spec.states:
@@ -190,7 +192,8 @@ def goal_proposals(spec, view: StateView, steps: list[Step]) -> list[tuple[list[
     for g in spec.actions:
         if done & set(g.alternatives):
             continue
-        for alt in g.alternatives:
+        said = set(re.findall(r"[a-z]+", goal_text.lower()))
+        for alt in sorted(g.alternatives, key=lambda a: a.lower() not in said):
             if ACTION_ARITY.get(alt) == 1:
                 props += [([_step(alt, o)], f"goal {g.describe()} is not met") for o in objs[:6]]
             elif ACTION_ARITY.get(alt) == 0:
