@@ -114,9 +114,11 @@ def plan_command(
     exact objects ("Turn off all the lights": every light OFF), searches for steps
     that make them true, and checks them on the final state. The first line is the
     verdict: Done, Nothing to do, Not done: <unmet conditions>. A task that asks
-    for the impossible is refused (exit 2, saying why); one it cannot read as
-    goal conditions is planned by the grounded LM planner instead (then exit 3:
-    executes, goal not checked). --variant grounded (the LM planner) or a paper
+    for the impossible is refused, a question whose state does not hold is answered
+    "No: ...", and a task it cannot read as goal conditions gets "I can't tell what
+    end state this asks for" with the closest known task: these print one error:
+    line on stderr and nothing on stdout (exit 2). A world without a goal reader
+    plans with grounded (exit 3: executes, goal not checked). --variant grounded (the LM planner) or a paper
     variant (vanilla|translated|corrected|full, Huang et al. 2022) plan with the
     LM and are checked against the same reading. A paper
     variant's first run embeds the scene's admissible actions (about 1.5 minutes
@@ -291,27 +293,21 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
 
     say = None if mode() == "off" else print_line
     if out is None:  # stdout: one line a task, not resumable
-        counts = {"planned": 0, "failed": 0}
-        for t in items:
-            from actionable.core.errors import ActionableError, BackendUnavailableError
+        from actionable.planning.batch import record
 
-            try:
-                rec = {"id": t.id, "task": t.task, "ok": True, "result": plan_one(t)}
-                counts["planned"] += 1
-            except BackendUnavailableError:
-                raise
-            except ActionableError as exc:
-                rec = {"id": t.id, "task": t.task, "ok": False, "error_type": type(exc).__name__, "error": str(exc)}
-                counts["failed"] += 1
+        failed = 0
+        for t in items:
+            rec, kind = record(t, plan_one)
+            failed += kind == "failed"
             sys.stdout.write(json.dumps(rec, allow_nan=False) + "\n")
             sys.stdout.flush()
-        if counts["failed"]:
+        if failed:
             raise typer.Exit(1)
         return
     counts = run_batch(items, out, plan_one, progress=say)
     if say is not None:
-        say(f"done: {counts['planned']} planned, {counts['failed']} failed, {counts['skipped']} already in {out} "
-            f"(LM mode {planner.lm_mode})")
+        say(f"done: {counts['planned']} planned, {counts['refused']} refused or unreadable (exit 2 each), "
+            f"{counts['failed']} failed, {counts['skipped']} already in {out} (LM mode {planner.lm_mode})")
     if counts["failed"]:
         raise typer.Exit(1)
 

@@ -162,7 +162,8 @@ def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list[str]]
     the fridge, take the milk, then close the fridge"; "turn on the TV and then turn it off") is a
     step on the way, not part of the end state, so it is dropped (an end-state planner could never
     make both hold). So is holding an object that a later clause puts somewhere ("grab the pan and
-    put it on the burner"). Reversed: the same subject with ``opposite[value]`` (VirtualHome: ON/OFF), or
+    put it on the burner"), and a placement of objects that a later clause places elsewhere ("put
+    the cup on the table and then put it in the sink"). Reversed: the same subject with ``opposite[value]`` (VirtualHome: ON/OFF), or
     the same value negated (THOR: ``isOpen`` / not ``isOpen``).
 
     Args:
@@ -185,11 +186,23 @@ def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list[str]]
 
     def placed(c):  # "put it on the burner": the objects a clause sets down somewhere
         return {o.subject for o in c.options if o.kind == "relation" and o.value != "HOLDS" and not o.negate}
+    def placements(c):  # "put the cup on the table": (object, relation, target) of every option
+        if not c.options or any(o.kind != "relation" or o.value == "HOLDS" or o.negate for o in c.options):
+            return None
+        return {(o.subject, o.value, o.target) for o in c.options}
+
     clauses = list(clauses)
     kept, notes = [], []
     for i, c in enumerate(clauses):
-        mine, hold = states(c), held(c)
-        if hold and any(hold & placed(later) for later in clauses[i + 1:]):
+        mine, hold, put = states(c), held(c), placements(c)
+        # one object placed, then placed elsewhere ("a plate on every table" places any plate on each: kept)
+        one = {p[0] for p in put} if put else set()
+        moved_on = len(one) == 1 and any(later != put and {p[0] for p in later} == one
+                                         for later in map(placements, clauses[i + 1:]) if later)
+        if moved_on:  # "put the cup on the table and then put it in the sink": the table is on the way
+            notes.append(f"'{c.text}' is undone by a later part of the task (what is put there is then moved "
+                         f"on): only the end state is planned")
+        elif hold and any(hold & placed(later) for later in clauses[i + 1:]):
             notes.append(f"'{c.text}' is undone by a later part of the task (what is picked up is then put "
                          f"down): only the end state is planned")
         elif mine and any(st and reversed_(mine) & st for st in map(states, clauses[i + 1:])):

@@ -33,6 +33,11 @@ from actionable.grounding import goal_reader as G
 PLACE_PREPS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("on", "top", "of"), "on"), (("inside", "of"), "in"), (("into",), "in"), (("inside",), "in"),
     (("onto",), "on"), (("in",), "in"), (("on",), "on"))
+#: verbs of using an object where it is ("read a book in bed", "eat the apple on the table"): a part
+#: that starts with one is an activity, never reframed as a placement
+USING_VERBS = frozenset({"read", "eat", "drink", "watch", "play", "use", "study", "write", "work", "sleep", "relax",
+                         "listen", "enjoy", "browse", "type", "sit", "lie", "nap", "rest", "do", "practise",
+                         "practice", "finish", "start", "wear", "try"})
 #: state words -> the verb the grammar reads
 STATE_WORDS = {"off": "turn off", "on": "turn on", "open": "open", "closed": "close", "shut": "close",
                "clean": "clean", "unplugged": "unplug"}
@@ -153,6 +158,8 @@ def reframe(text: str, lex, named: list | tuple = ()) -> str | None:
     """
     text = re.sub(r"'s been\b", " has been", text.lower())
     ws = G.words(_WHOLE_PLACE.sub(" ", re.sub(r"(?<=[a-z])'s\b", " is", text)))
+    if ws[:1] and ws[0] in USING_VERBS:
+        return None  # "read a book in bed": the book is used there, not put there
     named = list(named)
     for i in range(1, len(ws)):  # placement: object, filler, preposition, receptacle
         for pw, prep in PLACE_PREPS:

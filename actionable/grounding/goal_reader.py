@@ -141,6 +141,7 @@ class Selector:
     excluded: list = field(default_factory=list)
     other: bool = False  # "the other fridge": not the instance named before
     count: int | None = None  # "two plates": the world binds that many instances
+    amount: str | None = None  # "both" (exactly two must fit) or "half" (half of those that fit)
     note: str | None = None  # what the world says of the binding ("'two plates': 2 of the 3 ...")
 
     def describe(self, name) -> str:
@@ -334,7 +335,7 @@ _LEFT = re.compile(r"^(?:someone|somebody|you|i|we|they|he|she)(?: has| have|'s|
                    r"(on|off|open|running|burning|lit)\b(.*)$")
 _DONT_LEAVE = re.compile(r"^(?:don'?t|do not|never) leave (.+?) (on|open|running|burning|plugged in)$")
 #: "leave the fridge open": the state itself, as its verb (not "leave the mug on the table")
-_LEAVE = re.compile(r"^leave (.+?) (on|off|open|closed|shut|running|plugged in|unplugged)$")
+_LEAVE = re.compile(r"^leave (.+?) (on|off|open|closed|shut|running|plugged in|unplugged)(?P<where> (?:in|inside|at) .+)?$")
 #: "take it to the kitchen and put it in the cupboard": the room is on the way to the placement that follows
 _VIA_ROOM = re.compile(r"\b(?:take|bring|carry) (it|them|(?:the|my|our|a|an|some) [a-z]+(?: [a-z]+)?) (?:to|into) (?:the )?"
                        r"(kitchen|bathroom|bedroom|(?:home )?office|living room|dining room|hallway)(?:,| and| then)+ "
@@ -473,9 +474,11 @@ def answer_question(task: str, reading, view):
     got = check_clauses(reading.clauses, view)
     if got.met == got.total:
         return reading
+    command = conversational(checked_request(polite(task)))
+    command = command if command != task and split_verb(words(command))[0] is not None else "turn on the TV"
     return GoalReading(task, status="refuse", notes=list(reading.notes),
                        why=f"No: {'; '.join(got.unmet)} does not hold now. That was a question, so nothing is done; "
-                           "say it as a command (e.g. 'turn on the TV') to make it so")
+                           f"say it as a command (e.g. '{command.replace(' a ', ' the ')}') to make it so")
 
 
 #: "..., but leave the lamps on", "and keep the one on the table running": a second command whose
@@ -496,6 +499,87 @@ _PURPOSE = re.compile(r"\s+(?:where (?:it|they|he|she) (?:lives?|belongs?|goes|g
                       r"by (?:then|tonight|tomorrow|the morning|the evening|eight|nine|ten|noon|later)\b.*|"
                       r"so (?:that )?(?:i|we|you|they|he|she|it|everyone)\b.*|for (?:later|now|tonight|tomorrow|the week|the day|the weekend|a bit|a while|a minute|a moment|a second|"
                       r"(?:a |an |the |my |our )?(?:\w+ )?(?:dinner|lunch|breakfast|party|date|guests))\b.*)$")
+
+
+_ORDER_LEAD = re.compile(r"^(?:right |just |only )?(before|after) (?:(?:you|i|we)(?:'ve|'re|'m)? )?(?:(?:have|are|am) )?"
+                         r"(.+?), (?:(?:and )?then )?(.+)$")
+_ORDER_TAIL = re.compile(r"^(.+?),? (?:right |just |only )?(before|after) (?:(?:you|i|we)(?:'ve|'re|'m)? )?(?:(?:have|are|am) )?"
+                         r"(.+)$")
+#: "put the pillow in the bedroom on the bed": the room picks the pillow, the bed is the target
+_ROOM_THEN_TARGET = re.compile(r"^(put|place|move|set|lay|stand|hang) (.+?) (?:in|from) ((?:the |my |our )?(?:(?:home )?office|"
+                               r"bedroom|bathroom|kitchen|living room|dining room|hallway|study)) "
+                               r"(on|onto|in|into|on top of|inside) (.+)$")
+#: "move the plate from the table into the sink": the source, then the target (read with "to")
+_FROM_INTO = re.compile(r"^((?:move|take|carry|bring|put|transfer|shift) (?:(?! and | then ).)+? from (?:(?! and | then ).)+?) "
+                        r"(?:into|onto|in|on|on top of|inside) ((?:the|my|our|a|an) (?:(?! and | then ).)+)$")
+_CYCLE = re.compile(r"^(turn|switch|flip|flick|power) (.+?) (on|off) and (?:then )?(?:back )?(on|off)(?: again)?$")
+
+
+def _base_verb(word: str) -> str | None:
+    """The verb of ``word`` as the reader's verbs list it: ``putting`` -> ``put``, ``grabbed`` ->
+    ``grab``, ``closing`` -> ``close``, ``open`` -> ``open``; ``None`` when none."""
+    if word in _ONE_WORD_VERBS:
+        return word
+    for end in ("ing", "ed"):
+        if word.endswith(end) and len(word) > len(end) + 1:
+            g = word[: -len(end)]
+            for x in (g, g + "e", g[:-1] if len(g) > 2 and g[-1] == g[-2] else None):
+                if x in _ONE_WORD_VERBS:
+                    return x
+    return None
+
+
+def _as_command(part: str) -> str | None:
+    """``part`` ("putting the milk in it", "you grab the milk") as a command ("put the milk in
+    it"), or ``None`` when it does not start with a verb ("dinner")."""
+    ws = part.split()
+    verb = _base_verb(ws[0]) if ws else None
+    if verb is None:
+        return None
+    out = " ".join([verb, *ws[1:]])
+    return out if split_verb(words(out))[0] is not None else None
+
+
+def _object_of(command: str) -> str | None:
+    """The object phrase of ``command`` ("close the fridge" -> "the fridge"), up to a preposition."""
+    _, rest = split_verb(words(command))
+    obj, _, _ = _split_prep(rest)
+    return " ".join(obj) if obj and obj[0] in _DETERMINERS | {"my", "our"} and obj != ["it"] else None
+
+
+def in_order(q: str) -> str:
+    """A part whose order is said with "before" / "after" as commands in the order they are done:
+    "close the fridge after putting the milk in it" -> "put the milk in the fridge, then close the
+    fridge"; "before you sit on the sofa, turn on the tv" -> "turn on the tv, then sit on the sofa";
+    "it" in the part moved first is the other part's object. A time ("before bed, ...", "... after
+    dinner") is dropped: it asks for nothing. And a switch cycle in one part, "turn the tv on and off" -> "turn on the tv and then turn it
+    off" (then read as any later part that reverses a state: only the end state is planned)."""
+    m = _ROOM_THEN_TARGET.match(q)
+    if m:
+        q = f"{m.group(1)} {m.group(2)} that {'is' if m.group(2).split()[-1][-1:] != 's' else 'are'} in {m.group(3)} " \
+            f"{m.group(4)} {m.group(5)}"
+    q = _FROM_INTO.sub(r"\1 to \2", q)
+    m = _CYCLE.match(q)
+    if m and m.group(3) != m.group(4):
+        return f"{m.group(1)} {m.group(3)} {m.group(2)} and then {m.group(1)} it {m.group(4)}"
+    m = _ORDER_LEAD.match(q)
+    if m:
+        sub, main, first_sub = m.group(2), m.group(3), m.group(1) == "after"
+    else:
+        m = _ORDER_TAIL.match(q)
+        if not m or split_verb(words(m.group(1)))[0] is None:
+            return q
+        main, sub, first_sub = m.group(1), m.group(3), m.group(2) == "after"
+    if split_verb(words(main))[0] is None:
+        return q
+    sub_cmd = _as_command(sub)
+    if sub_cmd is None:  # "before bed, ...", "... after dinner": a time, which asks for nothing
+        return main if len(words(sub)) <= 3 and not has_verb(words(sub)) else q
+    first, second = (sub_cmd, main) if first_sub else (main, sub_cmd)
+    obj = _object_of(second)
+    if obj is not None and re.search(r"\b(?:it|them)\b", first):
+        first = re.sub(r"\b(?:it|them)\b", obj, first, count=1)
+    return f"{first}, then {second}"
 
 
 def _deictic(q: str, room: str) -> str:
@@ -549,6 +633,7 @@ def conversational(text: str, names_object=None) -> str:
         q = _KEPT_PART.sub(", still ", q)  # "..., but leave the lamps on": a command, kept as they are
         q = _BUT_ALSO.sub(", ", q)
         q = _WHOLE_HOME.sub("", q)  # "every light in the house": the whole scene, no place
+        q = in_order(q)  # "close the fridge after putting the milk in it": in the order done
         subs = re.sub(r", (?=not |but not |rather than |instead of )", " ", q).split(", ")  # "..., not in the drawer"
         for i in range(len(subs) - 1, 0, -1):  # "the cat keeps getting shut out, so the door has to stay open"
             if subs[i].startswith(("so ", "and so ")) and all(
@@ -595,7 +680,8 @@ def conversational(text: str, names_object=None) -> str:
             m = _LEAVE.match(q) or _GET_STATE.match(q)
             if m and q.startswith(("keep ", "leave ")) and m.group(2) in _KEEP_WORD:
                 # the state kept where it already holds; "still": only there (a second command)
-                q = f"keep {'still ' if still else ''}{m.group(1)} {_KEEP_WORD[m.group(2)]}"
+                q = (f"keep {'still ' if still else ''}{m.group(1)} {_KEEP_WORD[m.group(2)]}"
+                     f"{m.groupdict().get('where') or ''}")
             elif m:  # the state, as its verb
                 q = f"{_STATE_VERB[{'running': 'on'}.get(m.group(2), m.group(2))]} {m.group(1)}"
             if asks and _VAGUE.match(q):
@@ -695,6 +781,11 @@ def state_request(text: str) -> str:
     return " and ".join(out)
 
 
+def has_verb(ws: list[str]) -> bool:
+    """Whether any word of ``ws`` begins a verb phrase the reader knows."""
+    return any(split_verb(ws[k:])[0] is not None for k in range(len(ws)))
+
+
 def split_verb(ws: list[str], extra: Iterable[tuple[str, str]] = ()) -> tuple[str | None, list[str]]:
     """``(effect, rest)`` for the verb phrase ``ws`` starts with (``(None, ws)`` when none).
     Phrasal particles after the object ("turn the light off", "put the cup back") are found too."""
@@ -711,6 +802,11 @@ def split_verb(ws: list[str], extra: Iterable[tuple[str, str]] = ()) -> tuple[st
             eff = dict(table).get("keep " + " ".join(ws[-n:]))
             if eff is not None and len(ws) > n + 1:
                 return eff, ws[1:-n]
+        for k in range(2, len(ws) - 1):  # "keep the lights on in the bedroom": the place after the state
+            for n in (2, 1):
+                eff = dict(table).get("keep " + " ".join(ws[k:k + n]))
+                if eff is not None and ws[k + n: k + n + 1] in (["in"], ["inside"], ["at"]):
+                    return eff, ws[1:k] + ws[k + n:]
     # separated particle: "turn the light off", "switch the tv on", "plug the phone in"
     if ws and ws[0] in ("turn", "switch", "plug", "put", "take", "pick", "shut", "power"):
         for part in ("on", "off", "in", "back", "out", "up", "away", "down"):

@@ -11,9 +11,12 @@ the 1-based line number as a string), ``"description"`` and ``"scene"`` (default
 of the command); or plain text, one task a line (the two may be mixed: a line that does not start
 with ``{`` is a task's text). Blank lines and lines starting with ``#`` are skipped.
 
-Output line: ``{"id", "task", "ok": true, "result": <the plan's --json object>}``, or for a task that
-cannot be planned ``{"id", "task", "ok": false, "error_type", "error"}`` (the same message the
-single ``plan`` command prints).
+Output line: ``{"id", "task", "ok": true, "exit", "result": <the plan's --json object>}``, or for a
+task that cannot be planned ``{"id", "task", "ok": false, "exit", "error_type", "error"}`` (the
+same message the single ``plan`` command prints). ``exit`` is the exit code the single ``plan``
+command would give the task: 0 Done or Nothing to do, 1 Not done, 2 refused, unreadable or
+answered "No" (a :class:`~actionable.core.errors.GoalReadingError`) or bad input, 3 executes with
+no goal checked. A refusal is an answer, not a failure: it is counted as ``refused``.
 """
 
 from __future__ import annotations
@@ -136,6 +139,26 @@ def append_line(path: str | Path, record: dict) -> None:
         os.close(fd)
 
 
+def record(t: BatchTask, plan_one: Callable) -> tuple[dict, str]:
+    """``(output line, kind)`` of one task: ``kind`` is ``planned``, ``refused`` (the goal is refused
+    or cannot be read: exit 2) or ``failed`` (another :class:`ActionableError`).
+    :class:`BackendUnavailableError` and other exceptions propagate."""
+    from actionable.core.errors import GoalReadingError
+
+    try:
+        result = plan_one(t)
+    except BackendUnavailableError:
+        raise  # the server is down: stop, so that a rerun plans these tasks (not a task's failure)
+    except ActionableError as exc:
+        kind = "refused" if isinstance(exc, (GoalReadingError, InputError)) else "failed"
+        return ({"id": t.id, "task": t.task, "ok": False, "exit": 2 if kind == "refused" else 1,
+                 "error_type": type(exc).__name__, "error": str(exc)}, kind)
+    done = result.get("done") if isinstance(result, dict) else None
+    executes = bool((result.get("executability") or {}).get("executable")) if isinstance(result, dict) else False
+    code = 0 if done is True else 1 if done is False or not executes else 3
+    return {"id": t.id, "task": t.task, "ok": True, "exit": code, "result": result}, "planned"
+
+
 def run_batch(tasks: Iterable[BatchTask], out: str | Path, plan_one: Callable[[BatchTask], dict],
               progress: Callable[[str], None] | None = None) -> dict:
     """Plan every task of ``tasks`` whose id ``out`` lacks; append one line each (module doc).
@@ -147,33 +170,32 @@ def run_batch(tasks: Iterable[BatchTask], out: str | Path, plan_one: Callable[[B
         progress: receives one line per task (``[3/20] 1003_2 Make coffee: executable (4.1 s)``).
 
     Returns:
-        counts: ``total``, ``skipped`` (already in ``out``), ``planned``, ``failed``.
+        counts: ``total``, ``skipped`` (already in ``out``), ``planned``, ``refused`` (exit 2:
+        refused, unreadable or bad input), ``failed`` (another error).
     """
     import time
 
     tasks = list(tasks)
     have = done_ids(out)
     todo = [t for t in tasks if t.id not in have]
-    counts = {"total": len(tasks), "skipped": len(tasks) - len(todo), "planned": 0, "failed": 0}
+    counts = {"total": len(tasks), "skipped": len(tasks) - len(todo), "planned": 0, "refused": 0, "failed": 0}
     if progress is not None and counts["skipped"]:
         progress(f"resuming: {counts['skipped']} of {len(tasks)} tasks already in {out}")
     for i, t in enumerate(todo, counts["skipped"] + 1):
         t0 = time.perf_counter()
-        try:
-            rec = {"id": t.id, "task": t.task, "ok": True, "result": plan_one(t)}
-            ex = (rec["result"].get("executability") or {})
-            verdict = "executable" if ex.get("executable") else "not executable"
-            counts["planned"] += 1
-        except BackendUnavailableError:
-            raise  # the server is down: stop, so that a rerun plans these tasks (not a task's failure)
-        except ActionableError as exc:
-            rec = {"id": t.id, "task": t.task, "ok": False, "error_type": type(exc).__name__, "error": str(exc)}
-            verdict = f"refused or failed: {str(exc)[:120] or type(exc).__name__}"
-            counts["failed"] += 1
+        rec, kind = record(t, plan_one)
+        counts[kind] += 1
+        if kind == "planned":
+            res = rec["result"] if isinstance(rec["result"], dict) else {}
+            verdict = res.get("verdict") or ("executable" if (res.get("executability") or {}).get("executable")
+                                             else "not executable")
+        else:
+            verdict = f"{kind}: {rec['error'][:120] or rec['error_type']}"
+        verdict = f"{str(verdict).splitlines()[0][:120]} (exit {rec['exit']})"
         append_line(out, rec)
         if progress is not None:
             progress(f"[{i}/{len(tasks)}] {t.id} {t.task[:50]}: {verdict} ({time.perf_counter() - t0:.1f} s)")
     return counts
 
 
-__all__ = ["BatchTask", "read_tasks", "done_ids", "append_line", "run_batch"]
+__all__ = ["BatchTask", "read_tasks", "done_ids", "append_line", "record", "run_batch"]

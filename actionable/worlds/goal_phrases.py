@@ -40,6 +40,44 @@ def count(sel) -> int | None:
     return None
 
 
+#: amounts that name no number the worlds can bind ("most of the lights"): refused
+VAGUE_AMOUNTS = ("most", "several", "a few", "a handful of", "some of")
+
+
+def amount(part: str, sel) -> str | None:
+    """The amount word before the selector's noun in ``part``: ``"both"`` (two, and exactly two
+    must fit), ``"half"`` (half of those that fit, rounded down, at least one), a word of
+    :data:`VAGUE_AMOUNTS` (refused: :func:`amount_refusal`), or ``None``."""
+    if sel is None or not sel.words:
+        return None
+    ws = G.words(part)
+    head = sel.words.split()[-1]
+    if head not in ws:
+        return None
+    before = " ".join(ws[max(0, ws.index(head) - 5): ws.index(head)])
+    for word in VAGUE_AMOUNTS:
+        if re.search(rf"\b{word}\b", before):
+            return word
+    for word in ("both", "half"):
+        if re.search(rf"\b{word}\b", before):
+            return word
+    return None
+
+
+def amount_refusal(phrase: str, word: str, fit: list, cls: str, name: Callable, scene: str) -> str:
+    """The refusal of an amount the reading cannot bind: a vague one ("most of the lights"), or
+    "both" where not exactly two fit."""
+    what = cls.replace("_", " ")
+    listed = ", ".join(name(i) for i in fit[:4]) + (f" and {len(fit) - 4} more" if len(fit) > 4 else "")
+    phrase = phrase if phrase.startswith(word) else f"{word} {phrase}"
+    if word == "both":
+        return (f"'{phrase}' means two {plural(what)}, but scene {scene!r} has {len(fit)} that fit"
+                + (f" ({listed})" if fit else "") + "; say which two (by room or place, e.g. 'the "
+                f"{plural(what)} in the bedroom'), or 'all the {plural(what)}'")
+    return (f"'{word}' does not say how many {plural(what)} ({len(fit)} fit: {listed}); say a number "
+            f"('two {plural(what)}'), which ones, or 'all the {plural(what)}'")
+
+
 def plural(what: str) -> str:
     """ "plate" -> "plates" (a word already in -s unchanged), for "none of the plates"."""
     return what if what.endswith("s") else what + "s"

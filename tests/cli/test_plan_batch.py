@@ -94,6 +94,7 @@ def test_batch_resumes_after_kill_9(tmp_path):
     assert "[%d/%d]" % (len(TASKS), len(TASKS)) in r.stderr  # progress lines
     ok = [x for x in recs if x["ok"]]
     assert ok and all(x["result"]["task"] == x["task"] for x in ok)
+    assert all(x["exit"] in ((0, 1, 3) if x["ok"] else (1, 2)) for x in recs), recs
     # the goal planner (the default) uses no LM; a task it cannot read falls back to the LM planner
     assert all(x["result"]["variant"] == "goal" or x["result"]["lm_mode"] == "score" for x in ok)
     # a third run plans nothing
@@ -113,3 +114,33 @@ def test_task_and_tasks_together_is_refused(tmp_path, capsys):
     assert "--out needs --tasks" in capsys.readouterr().err
     assert main(["plan", "Watch TV", "--lm-mode", "magic"]) == 2
     assert "--lm-mode" in capsys.readouterr().err
+
+
+def test_each_line_carries_the_exit_code_plan_would_give_and_refusals_are_counted_apart(tmp_path):
+    """A refusal (GoalReadingError) is an answer: exit 2 on its line, counted as refused, and the
+    batch does not fail for it; Done / Not done / goal not checked give 0 / 1 / 3; another error
+    is a failure (exit 1)."""
+    from actionable.core.errors import GoalReadingError, PlanningError
+    from actionable.planning.batch import BatchTask, run_batch
+
+    answers = {
+        "done": {"done": True, "executability": {"executable": True}, "verdict": "Done"},
+        "not": {"done": False, "executability": {"executable": True}, "verdict": "Not done: x"},
+        "unchecked": {"done": None, "executability": {"executable": True}},
+    }
+
+    def plan_one(t):
+        if t.id == "refused":
+            raise GoalReadingError("I can't tell what end state this asks for")
+        if t.id == "broken":
+            raise PlanningError("the planner failed")
+        return answers[t.id]
+
+    tasks = [BatchTask(i, f"task {i}") for i in ("done", "not", "unchecked", "refused", "broken")]
+    out = tmp_path / "o.jsonl"
+    counts = run_batch(tasks, out, plan_one)
+    recs = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert {k: r["exit"] for k, r in recs.items()} == {"done": 0, "not": 1, "unchecked": 3, "refused": 2,
+                                                        "broken": 1}
+    assert counts["planned"] == 3 and counts["refused"] == 1 and counts["failed"] == 1
+    assert recs["refused"]["ok"] is False and recs["refused"]["error_type"] == "GoalReadingError"

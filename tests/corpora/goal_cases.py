@@ -381,6 +381,34 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Turn off the lights in the bathroom and the bedroom",
              must=(("state", 64, "OFF", None, False), ("state", 169, "OFF", None, False)), kind="named_instance"),
     GoalCase("Are all the lights off?", status="refuse", plan=None, kind="question"),
+    # a new user's check (7 Dec): order said with "before"/"after", cycles, a placement moved on,
+    # amounts, a room before the target
+    GoalCase("Close the fridge after putting the milk in it", clauses=2,
+             must=(("state", 289, "CLOSED", None, False), ("relation", 1821, "INSIDE", 289, False)),
+             never=(("state", 1821, "CLOSED", None, False), ("state", 1449, "CLOSED", None, False)), kind="order"),
+    GoalCase("Open the fridge after you grab the milk", clauses=2, must=(("state", 289, "OPEN", None, False),),
+             never=(("state", 1821, "OPEN", None, False), ("state", 1449, "OPEN", None, False)), kind="order"),
+    GoalCase("Before you sit on the sofa, turn on the TV", must=(("state", 410, "ON", None, False),
+                                                                 ("state", C, "SITTING", None, False)), kind="order"),
+    GoalCase("Turn the TV on and off", clauses=1, must=(("state", 410, "OFF", None, False),),
+             never=(("state", 410, "ON", None, False),), plan="nothing", kind="order"),
+    GoalCase("Put the cup on the table and then put it in the sink", clauses=1,
+             must=(("relation", 1348, "INSIDE", 231, False),), never=(("relation", 1348, "ON", 226, False),),
+             kind="order"),
+    GoalCase("Turn on half of the lights", clauses=5, kind="quantifier"),
+    GoalCase("Turn on most of the lights", status="refuse", plan=None, kind="quantifier"),
+    GoalCase("Put both pillows on the sofa", status="refuse", plan=None, kind="quantifier"),  # five pillows
+    GoalCase("Put the pillow in the bedroom on the bed", clauses=1, never=(("relation", 182, "INSIDE", 67, False),
+                                                                           ("relation", 405, "ON", 105, False)),
+             plan=None, kind="named_instance"),
+    # "the bed" is a bed, not the bedroom ("bed" + "room"); "move X from A into B"
+    GoalCase("Put the laptop in the bed", clauses=1, must=(("relation", 1314, "ON", 105, False),), kind="in_vs_on"),
+    GoalCase("Move the laptop from the desk onto the bed", clauses=1, must=(("relation", 1314, "ON", 105, False),),
+             kind="named_instance"),
+    GoalCase("Keep the lights on in the bedroom", must=(("state", 169, "ON", None, False),),
+             never=(("state", 64, "ON", None, False),), plan="nothing", kind="named_instance"),
+    GoalCase("Leave the lights on in the bedroom", must=(("state", 169, "ON", None, False),),
+             never=(("state", 64, "ON", None, False),), plan="nothing", kind="named_instance"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

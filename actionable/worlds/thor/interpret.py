@@ -213,6 +213,8 @@ class ThorGoals(ThorIntents):
             return GoalReading(task, status="refuse", why=refusal)
         task = _of_liquid(task)
         piece = re.search(r"\b(?:a |one |two |the )?(?:slices?|pieces?|bits?|halves|half) of (?:an? |the )?(\w+)", task, re.I)
+        if piece and piece.group(0).lower().lstrip().startswith("half of the") and piece.group(1).endswith("s"):
+            piece = None  # "half of the apples": an amount of whole ones (bound as a count)
         if piece:  # the slices exist only once it is sliced: no instance to bind before that
             return GoalReading(task, status="unclear", why=(
                 f"I can't tell which objects '{piece.group(0)}' means: slices of an object exist only after it is "
@@ -331,11 +333,20 @@ class ThorGoals(ThorIntents):
         the verb's effect, not already in place first; the refusal when fewer fit, else ``None``."""
         sel = r.subject if isinstance(r, G.ClauseReading) else None
         n = P.count(sel)
-        if n is None:
+        amount = P.amount(r.text, sel) if sel is not None else None
+        if n is None and amount is None:
             return None
         s = self.initial
         need = _NEEDS.get(r.effect) or ("pickupable" if r.effect in G.PLACING else None)
         fit = [i for i in sel.ids if need is None or need in s.objects[i].caps]
+        if amount is not None:  # "both" must find exactly two; "half" binds half of those that fit
+            sel.quantifier = "all"
+            if amount == "both" and len(fit) == 2:
+                sel.ids = fit
+                return None
+            if amount != "half" or not fit:
+                return P.amount_refusal(sel.words, amount, fit, sel.cls, self.name_of, self.name)
+            n = max(1, len(fit) // 2)
         if len(fit) < n:
             return P.count_refusal(sel.words, n, fit, sel.cls, self.name_of, self.name)
 

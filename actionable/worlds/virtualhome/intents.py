@@ -42,7 +42,9 @@ class AnnotatedIntents:
         if known_missing and (not m.matched or after_det & set(known_missing)):  # "... in the aquarium"
             # the noun phrase the word begins ("the front door", not "front"), as the user said it
             what = ", ".join(dict.fromkeys(P.noun_phrase(tw, w) for w in known_missing))
-            return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; run "
+            lead = ("" if G.has_verb(tw)
+                    else f"I can't tell what to do: '{task}' names no action I know, and ")
+            return GoalReading(task, status="refuse", why=f"{lead}scene {self.name!r} has no {what}; run "
                                                           f"'actionable scenes {self.name} --classes' to list its objects")
         if self.embedder is None:
             return GoalReading(task, status="unclear", why="I can't tell what end state this asks for (no goal "

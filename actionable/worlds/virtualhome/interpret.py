@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone
@@ -30,6 +31,11 @@ from actionable.grounding import goal_reader as G
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.virtualhome.intents import AnnotatedIntents, _room_classes
 from actionable.worlds.virtualhome.lexicon import SceneLexicon, human
+
+#: a statement of how something is, beside a command ("the fumes are awful"): an aside even when
+#: the scene has no such thing
+_COMPLAINT = re.compile(r"^(?:the|my|our|this|that|these|those) [a-z ]+? (?:is|are|was|were|smells?|feels?|looks?|"
+                        r"seems?) (?:so |really |very |too |just |a bit |kind of )?[a-z]+$")
 
 #: cosine (translation LM) of the task to a packaged title for its annotated goals to be the reading
 INTENT_SIMILARITY = G.INTENT_SIMILARITY
@@ -225,11 +231,21 @@ class VirtualHomeGoals(AnnotatedIntents):
                 if n is not None:  # "two plates": that many instances (chosen in _per_subject)
                     r.subject.count = n
                     r.subject.quantifier = "all"
+                amount = P.amount(part, r.subject)
+                if amount is not None:  # "both pillows", "half of the lights" (bound in _per_subject)
+                    r.subject.amount = amount
+                    r.subject.quantifier = "all"
             if isinstance(r, str) and not all(G.names_an_object(w) for w in r.split(":", 1)[1].split(",")):
                 return self._intent(task, notes)  # "before the guests come over": no object is missing
+            if isinstance(r, str) and _COMPLAINT.match(" ".join(G.words(part))) and not G.has_verb(G.words(part)) \
+                    and any(p is not part and G.split_verb(G.words(p), _EXTRA_VERBS)[0] is not None for p in parts):
+                notes.append(f"'{part}': an aside, asks for nothing")  # "..., the fumes are awful"
+                continue
             if isinstance(r, str):  # missing object
                 what = ", ".join(G.missing_object(w) for w in r.split(":", 1)[1].split(","))
-                return GoalReading(task, status="refuse", why=f"scene {self.name!r} has no {what}; "
+                lead = ("" if G.has_verb(G.words(part))
+                        else f"I can't tell what to do: '{part}' names no action I know, and ")
+                return GoalReading(task, status="refuse", why=f"{lead}scene {self.name!r} has no {what}; "
                                                               f"run 'actionable scenes {self.name} --classes' to list its objects")
             if r is None and self._aside(part, parts):
                 notes.append(f"'{part}': an aside, asks for nothing")
@@ -477,6 +493,12 @@ class VirtualHomeGoals(AnnotatedIntents):
         """One clause per instance (``all``), else one clause with an option per instance; a count
         ("two plates") binds that many instances: those not already in place, not shut in a
         closed container and in the target's room first (refused when fewer fit)."""
+        if sel.amount is not None:  # "both" must find exactly two; "half" binds half of those that fit
+            fit = [i for i in sel.ids if make(i)]
+            if sel.amount == "half" and fit:
+                sel.count = max(1, len(fit) // 2)
+            elif not (sel.amount == "both" and len(fit) == 2):
+                return P.amount_refusal(sel.words, sel.amount, fit, sel.cls, self.name_of, self.name)
         n = sel.count
         if n is not None:
             fit = [i for i in sel.ids if make(i)]

@@ -126,7 +126,9 @@ class SceneLexicon:
 
     def room(self, ws):
         key = "".join(w for w in ws if w not in ("the", "my", "a", "room") or w == "room" and len(ws) == 1)
-        r = self._rooms.get(key) or self._rooms.get(key + "room")
+        r = self._rooms.get(key)
+        if r is None and not any(c not in self._room_classes for _, c in self._match([key])):
+            r = self._rooms.get(key + "room")  # "the bath": the bathroom; "the bed" is a bed, not the bedroom
         if r is None and key in ("lounge", "livingroom", "living"):
             r = self._rooms.get("livingroom")
         if r is None and len(key) > 3:  # "the office": the one room whose name holds the word
