@@ -515,3 +515,18 @@ def test_keep_in_the_kitchen_keeps_only_what_already_holds(fp1):
     fridge = fp1.lex.instances("Fridge")[0]
     r = fp1.read("Leave the fridge open")
     assert [(o.subject, o.value, o.negate) for c in r.clauses for o in c.options] == [(fridge, "isOpen", False)]
+
+
+def test_amounts_half_both_and_vague_and_order_said_with_after(fp1):
+    """"half of the apples" binds half of the two (one), not the slicing refusal; "most of the cups"
+    names no number and is refused; "close the fridge after putting the apple in it" is the apple
+    in the fridge, then the fridge closed (the fridge, not the apple, is closed)."""
+    half = fp1.read("put half of the apples in the fridge")
+    assert half.is_goal and len(half.clauses) == 1, half
+    assert fp1.read("put most of the cups in the sink").status == "refuse"
+    both = fp1.read("put both apples in the fridge")
+    assert both.is_goal and len(both.clauses) == 2
+    after = fp1.read("close the fridge after putting the apple in it")
+    assert after.is_goal and len(after.clauses) == 2, after
+    closed = [o for c in after.clauses for o in c.options if o.kind == "state"]
+    assert closed and all(o.subject.startswith("Fridge") for o in closed), closed
