@@ -168,3 +168,39 @@ def test_retrieval_predictor_names_only_relevant_objects_and_is_scored_by_eai(gi
         assert names <= set(x["objects"]) | {"character"}, (x["task_name"], out)
     res = evaluate_goal_interpretation(predict, IDS, inputs=gi_inputs)["all"]
     assert res["n"] == 4 and 0.0 <= res["all_f1"] <= 100.0
+
+
+def test_a_pluggable_device_on_is_predicted_plugged_in_as_eai_annotates():
+    """EAI annotates ON of a HAS_PLUG device with PLUGGED_IN (the TV, the light), not of a device
+    without a plug (the computer): the interpreter's ON is written so, from the scene's properties."""
+    from actionable.core.conditions import Clause, Condition, GoalReading
+    from actionable.evaluation.eai.planners import reading_prediction
+
+    reading = GoalReading("t", clauses=(Clause((Condition("state", 10, "ON"),), "tv on"),
+                                        Clause((Condition("state", 20, "ON"),), "computer on")))
+    props = {10: {"HAS_PLUG", "HAS_SWITCH"}, 20: {"HAS_SWITCH"}}
+    out = reading_prediction(reading, {"television": 10, "computer": 20}, properties_of=props.__getitem__)
+    assert out["node goals"] == [{"name": "television", "state": "ON"}, {"name": "television", "state": "PLUGGED_IN"},
+                                 {"name": "computer", "state": "ON"}]
+    assert reading_prediction(reading, {"television": 10, "computer": 20})["node goals"] == [
+        {"name": "television", "state": "ON"}, {"name": "computer", "state": "ON"}]  # without the scene's properties
+
+
+@pytest.mark.slow
+def test_retrieval_a_neighbour_with_goals_on_the_character_only_votes_for_none(gi_inputs, monkeypatch):
+    """A neighbour whose usable goals name only the character ("Go to sleep": LYING, for "Turn on
+    light", whose relevant objects exclude the bed) still counts in the weights but votes for none."""
+    import numpy as np
+
+    from actionable.evaluation.eai import goal_retrieval as R
+
+    x = dict(gi_inputs[0], task_name="Turn on light", objects={"light": 1})
+    xs = [{"program_id": "a", "task_name": "Go to sleep"}, {"program_id": "b", "task_name": "Switch on lamp"}]
+    gold = {"a": [("node", "character", "LYING")], "b": [("node", "light", "ON")]}
+
+    class Emb:
+        def encode(self, texts):
+            return [np.ones(2, dtype=np.float32)]
+    monkeypatch.setattr(R, "_pool", lambda: (xs, gold, np.ones((2, 2), dtype=np.float32) / np.sqrt(2), Emb()))
+    out = R.retrieval_predictor("lto", k=2, threshold=0.5, with_interpreter=False)(x["task_name"], x)
+    assert out["node goals"] == [{"name": "light", "state": "ON"}], out

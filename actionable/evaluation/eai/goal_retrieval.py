@@ -122,6 +122,8 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
             usable = [g for g in gold[x["program_id"]] if set(_classes(g)) <= relevant]
             if not usable:
                 continue
+            if not any(set(_classes(g)) - {"character"} for g in usable):
+                usable = []  # only goals on the character ("Go to sleep" for "Turn on light"): it votes for none
             w = max(float(sims[j]), 0.0)
             total += w
             for g in usable:
