@@ -13,7 +13,10 @@ exact 0/1 with rule repair), never over free text:
    goal needs is taken: every committed step is an achiever or a precondition of one;
 3. repeat until every clause holds, no attempt makes progress (``goal_unreachable``: the remaining
    clauses and the unmet preconditions that blocked their achievers are reported), or
-   ``max_steps`` is reached.
+   ``max_steps`` is reached;
+4. once every clause holds, a device the plan switched on only to enable an effect (the faucet
+   that filled the cup) is switched back off when the world says how (``interpreter.restore``,
+   optional: the condition that puts an enabling condition back) and every clause still holds.
 
 With ``lookahead`` (the efficiency benchmark's "larger budget"), every order of the first
 ``lookahead`` unmet clauses is tried and the shortest complete plan kept.
@@ -81,10 +84,44 @@ def _why(att) -> str:
     return f"{att.step.to_text()}: {msg}" + (f" (unmet: {'; '.join(map(str, unmet[:3]))})" if unmet else "")
 
 
+def _enabling(clauses) -> list:
+    """``(clause, option)`` of every state option of an enabling clause (a standing condition the
+    reading added for an effect: "rule (enabling: ...)")."""
+    return [(c, o) for c in clauses if "(enabling" in c.source for o in c.options
+            if o.kind == "state" and not o.negate]
+
+
+def _tidy(aff, interp, clauses, cfg: GoalSearchConfig, out: GoalPlan, held_at_start: set) -> None:
+    """Step 4 of the module doc: put back what the plan switched on only to enable an effect."""
+    restore = getattr(interp, "restore", None)
+    if restore is None:
+        return
+    for clause, o in _enabling(clauses):
+        back = restore(o)
+        view = interp.view(aff.state)
+        if back is None or o in held_at_start or not view.holds(o):
+            continue
+        for st in interp.achievers(back, view):
+            try:
+                att = aff.attempt(st, repair=True)
+            except (ResolutionError, EnvError):
+                continue
+            if (not att.ok or len(out.steps) + len(att.steps) > cfg.max_steps
+                    or not check_clauses(clauses, interp.view(att.state), out.steps + list(att.steps)).done):
+                continue
+            aff.commit(att)
+            out.steps.extend(att.steps)
+            out.repaired.extend(att.repaired)
+            out.serves.extend([f"put back: {o.subject} as it was (needed only on the way: {clause.text})"]
+                              * len(att.steps))
+            break
+
+
 def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan:
     out = GoalPlan()
     view = interp.view(aff.state)
     cur = check_clauses(clauses, view)
+    held_at_start = {o for _, o in _enabling(clauses) if view.holds(o)}
     t0 = time.perf_counter()
     while not cur.done and len(out.steps) < cfg.max_steps:
         best = None
@@ -153,6 +190,8 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan
         out.serves.extend([text] * len(att.steps))
         view = interp.view(aff.state)
         cur = chk
+    if cur.done:
+        _tidy(aff, interp, clauses, cfg, out, held_at_start)
     out.state = aff.state
     out.reached = cur.done
     out.remaining = list(cur.unmet)

@@ -732,6 +732,14 @@ class ThorGoals(ThorIntents):
                              f"running heater)")] + cl + shut
 
     # --- achievers for the goal-directed planner
+    def restore(self, c: Condition) -> Condition | None:
+        """The condition that puts an enabling condition back once its effect is there: a faucet,
+        heater or coffee machine switched on for it is switched off again (``None`` for any other
+        condition: a knife in hand is simply put down with the next step that needs the hand)."""
+        if c.kind == "state" and c.value == "isToggled" and not c.negate:
+            return Condition("state", c.subject, "isToggled", negate=True)
+        return None
+
     def achievers(self, c: Condition, view) -> list[Step]:
         """Resolved steps, best first, that make ``c`` hold once the affordance's repair adds
         their preconditions (empty: no single step does, or an ordering constraint is unmet)."""

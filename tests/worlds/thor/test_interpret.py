@@ -530,3 +530,18 @@ def test_amounts_half_both_and_vague_and_order_said_with_after(fp1):
     assert after.is_goal and len(after.clauses) == 2, after
     closed = [o for c in after.clauses for o in c.options if o.kind == "state"]
     assert closed and all(o.subject.startswith("Fridge") for o in closed), closed
+
+
+def test_a_faucet_switched_on_only_to_fill_is_switched_back_off(fp1):
+    """"fill the cup with water": the faucet the plan switched on for the filling is off again at
+    the end (it was left running), and the goal still holds; a heater likewise ("make coffee")."""
+    from actionable.planning.goaldirected import plan_to_goal
+
+    for task, device in (("fill the cup with water", "Faucet"), ("make coffee", "CoffeeMachine")):
+        r = fp1.read(task)
+        p = plan_to_goal(planning_domain("thor", FP1), fp1, r)
+        assert p.reached, (task, p.remaining)
+        ids = fp1.initial.of_type(device)
+        view = fp1.view(p.state)
+        assert ids and not any(view.holds(Condition("state", i, "isToggled")) for i in ids), (task, p.steps)
+        assert p.steps[-1].action == "SWITCHOFF" and p.serves[-1].startswith("put back:"), p.serves
