@@ -48,7 +48,7 @@ VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
     "pass me": "hold", "pass": "hold", "find me": "hold",
     "gather up": "hold", "gather": "hold", "collect": "hold", "round up": "hold",
     "pick up": "hold", "grab": "hold", "hold": "hold", "take": "hold", "get": "hold", "fetch": "hold",
-    "sit on": "sit", "sit in": "sit", "sit down on": "sit", "sit down": "sit", "sit": "sit",
+    "sit on": "sit", "sit in": "sit", "sit down on": "sit", "sit down": "sit", "sit": "sit", "perch on": "sit",
     "have a seat on": "sit", "take a seat on": "sit",
     "lie on": "lie", "lie down on": "lie", "lie down": "lie", "lie in": "lie", "get into": "lie",
     "lay on": "lie", "go to bed": "lie", "stretch out on": "lie", "stretch out in": "lie",
@@ -554,6 +554,8 @@ def in_order(q: str) -> str:
     "it" in the part moved first is the other part's object. A time ("before bed, ...", "... after
     dinner") is dropped: it asks for nothing. And a switch cycle in one part, "turn the tv on and off" -> "turn on the tv and then turn it
     off" (then read as any later part that reverses a state: only the end state is planned)."""
+    q = re.sub(r"\bthe other$", "the other one", q)  # "... and open the other": the other one
+    q = re.sub(r"\bthe (?:rim|edge|side|lip|top|end|corner) of (?=(?:the|my|our|a) )", "", q)  # "the rim of the bathtub"
     m = _ROOM_THEN_TARGET.match(q)
     if m:
         q = f"{m.group(1)} {m.group(2)} that {'is' if m.group(2).split()[-1][-1:] != 's' else 'are'} in {m.group(3)} " \

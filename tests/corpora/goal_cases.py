@@ -409,6 +409,13 @@ VH_CASES: tuple[GoalCase, ...] = (
              never=(("state", 64, "ON", None, False),), plan="nothing", kind="named_instance"),
     GoalCase("Leave the lights on in the bedroom", must=(("state", 169, "ON", None, False),),
              never=(("state", 64, "ON", None, False),), plan="nothing", kind="named_instance"),
+    # everyday names: "bedside cabinets" are the nightstands ("both" is not an object word), "the
+    # bookcase" the bookshelf; "perch on the rim of the bathtub" sits on it
+    GoalCase("Close the bookcase and both bedside cabinets", must=(("state", 100, "CLOSED", None, False),
+                                                                  ("state", 102, "CLOSED", None, False)),
+             plan=None, kind="conjunction"),
+    GoalCase("Perch on the rim of the bathtub", must=(("relation", C, "ON", 30, False),
+                                                      ("state", C, "SITTING", None, False)), kind="posture"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

@@ -16,6 +16,13 @@ _FUNCTION_WORDS = frozenset({"after", "before", "over", "under", "about", "aroun
 #: everyday words for one class ("the trash", "the bin": the trashcan)
 _ALIASES = {"trash": "trashcan", "bin": "trashcan", "garbage": "trashcan", "rubbish": "trashcan",
             "washer": "washing_machine"}
+#: everyday names (British and American) of the dataset's classes, whole phrases; the first class
+#: the scene has is meant ("the wardrobe": a closet, else the dresser VirtualHome equates with one)
+_PHRASES = {"wardrobe": ("closet", "dresser"), "bookcase": ("bookshelf",), "bedside table": ("nightstand",),
+            "bedside cabinet": ("nightstand",), "night stand": ("nightstand",), "worktop": ("kitchen_counter",),
+            "countertop": ("kitchen_counter",), "telly": ("television",), "tap": ("faucet",),
+            "settee": ("couch",), "laundry basket": ("basket_for_clothes",), "hamper": ("basket_for_clothes",),
+            "cushion": ("pillow",), "loaf": ("food_bread", "bread"), "post": ("mail", "envelope")}
 #: words for a category of classes named by a common prefix
 _CATEGORIES = {"clothes": "clothes_", "clothing": "clothes_"}
 #: class names of one kind of thing (the words name either)
@@ -57,6 +64,11 @@ class SceneLexicon:
         exact = "_".join(ws)
         if exact in self._class_set:  # a class's own name ("check": no stop word)
             return [exact]
+        phrase = " ".join(ws)
+        for key in (phrase, phrase[:-1] if phrase.endswith("s") else None, phrase[:-2] if phrase.endswith("es") else None):
+            hit = next((c for c in _PHRASES.get(key or "", ()) if c in self._class_set), None)
+            if hit is not None:  # "the bedside cabinets": the nightstands
+                return [hit]
         if len(ws) > 1:  # "table lamps" -> tablelamp, "wall lamp" -> walllamp
             for last in (ws[-1], ws[-1][:-1] if ws[-1].endswith("s") else None):
                 if last and "".join(ws[:-1]) + last in self._class_set:
@@ -119,7 +131,9 @@ class SceneLexicon:
         from actionable.worlds.virtualhome.planning import vocabulary
 
         voc = vocabulary()
-        return any(w in voc or w.rstrip("s") in voc for w in ws) or "_".join(ws) in voc
+        words = set(_PHRASES) | {w for p in _PHRASES for w in p.split()}  # "wardrobe"; "bedside", "cabinet"
+        return any(w in voc or w.rstrip("s") in voc or w in words or w.rstrip("s") in words for w in ws) \
+            or "_".join(ws) in voc
 
     def instances(self, cls):
         return self.g.nodes_of_class(cls)
