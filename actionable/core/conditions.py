@@ -28,6 +28,9 @@ Shapes:
 
 from __future__ import annotations
 
+import re
+
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Protocol, runtime_checkable
 
@@ -69,6 +72,11 @@ class Clause:
         return {"text": self.text, "source": self.source, "options": [o.to_dict() for o in self.options]}
 
 
+def said_in_order(text: str) -> bool:
+    """Whether ``text`` says an order of its parts ("then", "before", "after", "afterwards")."""
+    return bool(re.search(r"\b(?:then|before|after|afterwards)\b", text.lower()))
+
+
 @dataclass
 class GoalReading:
     """The goal conditions an instruction asks for (see the module doc).
@@ -77,7 +85,9 @@ class GoalReading:
         task: the instruction. clauses: conjunctive clauses (empty unless ``status == "goal"``).
         status: one of :data:`STATUSES`. why: the refusal or "cannot tell" reason.
         closest: for ``unclear``, the nearest reading or program title. notes: how each part was
-            read (for ``--json`` and the human output).
+            read (for ``--json`` and the human output). ordered: the task says an order ("then",
+            "before", "after"): the clauses are in the order it wants them done (the readers put
+            "X after Y" as Y, then X), which the goal planner tries first.
     """
 
     task: str
@@ -86,10 +96,15 @@ class GoalReading:
     why: str = ""
     closest: str | None = None
     notes: list[str] = field(default_factory=list)
+    ordered: bool = False
 
     @property
     def is_goal(self) -> bool:
         return self.status == "goal" and bool(self.clauses)
+
+    def in_order(self, said: str) -> "GoalReading":
+        """This reading with :attr:`ordered` set from ``said``, the task as the user wrote it."""
+        return dataclasses.replace(self, ordered=said_in_order(said))
 
     def conditions(self) -> list[Condition]:
         """Every option of every clause, in order."""
@@ -97,7 +112,7 @@ class GoalReading:
 
     def to_dict(self) -> dict:
         return {"task": self.task, "status": self.status, "why": self.why, "closest": self.closest,
-                "clauses": [c.to_dict() for c in self.clauses], "notes": list(self.notes)}
+                "clauses": [c.to_dict() for c in self.clauses], "notes": list(self.notes), "ordered": self.ordered}
 
 
 @runtime_checkable

@@ -533,6 +533,8 @@ def _as_command(part: str) -> str | None:
     """``part`` ("putting the milk in it", "you grab the milk") as a command ("put the milk in
     it"), or ``None`` when it does not start with a verb ("dinner")."""
     ws = part.split()
+    if split_verb(words(part))[0] is not None:  # "switch on the tv": a verb phrase as it stands
+        return part
     verb = _base_verb(ws[0]) if ws else None
     if verb is None:
         return None
@@ -714,6 +716,16 @@ def conversational(text: str, names_object=None) -> str:
             out.append(q)
     if names_object is not None and asks:  # "Bedtime.", "Guests at eight.": a short sentence naming nothing
         out = [q for q in out if q not in short or names_object(q)]
+
+    if names_object is not None:  # "the bedroom chairs wobble. sit in one": one of the bedroom chairs
+        for k, q in enumerate(out):
+            eff, rest = split_verb(words(q))
+            if eff is not None and (rest == ["one"] or (len(rest) == 2 and rest[1] == "one" and rest[0] in _PREPS)):
+                at = text.lower().rfind(" one")
+                found = [m.group(1) for m in re.finditer(r"\b(?:the|my|our|those|these) ((?:[a-z]+ ){0,2}[a-z]+s)\b",
+                                                         text.lower()[:at]) if names_object(m.group(1))]
+                if found:
+                    out[k] = f"{q[:-3]}one of the {found[-1]}"
 
     def antecedent(k: int) -> bool:  # "i could hear the bedroom computer humming, power it off": keep it for "it"
         nxt = out[k + 1] if k + 1 < len(out) else ""

@@ -19,7 +19,10 @@ exact 0/1 with rule repair), never over free text:
    optional: the condition that puts an enabling condition back) and every clause still holds.
 
 With ``lookahead`` (the efficiency benchmark's "larger budget"), every order of the first
-``lookahead`` unmet clauses is tried and the shortest complete plan kept.
+``lookahead`` unmet clauses is tried and the shortest complete plan kept. A reading whose task says
+an order (``GoalReading.ordered``: "put the towel on the rack before you switch on the TV") is first
+searched clause by clause in the reading's order; that plan is kept when it reaches every clause,
+else the unordered search's (the verdict checks the end state either way).
 
 Plans are executable by construction: every committed step executed in the affordance.
 """
@@ -129,13 +132,18 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan
         blockers: dict[str, str] = {}
         idx = [i for i, f in enumerate(cur.flags) if not f]
         # put things in before switching their container on ("toast bread": bread in, then toaster on)
-        targets = {o.target for i in idx for o in clauses[i].options if o.kind == "relation" and not o.negate}
+        targets = {o.target for i in idx for o in clauses[i].options
+                   if o.kind == "relation" and not o.negate and o.subject != CHARACTER}  # not where the agent faces
         late = [i for i in idx if all(o.kind == "state" and o.subject in targets and not o.negate
                                       for o in clauses[i].options)]
         # the agent's posture last: sitting down before picking something up would have to be undone
-        posture = [i for i in idx if all(o.subject == CHARACTER and (o.kind == "state" or o.value == "ON")
+        # (and where it faces: walking to switch the TV on turns it away again)
+        posture = [i for i in idx if all(o.subject == CHARACTER and (o.kind == "state" or o.value in ("ON", "FACING"))
                                          for o in clauses[i].options)]
-        late = list(dict.fromkeys(late + posture))
+        # an action goal ("did watch") once the states are there: watching the TV before it is on
+        # would meet the goal's letter and not its point
+        actions = [i for i in idx if all(o.kind == "action" for o in clauses[i].options)]
+        late = list(dict.fromkeys(late + posture + actions))
         if late and len(late) < len(idx):
             idx = [i for i in idx if i not in late] + late
             idx_first = [i for i in idx if i not in late]
@@ -220,6 +228,12 @@ def plan_to_goal(domain, interp, reading: GoalReading, config: GoalSearchConfig 
     cfg = config or GoalSearchConfig()
     clauses = list(reading.clauses)
     best = _greedy(domain.start(repair_budget=cfg.repair_budget), interp, clauses, cfg)
+    if reading.ordered and len(clauses) > 1:  # in the order the task says
+        in_order = _greedy(domain.start(repair_budget=cfg.repair_budget), interp, clauses, cfg,
+                           order=list(range(len(clauses))))
+        if in_order.reached:
+            in_order.attempts += best.attempts
+            best = in_order
     if cfg.lookahead > 1:
         unmet0 = [i for i, f in enumerate(check_clauses(clauses, interp.view(domain.start().state)).flags) if not f]
         head = unmet0[: cfg.lookahead]

@@ -3,6 +3,7 @@ per the table (0 ok, 1 the job ran and failed, 2 bad input), a closed stdout exi
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -199,9 +200,11 @@ def test_empty_names_and_a_batch_scene_error_name_what_was_wrong(tmp_path, capsy
     err = _err(capsys)
     assert "task 'bad'" in err and "nope" in err, err
     f.write_text('{"id": "x", "task": "Fly the helicopter"}\n')
-    assert main(["plan", "--tasks", str(f), "--out", str(tmp_path / "o2.jsonl")]) == 1
+    # a refusal is an answer (7 Dec): the batch exits 0, the line says exit 2, the count says refused
+    assert main(["plan", "--tasks", str(f), "--out", str(tmp_path / "o2.jsonl")]) == 0
     out = capsys.readouterr()
     assert "GoalReadingError" not in out.err + out.out and "helicopter" in out.err + out.out
+    assert "1 refused" in out.err and json.loads((tmp_path / "o2.jsonl").read_text())["exit"] == 2
 
 
 def test_a_batch_output_in_a_missing_directory_is_bad_input(tmp_path, capsys):

@@ -416,6 +416,10 @@ VH_CASES: tuple[GoalCase, ...] = (
              plan=None, kind="conjunction"),
     GoalCase("Perch on the rim of the bathtub", must=(("relation", C, "ON", 30, False),
                                                       ("state", C, "SITTING", None, False)), kind="posture"),
+    # "one" after a plural said before: one of those ("sit in one" sat on the couch)
+    GoalCase("The bedroom chairs creak. Sit in one for me", must=(("relation", C, "ON", 103, False),
+                                                                  ("state", C, "SITTING", None, False)),
+             never=(("relation", C, "ON", 352, False),), kind="posture"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

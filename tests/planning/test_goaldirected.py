@@ -65,3 +65,24 @@ def test_done_means_conditions_hold_on_replay(vh, verb, a, b):
                 hold = gv.related(s, o.value, o.target)
             ok = ok or (hold != o.negate)
         assert ok, (task, clause.text)
+
+
+def test_a_task_that_says_an_order_is_planned_in_that_order(vh):
+    """"Put a towel on the rack before you open the microwave" (and "open ... after you put ..."):
+    the towel first (the search opened the microwave first, then printed Done); without an order
+    word the shortest plan stands. The part after "before you switch on" is kept (it was dropped)."""
+    from actionable.core.registry import planning_domain
+    from actionable.planning.goaldirected import plan_to_goal
+    from actionable.worlds.virtualhome.interpret import VirtualHomeGoals
+
+    g = VirtualHomeGoals("default")
+    for task in ("Put a towel on the towel rack before you open the microwave",
+                 "Open the microwave after you put a towel on the towel rack"):
+        r = g.read(task)
+        assert r.ordered and len(r.clauses) == 2, r
+        p = plan_to_goal(planning_domain("virtualhome", "default"), g, r)
+        acts = [s.action for s in p.steps]
+        assert p.reached and acts.index("PUTBACK") < acts.index("OPEN"), [s.to_text() for s in p.steps]
+    r = g.read("Put a towel on the towel rack before you switch on the television in the home office")
+    assert {o.value for c in r.clauses for o in c.options} >= {"ON"} and len(r.clauses) == 2, r
+    assert not g.read("open the microwave and put a towel on the towel rack").ordered

@@ -197,7 +197,7 @@ class ThorGoals(ThorIntents):
         text: refusals and unreadable goals come back as ``status`` ``refuse`` / ``unclear``; a
         question on a state that does not hold is answered "No" (a refusal), never acted on
         (:func:`~actionable.grounding.goal_reader.answer_question`)."""
-        return G.answer_question(task, self._read(task), self.view())
+        return G.answer_question(task, self._read(task), self.view()).in_order(task)
 
     def _read(self, task: str) -> GoalReading:
         self.after = {}

@@ -158,7 +158,7 @@ class VirtualHomeGoals(AnnotatedIntents):
 
         Args and returns: as :meth:`_read`.
         """
-        return G.answer_question(task, self._read(task, exclude_titles, exclude_programs), self.view())
+        return G.answer_question(task, self._read(task, exclude_titles, exclude_programs), self.view()).in_order(task)
 
     def _read(self, task: str, exclude_titles=(), exclude_programs=()) -> GoalReading:
         """The goal conditions of ``task`` (see the module doc).
@@ -381,7 +381,12 @@ class VirtualHomeGoals(AnnotatedIntents):
         person, a question word or a time word) while another part asks for something: "nobody is
         using it", "what is the salt doing on the table"."""
         ws = G.words(part)
-        if not ws or ws[0] not in G.ASIDE_START or G.split_verb(ws, _EXTRA_VERBS)[0] is not None:
+        # "the bedroom chairs creak": a statement about things (a determiner, no verb the reader knows)
+        later = parts[parts.index(part) + 1:] if part in parts else []
+        stated = (bool(ws) and ws[0] in ("the", "my", "our", "these", "those") and not G.has_verb(ws)
+                  and not any(re.search(r"\b(?:it|them|they)\b|\bone\b(?! of)", " ".join(G.words(p)))
+                              for p in later))  # "..., wash them": the statement names them
+        if not ws or (ws[0] not in G.ASIDE_START and not stated) or G.split_verb(ws, _EXTRA_VERBS)[0] is not None:
             return False
         if F.reframe(part, self.lex, []) is not None:
             return False
