@@ -165,12 +165,12 @@ def plan_command(
         fmt = "json"
     if variant not in VARIANTS and variant not in ("grounded", "goal"):
         raise ConfigError(f"--variant: unknown variant {variant!r}; use one of goal, grounded, {', '.join(VARIANTS)}")
-    from actionable.core.errors import UnknownWorldError
+    from actionable.core.errors import MissingCapabilityError, UnknownWorldError
     from actionable.core.registry import planning_domain
 
     try:
         domain = planning_domain(env, scene)  # unknown world or scene: one clear error before any model loads
-    except UnknownWorldError as exc:
+    except (UnknownWorldError, MissingCapabilityError) as exc:
         raise ConfigError(f"--env: {exc}") from None
     if tasks is None:
         task = clean_task(task)  # after --env: a bad world is named even when the task is bad too
@@ -306,7 +306,8 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
         return
     counts = run_batch(items, out, plan_one, progress=say)
     if say is not None:
-        say(f"done: {counts['planned']} planned, {counts['refused']} refused or unreadable (exit 2 each), "
+        say(f"done: {counts['planned']} planned ({counts['done']} Done or Nothing to do, {counts['not_done']} Not done), "
+            f"{counts['refused']} refused or unreadable (exit 2 each), "
             f"{counts['failed']} failed, {counts['skipped']} already in {out} (LM mode {planner.lm_mode})")
     if counts["failed"]:
         raise typer.Exit(1)

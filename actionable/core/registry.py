@@ -195,8 +195,11 @@ class Registry:
         spec = self.spec(id)
         if not spec.has(name):
             have = self.list(name)
-            err = MissingCapabilityError(f"world {id!r} has no {name!r} capability; worlds with it: "
-                                         f"{', '.join(have) or 'none'}")
+            own = sorted(spec.capabilities)
+            err = MissingCapabilityError(f"world {id!r} has no {name!r} capability (it has "
+                                         f"{', '.join(own) or 'none'}); worlds with it: {', '.join(have) or 'none'}"
+                                         + ("; a world with 'continual' runs instructions with `actionable follow "
+                                            f"--env {id}`" if name == "planning" and "continual" in own else ""))
             err.world, err.capability, err.have = id, name, have
             raise err
         return spec.capability(name)

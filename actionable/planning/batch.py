@@ -103,12 +103,18 @@ def read_tasks(path: str | Path) -> list[BatchTask]:
 def done_ids(path: str | Path) -> set[str]:
     """Ids that already have a complete line in the output ``path``; a torn last line (no newline or
     not JSON) is cut off the file first, so appends after it start on a fresh line."""
+    return set(done_tasks(path))
+
+
+def done_tasks(path: str | Path) -> dict[str, str | None]:
+    """``{id: task text}`` of the complete lines of the output ``path`` (a torn last line is cut off
+    the file first, as :func:`done_ids`)."""
     p = Path(path)
     if not p.exists():
-        return set()
+        return {}
     data = p.read_bytes()
     keep = data.rfind(b"\n") + 1
-    ids: set[str] = set()
+    ids: dict[str, str | None] = {}
     good = 0
     for line in data[:keep].split(b"\n")[:-1]:  # complete lines only (each ends with a newline)
         if not line.strip():
@@ -118,7 +124,7 @@ def done_ids(path: str | Path) -> set[str]:
             rec = json.loads(line)
         except ValueError:
             break  # a corrupt line (never written by us): stop; rewrite from here
-        ids.add(str(rec.get("id")))
+        ids[str(rec.get("id"))] = rec.get("task")
         good += len(line) + 1
     if good < len(data):
         with open(p, "r+b") as f:
@@ -170,21 +176,34 @@ def run_batch(tasks: Iterable[BatchTask], out: str | Path, plan_one: Callable[[B
         progress: receives one line per task (``[3/20] 1003_2 Make coffee: executable (4.1 s)``).
 
     Returns:
-        counts: ``total``, ``skipped`` (already in ``out``), ``planned``, ``refused`` (exit 2:
-        refused, unreadable or bad input), ``failed`` (another error).
+        counts: ``total``, ``skipped`` (already in ``out``), ``planned`` (of which ``done``: exit
+        0, ``not_done``: exit 1), ``refused`` (exit 2: refused, unreadable or bad input), ``failed``
+        (another error).
+
+    Raises:
+        InputError: a task's id is already in ``out`` with another task text (the task file
+            changed since that run: a plain-text file's ids are its line numbers).
     """
     import time
 
     tasks = list(tasks)
-    have = done_ids(out)
+    have = done_tasks(out)
+    changed = next((t for t in tasks if t.id in have and have[t.id] is not None and have[t.id] != t.task), None)
+    if changed is not None:  # ids are line numbers in a text file: a line added above shifts them
+        raise InputError(f"--out {out}: task id {changed.id!r} is {have[changed.id]!r} there but {changed.task!r} "
+                         "in the task file now (the file changed since that run); give each task an \"id\", "
+                         "or write to a new --out")
     todo = [t for t in tasks if t.id not in have]
-    counts = {"total": len(tasks), "skipped": len(tasks) - len(todo), "planned": 0, "refused": 0, "failed": 0}
+    counts = {"total": len(tasks), "skipped": len(tasks) - len(todo), "planned": 0, "refused": 0, "failed": 0,
+              "done": 0, "not_done": 0}
     if progress is not None and counts["skipped"]:
         progress(f"resuming: {counts['skipped']} of {len(tasks)} tasks already in {out}")
     for i, t in enumerate(todo, counts["skipped"] + 1):
         t0 = time.perf_counter()
         rec, kind = record(t, plan_one)
         counts[kind] += 1
+        if kind == "planned":
+            counts["done" if rec["exit"] == 0 else "not_done"] += rec["exit"] in (0, 1)
         if kind == "planned":
             res = rec["result"] if isinstance(rec["result"], dict) else {}
             verdict = res.get("verdict") or ("executable" if (res.get("executability") or {}).get("executable")
@@ -198,4 +217,4 @@ def run_batch(tasks: Iterable[BatchTask], out: str | Path, plan_one: Callable[[B
     return counts
 
 
-__all__ = ["BatchTask", "read_tasks", "done_ids", "append_line", "record", "run_batch"]
+__all__ = ["BatchTask", "read_tasks", "done_ids", "done_tasks", "append_line", "record", "run_batch"]

@@ -144,3 +144,18 @@ def test_each_line_carries_the_exit_code_plan_would_give_and_refusals_are_counte
                                                         "broken": 1}
     assert counts["planned"] == 3 and counts["refused"] == 1 and counts["failed"] == 1
     assert recs["refused"]["ok"] is False and recs["refused"]["error_type"] == "GoalReadingError"
+
+
+def test_a_changed_task_file_is_refused_on_resume_rather_than_skipping_the_wrong_tasks(tmp_path):
+    """A plain-text task file's ids are its line numbers: a line added on top shifted every id, and
+    the resume skipped the new first task and planned the last one twice. Now the changed text of
+    an id already in --out is bad input naming it."""
+    f = tmp_path / "t.txt"
+    out = tmp_path / "o.jsonl"
+    f.write_text("Turn on the TV\nOpen the fridge\n")
+    counts = run_batch(read_tasks(f), out, lambda t: {"done": True, "executability": {"executable": True}})
+    assert counts["planned"] == 2 and counts["done"] == 2 and counts["not_done"] == 0
+    f.write_text("Close the microwave\nTurn on the TV\nOpen the fridge\n")
+    with pytest.raises(InputError, match="task id '1' is 'Turn on the TV' there but 'Close the microwave'"):
+        run_batch(read_tasks(f), out, lambda t: {"done": True})
+    assert len(out.read_text().splitlines()) == 2
