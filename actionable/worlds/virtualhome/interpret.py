@@ -187,8 +187,12 @@ class VirtualHomeGoals(AnnotatedIntents):
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
         tw = G.words(task)
-        object_words = [w for w in tw if w not in G._QUANT_ALL | G._QUANT_ANY | G._DETS
-                        and (self.lex.classes([w]) or self.lex.known([w]))]  # never "both", "the"
+        # a quantifier before a noun is not an object word ("both bedside cabinets"); one that stands
+        # for the objects is ("... and hang on to both")
+        quant = G._QUANT_ALL | G._QUANT_ANY | G._DETS
+        object_words = [w for k, w in enumerate(tw)
+                        if (w not in quant or k + 1 == len(tw) or tw[k + 1] in ("of", "and", "then"))
+                        and (self.lex.classes([w]) or self.lex.known([w]))]
         object_words += [w for w in tw if w in ("it", "them", "one")]
         object_words += [w for c in self.lex._classes if "_" in c and all(x in tw for x in c.split("_"))
                          for w in c.split("_")]

@@ -278,3 +278,15 @@ def test_keeping_what_is_not_so_says_so(vh):
     r = interp.read("Turn off the TV in the dining room and keep the other one running")
     assert [o.subject for c in r.clauses for o in c.options] == [248]
     assert any("so nothing is kept" in n and "keep still" not in n for n in r.notes), r.notes
+
+
+def test_a_quantifier_standing_for_the_objects_keeps_the_parts_apart():
+    """"pick up a mop and a bucket and hang on to both": "both" stands for the objects, so the parts
+    stay apart (with "both" dropped from the object words, the text was one clause and read as the
+    mop bucket, a wrong Done); "both bedside cabinets" is a quantifier before its noun."""
+    from actionable.worlds.virtualhome.interpret import VirtualHomeGoals
+
+    g = VirtualHomeGoals("default")
+    r = g.read("Pick up a mop and a bucket and hang on to both")
+    names = {g.graph.class_of(o.target) for c in r.clauses for o in c.options if o.target not in (None, "character")}
+    assert "mop_bucket" not in names, [c.text for c in r.clauses]
