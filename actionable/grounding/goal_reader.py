@@ -375,8 +375,8 @@ _TIME_PART = re.compile(r"(?:after|before|during|by|at|later|tonight|tomorrow|fi
 #: a time clause of its own ("once it's in", "when you're done"): the order the commands already give
 _WHEN = re.compile(r"^(?:once|when|after|as soon as|whenever) (?:it|they|you|i|we|that|this)(?:'s|'re|'m| is| are| has| have)?\b")
 #: the room a speaker's aside names ("I'm loading laundry in the office")
-_SPEAKER_ROOM = re.compile(r"\b(?:in|into) (?:the |my |our )?((?:home )?office|bedroom|bathroom|kitchen|living room|"
-                           r"dining room|hallway|study)\b")
+_ROOM_NAMES = r"(?:(?:home )?office|bedroom|bathroom|kitchen|living room|dining room|hallway|study)"
+_SPEAKER_ROOM = re.compile(r"\b(?:in|into) (?:the |my |our )?(" + _ROOM_NAMES + r")\b")
 #: "get the washer open", "keep the window open", "get the second one on as well": the state, as its verb
 _GET_STATE = re.compile(r"^(?:get|keep|make|have) (?!sure\b|certain\b)(.+?) (on|off|open|closed|shut|running|plugged in|unplugged)"
                         r"(?: as well| too| again| now| please)*$")
@@ -501,14 +501,13 @@ _PURPOSE = re.compile(r"\s+(?:where (?:it|they|he|she) (?:lives?|belongs?|goes|g
                       r"(?:a |an |the |my |our )?(?:\w+ )?(?:dinner|lunch|breakfast|party|date|guests))\b.*)$")
 
 
-_ORDER_LEAD = re.compile(r"^(?:right |just |only )?(before|after) (?:(?:you|i|we)(?:'ve|'re|'m)? )?(?:(?:have|are|am) )?"
-                         r"(.+?), (?:(?:and )?then )?(.+)$")
-_ORDER_TAIL = re.compile(r"^(.+?),? (?:right |just |only )?(before|after) (?:(?:you|i|we)(?:'ve|'re|'m)? )?(?:(?:have|are|am) )?"
-                         r"(.+)$")
+#: "before / after [you've]": the order word and who does the other part
+_ORDER_WORD = r"(?:right |just |only )?(before|after) (?:(?:you|i|we)(?:'ve|'re|'m)? )?(?:(?:have|are|am) )?"
+_ORDER_LEAD = re.compile(r"^" + _ORDER_WORD + r"(.+?), (?:(?:and )?then )?(.+)$")
+_ORDER_TAIL = re.compile(r"^(.+?),? " + _ORDER_WORD + r"(.+)$")
 #: "put the pillow in the bedroom on the bed": the room picks the pillow, the bed is the target
-_ROOM_THEN_TARGET = re.compile(r"^(put|place|move|set|lay|stand|hang) (.+?) (?:in|from) ((?:the |my |our )?(?:(?:home )?office|"
-                               r"bedroom|bathroom|kitchen|living room|dining room|hallway|study)) "
-                               r"(on|onto|in|into|on top of|inside) (.+)$")
+_ROOM_THEN_TARGET = re.compile(r"^(put|place|move|set|lay|stand|hang) (.+?) (?:in|from) ((?:the |my |our )?"
+                               + _ROOM_NAMES + r") (on|onto|in|into|on top of|inside) (.+)$")
 #: "move the plate from the table into the sink": the source, then the target (read with "to")
 _FROM_INTO = re.compile(r"^((?:move|take|carry|bring|put|transfer|shift) (?:(?! and | then ).)+? from (?:(?! and | then ).)+?) "
                         r"(?:into|onto|in|on|on top of|inside) ((?:the|my|our|a|an) (?:(?! and | then ).)+)$")
