@@ -19,6 +19,7 @@ import re
 from typing import Callable, Iterable
 
 from actionable.grounding import goal_reader as G
+from actionable.grounding import spoken as S
 
 #: count words (a number of instances); "one" is the grammar's "any"
 COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -212,7 +213,7 @@ def drop_feeling(text: str, names: Callable[[list[str]], bool]) -> tuple[str, st
     lead = text[: m.start("rest")].strip(" ,;:.!?-\u2013\u2014")
     if names(G.words(lead)):
         return text, None
-    cmd = " ".join(G.words(G.polite(rest)))
+    cmd = " ".join(G.words(S.polite(rest)))
     if G.split_verb(cmd.split())[0] is None and not G._WANT.match(cmd):
         return text, None
     return rest, f"'{lead}' says how things are for the user and names nothing to do; the command after it is read"

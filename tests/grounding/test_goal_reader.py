@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from actionable.grounding import goal_reader as G
+from actionable.grounding import spoken as S
 
 
 @pytest.mark.parametrize("text, want", [
@@ -16,7 +17,7 @@ from actionable.grounding import goal_reader as G
     ("Turn on the TV", "Turn on the TV"),
 ])
 def test_polite(text, want):
-    assert G.polite(text) == want
+    assert S.polite(text) == want
 
 
 @pytest.mark.parametrize("text, want", [
@@ -25,7 +26,7 @@ def test_polite(text, want):
     ("Is the stove off?", "Is the stove off?"),
 ])
 def test_checked_request(text, want):
-    assert G.checked_request(text) == want
+    assert S.checked_request(text) == want
 
 
 @pytest.mark.parametrize("text, want", [
@@ -36,7 +37,7 @@ def test_checked_request(text, want):
     ("Make sure the TV is on but not the computer", "Make sure the TV is on but not the computer"),
 ])
 def test_state_request(text, want):
-    assert G.state_request(text) == want
+    assert S.state_request(text) == want
 
 
 @pytest.mark.parametrize("what, want", [
@@ -51,8 +52,8 @@ def test_missing_object(what, want):
 
 
 def test_negated_wanted_state_is_not_refused_but_a_negation_is():
-    assert G.prepare("Make sure the TV isn't on", "x") == ("turn off the tv", None)
-    task, refusal = G.prepare("Turn on the TV but not the computer", "x")
+    assert S.prepare("Make sure the TV isn't on", "x") == ("turn off the tv", None)
+    task, refusal = S.prepare("Turn on the TV but not the computer", "x")
     assert refusal and "but not" in refusal
 
 
@@ -81,7 +82,7 @@ def test_negated_wanted_state_is_not_refused_but_a_negation_is():
     ("the bread goes in the toaster; once it's in, start it", "put the bread in the toaster, start it"),
 ])
 def test_conversational_parts(text, want):
-    assert G.conversational(text) == want
+    assert S.conversational(text) == want
 
 
 def test_conversational_with_a_lexicon_keeps_antecedents_and_drops_short_chatter():
@@ -89,10 +90,10 @@ def test_conversational_with_a_lexicon_keeps_antecedents_and_drops_short_chatter
     antecedent); a short sentence that names nothing is dropped; a room said in an aside lends
     itself to "that X" (never to "that X from the desk", which says where X is)."""
     names = lambda t: any(w in ("computer", "mug", "lamp", "washer", "form", "desk") for w in G.words(t))  # noqa: E731
-    assert G.conversational("I could hear the computer all night. Turn it off.", names) == \
+    assert S.conversational("I could hear the computer all night. Turn it off.", names) == \
         "i could hear the computer all night, turn it off"
-    assert G.conversational("I could hear the computer all night. Turn it off.") == "turn it off"
-    assert G.conversational("Morning. Turn the lamp on.", names) == "turn the lamp on"
-    assert G.conversational("I'm ironing in the bedroom - get that lamp on", names) == "turn on the lamp in the bedroom"
-    assert G.conversational("I'm in the bedroom - get me that form from the desk", names) == \
+    assert S.conversational("I could hear the computer all night. Turn it off.") == "turn it off"
+    assert S.conversational("Morning. Turn the lamp on.", names) == "turn the lamp on"
+    assert S.conversational("I'm ironing in the bedroom - get that lamp on", names) == "turn on the lamp in the bedroom"
+    assert S.conversational("I'm in the bedroom - get me that form from the desk", names) == \
         "get me that form from the desk"

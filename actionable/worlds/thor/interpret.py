@@ -44,6 +44,7 @@ from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
 from actionable.core.program import Step
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
+from actionable.grounding import spoken as S
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.thor import data
 from actionable.worlds.thor.actions import KNIVES, teach_can_contain
@@ -196,8 +197,8 @@ class ThorGoals(ThorIntents):
         """``task`` as goal conditions over this scene (see the module doc). Never raises for
         text: refusals and unreadable goals come back as ``status`` ``refuse`` / ``unclear``; a
         question on a state that does not hold is answered "No" (a refusal), never acted on
-        (:func:`~actionable.grounding.goal_reader.answer_question`)."""
-        return G.answer_question(task, self._read(task), self.view()).in_order(task)
+        (:func:`~actionable.grounding.spoken.answer_question`)."""
+        return S.answer_question(task, self._read(task), self.view()).in_order(task)
 
     def _read(self, task: str) -> GoalReading:
         self.after = {}
@@ -207,7 +208,7 @@ class ThorGoals(ThorIntents):
                                                            "as 'put the mug in the sink'")
         task, feeling = P.drop_feeling(task, lambda ws: any(
             self.lex.known([w]) for w in ws if w not in G._DETS and w not in G._QUANT_ANY))
-        task, refusal = G.prepare(task, "put the apple in the fridge",
+        task, refusal = S.prepare(task, "put the apple in the fridge",
                                   lambda t: any(self.lex.known([w]) for w in G.words(t) if w not in G._DETS))
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)

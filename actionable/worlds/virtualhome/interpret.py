@@ -28,6 +28,7 @@ from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
 from actionable.core.program import ACTION_ARITY, Argument, Step
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
+from actionable.grounding import spoken as S
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.virtualhome.intents import AnnotatedIntents, _room_classes
 from actionable.worlds.virtualhome.lexicon import SceneLexicon, human
@@ -154,11 +155,11 @@ class VirtualHomeGoals(AnnotatedIntents):
     def read(self, task: str, exclude_titles=(), exclude_programs=()) -> GoalReading:
         """The goal conditions of ``task`` (see the module doc); a question on a state that does not
         hold is answered "No" (a refusal), never acted on
-        (:func:`~actionable.grounding.goal_reader.answer_question`).
+        (:func:`~actionable.grounding.spoken.answer_question`).
 
         Args and returns: as :meth:`_read`.
         """
-        return G.answer_question(task, self._read(task, exclude_titles, exclude_programs), self.view()).in_order(task)
+        return S.answer_question(task, self._read(task, exclude_titles, exclude_programs), self.view()).in_order(task)
 
     def _read(self, task: str, exclude_titles=(), exclude_programs=()) -> GoalReading:
         """The goal conditions of ``task`` (see the module doc).
@@ -183,7 +184,7 @@ class VirtualHomeGoals(AnnotatedIntents):
                                                            "as 'turn off the lights'")
         task, feeling = P.drop_feeling(task, lambda ws: any(
             self.lex.classes([w]) or self.lex.room([w]) for w in ws if w not in G._DETS and w not in G._QUANT_ANY))
-        task, refusal = G.prepare(task, "turn on the TV' or 'make sure the computer is off", self._names_object)
+        task, refusal = S.prepare(task, "turn on the TV' or 'make sure the computer is off", self._names_object)
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
         tw = G.words(task)
