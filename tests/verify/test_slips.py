@@ -205,3 +205,14 @@ def test_a_late_twin_that_a_goal_needs_stays_after_its_copy_goes_in():
             "[WALK] <toilet> (37)\n[TURNTO] <toilet> (37)")
     got = _edits(plan, "Go to toilet", "496_1", annotated=True)
     assert got == [(CritiqueKind.MISSING, 2, "TURNTO")], got
+
+
+def test_a_goal_text_with_an_enabling_clause_is_judged_on_every_condition_plan_reads():
+    """"Put a coffee filter in the coffee maker and turn it on": the reading has an enabling clause
+    (the coffee maker runs closed), so the judge fell back to the verb + object phrases (one
+    condition) and passed a plan that never switches the machine on, while the final check read
+    three; now the judge reads the same three and inserts the switch-on."""
+    plan = ("[WALK] <coffee_filter> (1526)\n[GRAB] <coffee_filter> (1526)\n[WALK] <coffe_maker> (290)\n"
+            "[OPEN] <coffe_maker> (290)\n[PUTIN] <coffee_filter> (1526) <coffe_maker> (290)\n[CLOSE] <coffe_maker> (290)")
+    got = _edits(plan, "Put a coffee filter on the coffee maker and turn it on", "default")
+    assert (CritiqueKind.MISSING, 6, "SWITCHON") in got, got

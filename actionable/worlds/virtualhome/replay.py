@@ -145,7 +145,9 @@ class VirtualHomeReplay(GraphReplay):
         # a title only near the text ("Put the milk in the fridge" ~ "Put groceries in Fridge") gives way
         # to what the text itself says, when the goal interpreter's rules read it
         reading = VirtualHomeGoals(scene).read(goal) if goal and goal.strip() else None
-        if reading is not None and reading.is_goal and all(c.source == "rule" for c in reading.clauses):
+        # read by rules (an enabling clause, "the coffee maker runs closed", is a rule too); an intent
+        # reading from a packaged title is left to derive_goal_spec, which binds it to the plan
+        if reading is not None and reading.is_goal and all(c.source.startswith("rule") for c in reading.clauses):
             spec = reading_to_spec(reading, plan, scene)
             if spec is not None and spec.total:
                 return DerivedGoals(spec, "read from the goal text by the goal interpreter (as `actionable plan`)",
