@@ -74,7 +74,7 @@ class Clause:
 
 def said_in_order(text: str) -> bool:
     """Whether ``text`` says an order of its parts ("then", "before", "after", "afterwards")."""
-    return bool(re.search(r"\b(?:then|before|after|afterwards)\b", text.lower()))
+    return bool(re.search(r"\b(?:then|before|after|afterwards|once you|as soon as)\b", text.lower()))
 
 
 @dataclass

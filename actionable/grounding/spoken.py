@@ -192,7 +192,8 @@ _PURPOSE = re.compile(r"\s+(?:where (?:it|they|he|she) (?:lives?|belongs?|goes|g
 
 
 #: "before / after [you've]": the order word and who does the other part
-_ORDER_WORD = r"(?:right |just |only )?(before|after) (?:(?:you|i|we)(?:'ve|'re|'m)? )?(?:(?:have|are|am) )?"
+_ORDER_WORD = (r"(?:right |just |only )?(before|after|once|as soon as) (?:(?:you|i|we)(?:'ve|'re|'m)? )?"
+               r"(?:(?:have|are|am) )?")
 _ORDER_LEAD = re.compile(r"^" + _ORDER_WORD + r"(.+?), (?:(?:and )?then )?(.+)$")
 _ORDER_TAIL = re.compile(r"^(.+?),? " + _ORDER_WORD + r"(.+)$")
 #: "put the pillow in the bedroom on the bed": the room picks the pillow, the bed is the target
@@ -245,7 +246,10 @@ def in_order(q: str) -> str:
     "it" in the part moved first is the other part's object. A time ("before bed, ...", "... after
     dinner") is dropped: it asks for nothing. And a switch cycle in one part, "turn the tv on and off" -> "turn on the tv and then turn it
     off" (then read as any later part that reverses a state: only the end state is planned)."""
-    q = re.sub(r"\bthe other$", "the other one", q)  # "... and open the other": the other one
+    # "first open the fridge, then ...", "..., and afterwards close it": the order is the parts' own
+    q = re.sub(r"^(?:first|firstly|first of all|next|finally|afterwards|after that|and afterwards|and after that),? ", "", q)
+    # "... and open the other", "one cup in the sink and the other on the table": the other one
+    q = re.sub(r"\bthe other(?=$| (?:on|in|into|onto|to|off|back)\b)", "the other one", q)
     q = re.sub(r"\bthe (?:rim|edge|side|lip|top|end|corner) of (?=(?:the|my|our|a) )", "", q)  # "the rim of the bathtub"
     m = _ROOM_THEN_TARGET.match(q)
     if m:
@@ -257,12 +261,12 @@ def in_order(q: str) -> str:
         return f"{m.group(1)} {m.group(3)} {m.group(2)} and then {m.group(1)} it {m.group(4)}"
     m = _ORDER_LEAD.match(q)
     if m:
-        sub, main, first_sub = m.group(2), m.group(3), m.group(1) == "after"
+        sub, main, first_sub = m.group(2), m.group(3), m.group(1) != "before"
     else:
         m = _ORDER_TAIL.match(q)
         if not m or split_verb(words(m.group(1)))[0] is None:
             return q
-        main, sub, first_sub = m.group(1), m.group(3), m.group(2) == "after"
+        main, sub, first_sub = m.group(1), m.group(3), m.group(2) != "before"
     if split_verb(words(main))[0] is None:
         return q
     sub_cmd = _as_command(sub)
@@ -336,7 +340,8 @@ def conversational(text: str, names_object=None) -> str:
         if len(subs) == 1 and len(words(subs[0])) <= 3 and split_verb(words(subs[0]))[0] is None:
             short.add(subs[0])
         for q in subs:  # each comma part ("nobody's watching, make sure the tv is off")
-            q = re.sub(r"^(?:and|then|and then) (?=\w)", "", q)  # ", and the plate goes on the table"
+            # ", and the plate goes on the table", ", and afterwards close it": the order is the parts' own
+            q = re.sub(r"^(?:and |and then |then )?(?:afterwards|after that|next|finally)?,? ?(?=\w)", "", q)
             if (_TAG.match(q) or _CHECK.match(q)) and out:  # "the light's on, isn't it?", "..., can you check?"
                 m = _STATED.match(out[-1]) or _MUST_BE.match(out[-1])
                 if m:

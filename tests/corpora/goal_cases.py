@@ -416,6 +416,15 @@ VH_CASES: tuple[GoalCase, ...] = (
              plan=None, kind="conjunction"),
     GoalCase("Perch on the rim of the bathtub", must=(("relation", C, "ON", 30, False),
                                                       ("state", C, "SITTING", None, False)), kind="posture"),
+    # sequencing words: "once you have ...", "first ..., then ...", "..., and afterwards close it"
+    GoalCase("Once you have closed the fridge, turn off the light in the kitchen", clauses=2,
+             must=(("state", 289, "CLOSED", None, False), ("state", 245, "OFF", None, False)), kind="order"),
+    GoalCase("First open the fridge, then put the milk in it", clauses=2, must=(("state", 289, "OPEN", None, False),),
+             kind="order"),
+    GoalCase("Put the milk in the fridge, and afterwards close it", clauses=2,
+             must=(("state", 289, "CLOSED", None, False),), never=(("state", 1821, "CLOSED", None, False),),
+             kind="order"),
+    GoalCase("Put one cup in the sink and the other on the table", clauses=2, kind="named_instance"),
     # "one" after a plural said before: one of those ("sit in one" sat on the couch)
     GoalCase("The bedroom chairs creak. Sit in one for me", must=(("relation", C, "ON", 103, False),
                                                                   ("state", C, "SITTING", None, False)),
