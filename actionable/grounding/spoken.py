@@ -202,6 +202,12 @@ _ROOM_THEN_TARGET = re.compile(r"^(put|place|move|set|lay|stand|hang) (.+?) (?:i
 #: "move the plate from the table into the sink": the source, then the target (read with "to")
 _FROM_INTO = re.compile(r"^((?:move|take|carry|bring|put|transfer|shift) (?:(?! and | then ).)+? from (?:(?! and | then ).)+?) "
                         r"(?:into|onto|in|on|on top of|inside) ((?:the|my|our|a|an) (?:(?! and | then ).)+)$")
+#: "turn off every light except the one in the bedroom": the exception left as it is ("but leave ... on")
+_EXCEPT = re.compile(r"^(turn off|switch off|turn on|switch on|open|close|shut) ((?:all|every|each|both) (?:of )?(?:the )?.+?)"
+                     r",? (?:except(?: for)?|but not|apart from|other than|save for) "
+                     r"((?!.*\b(?:by|near|beside|next to|behind)\b).+)$")  # a place the worlds do not record: refused
+_KEEP_AS_IS = {"turn off": "on", "switch off": "on", "turn on": "off", "switch on": "off", "open": "closed",
+               "close": "open", "shut": "open"}
 _CYCLE = re.compile(r"^(turn|switch|flip|flick|power) (.+?) (on|off) and (?:then )?(?:back )?(on|off)(?: again)?$")
 
 
@@ -310,6 +316,8 @@ def conversational(text: str, names_object=None) -> str:
     * a purpose or time at the end ("so I can see", "for later", "for dinner tonight") is dropped;
       so is the speaker's aside after a request ("or I'll oversleep", "while I paint", "by then");
     * "get / keep / make / have X open|on|off|..." is the state's verb ("get the washer open");
+    * "turn off every light except the one in the bedroom" is "..., but leave the one in the bedroom
+      on": the exception keeps whatever state it has;
     * comma parts are read one by one; "X, so Y" drops the reason X when Y asks; an aside that names
       a room lends it to "that X" ("I'm loading laundry in the office - get that washer open"); an
       aside that names an object (``names_object``) and is followed by "it"/"them" is kept.
@@ -327,6 +335,9 @@ def conversational(text: str, names_object=None) -> str:
         q = ", ".join(x for x in (polite(x).strip(" ,") for x in q.split(", ")) if x)  # "..., could you fetch one"
         q = _IS_CONTRACTED.sub(r"\1 is \2", _APPLIANCE_DOOR.sub(r"\1", q))
         q = _TRAILING_CHATTER.sub("", q)
+        m = _EXCEPT.match(q)
+        if m:  # the exception keeps the state it has (never switched): "..., but leave the one in the bedroom on"
+            q = f"{m.group(1)} {m.group(2)}, but leave {m.group(3)} {_KEEP_AS_IS[m.group(1)]}"
         q = _KEPT_PART.sub(", still ", q)  # "..., but leave the lamps on": a command, kept as they are
         q = _BUT_ALSO.sub(", ", q)
         q = _WHOLE_HOME.sub("", q)  # "every light in the house": the whole scene, no place

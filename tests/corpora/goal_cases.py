@@ -103,7 +103,9 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Put the sofa in the fridge", status="refuse", plan=None, kind="impossible"),  # not GRABBABLE
     # negations and exceptions are refused: reading the rest alone would ask for the opposite
     GoalCase("Turn on the TV but not the computer", status="refuse", plan=None, kind="negation"),
-    GoalCase("Turn on all the lights except the bedroom light", status="refuse", plan=None, kind="negation"),
+    # (7 Dec) an exception from a command over every instance is read: the bedroom light is left as it is
+    GoalCase("Turn on all the lights except the bedroom light", must=(("state", 64, "ON", None, False),),
+             kind="negation"),
     # a stated end state, sentences, and pronouns that refer back by role
     GoalCase("Make sure the TV is off", clauses=1, must=(("state", 248, "OFF", None, False),), kind="state"),
     GoalCase("Turn on the TV. Open the fridge.", clauses=2, must=(("state", 289, "OPEN", None, False),),
@@ -425,6 +427,10 @@ VH_CASES: tuple[GoalCase, ...] = (
              must=(("state", 289, "CLOSED", None, False),), never=(("state", 1821, "CLOSED", None, False),),
              kind="order"),
     GoalCase("Put one cup in the sink and the other on the table", clauses=2, kind="named_instance"),
+    # an exception from a command over every instance leaves that one as it is
+    GoalCase("Turn off every light except the one in the bedroom", must=(("state", 64, "OFF", None, False),),
+             never=(("state", 169, "OFF", None, False),), kind="quantifier"),
+    GoalCase("Open both nightstands except the one by the bed", status="refuse", plan=None, kind="quantifier"),
     # "one" after a plural said before: one of those ("sit in one" sat on the couch)
     GoalCase("The bedroom chairs creak. Sit in one for me", must=(("relation", C, "ON", 103, False),
                                                                   ("state", C, "SITTING", None, False)),
