@@ -332,9 +332,10 @@ def select_cut(ws: list[str], lex: Lexicon, named: list) -> tuple["Selector | No
     return sel, k
 
 
-def has_verb(ws: list[str]) -> bool:
-    """Whether any word of ``ws`` begins a verb phrase the reader knows."""
-    return any(split_verb(ws[k:])[0] is not None for k in range(len(ws)))
+def has_verb(ws: list[str], extra: Iterable[tuple[str, str]] = ()) -> bool:
+    """Whether any word of ``ws`` begins a verb phrase the reader knows (or a world's ``extra``)."""
+    extra = tuple(extra)
+    return any(split_verb(ws[k:], extra)[0] is not None for k in range(len(ws)))
 
 
 def split_verb(ws: list[str], extra: Iterable[tuple[str, str]] = ()) -> tuple[str | None, list[str]]:

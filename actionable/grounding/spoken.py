@@ -229,13 +229,21 @@ def _as_command(part: str) -> str | None:
     """``part`` ("putting the milk in it", "you grab the milk") as a command ("put the milk in
     it"), or ``None`` when it does not start with a verb ("dinner")."""
     ws = part.split()
+    if not ws:
+        return None
     if split_verb(words(part))[0] is not None:  # "switch on the tv": a verb phrase as it stands
         return part
-    verb = _base_verb(ws[0]) if ws else None
-    if verb is None:
-        return None
-    out = " ".join([verb, *ws[1:]])
-    return out if split_verb(words(out))[0] is not None else None
+    first = ws[0]
+    stems = [first]
+    for end in ("ing", "ed"):  # "turned off the light", "putting the milk in it"
+        if first.endswith(end) and len(first) > len(end) + 1:
+            g = first[: -len(end)]
+            stems += [g, g + "e"] + ([g[:-1]] if len(g) > 2 and g[-1] == g[-2] else [])
+    for verb in stems:
+        out = " ".join([verb, *ws[1:]])
+        if split_verb(words(out))[0] is not None:
+            return out
+    return None
 
 
 def _object_of(command: str) -> str | None:
@@ -337,7 +345,11 @@ def conversational(text: str, names_object=None) -> str:
         q = _TRAILING_CHATTER.sub("", q)
         m = _EXCEPT.match(q)
         if m:  # the exception keeps the state it has (never switched): "..., but leave the one in the bedroom on"
-            q = f"{m.group(1)} {m.group(2)}, but leave {m.group(3)} {_KEEP_AS_IS[m.group(1)]}"
+            head = m.group(2).split()[-1]
+            heads = head if head.endswith("s") else head + "s"
+            # "the one(s) in the bedroom": the same kind there ("the lights in the bedroom", lamps too)
+            exc = re.sub(r"^the ones? (?=(?:in|on|inside) )", f"the {heads} ", m.group(3))
+            q = f"{m.group(1)} {m.group(2)}, but leave {exc} {_KEEP_AS_IS[m.group(1)]}"
         q = _KEPT_PART.sub(", still ", q)  # "..., but leave the lamps on": a command, kept as they are
         q = _BUT_ALSO.sub(", ", q)
         q = _WHOLE_HOME.sub("", q)  # "every light in the house": the whole scene, no place

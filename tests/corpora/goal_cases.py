@@ -431,6 +431,14 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Turn off every light except the one in the bedroom", must=(("state", 64, "OFF", None, False),),
              never=(("state", 169, "OFF", None, False),), kind="quantifier"),
     GoalCase("Open both nightstands except the one by the bed", status="refuse", plan=None, kind="quantifier"),
+    # (a final clean-clone check) "the one in the bedroom" is every light there, lamps too; an order
+    # said with a past participle; a kept state on objects without a switch that already hold it
+    GoalCase("Turn off every light except the one in the bedroom", must=(("state", 64, "OFF", None, False),),
+             never=(("state", 97, "OFF", None, False), ("state", 98, "OFF", None, False)), kind="quantifier"),
+    GoalCase("Close the bathroom door once you have turned off the bathroom light", clauses=2,
+             must=(("state", 64, "OFF", None, False), ("state", 44, "CLOSED", None, False)), kind="order"),
+    GoalCase("Switch off all the table lamps but leave the ceiling lamps on", must=(("state", 97, "OFF", None, False),),
+             kind="conjunction"),
     # "one" after a plural said before: one of those ("sit in one" sat on the couch)
     GoalCase("The bedroom chairs creak. Sit in one for me", must=(("relation", C, "ON", 103, False),
                                                                   ("state", C, "SITTING", None, False)),

@@ -18,6 +18,9 @@ from actionable.core.program import ACTION_ARITY
 from actionable.grounding import goal_reader as G
 from actionable.worlds import goal_phrases as P
 
+#: VirtualHome's verbs beside the grammar's ("light the candle", "blow out the candle")
+EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("blow out", "off"), ("put out", "off"))
+
 INTENT_SIMILARITY = G.INTENT_SIMILARITY
 #: EAI action goals that name no object (the character sleeps, wakes up, stands up)
 _NO_OBJECT = frozenset({"SLEEP", "WAKEUP", "STANDUP"})
@@ -42,7 +45,7 @@ class AnnotatedIntents:
         if known_missing and (not m.matched or after_det & set(known_missing)):  # "... in the aquarium"
             # the noun phrase the word begins ("the front door", not "front"), as the user said it
             what = ", ".join(dict.fromkeys(P.noun_phrase(tw, w) for w in known_missing))
-            lead = ("" if G.has_verb(tw)
+            lead = ("" if G.has_verb(tw, EXTRA_VERBS)
                     else f"I can't tell what to do: '{task}' names no action I know, and ")
             return GoalReading(task, status="refuse", why=f"{lead}scene {self.name!r} has no {what}; run "
                                                           f"'actionable scenes {self.name} --classes' to list its objects")

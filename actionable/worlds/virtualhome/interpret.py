@@ -30,7 +30,7 @@ from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
 from actionable.worlds import goal_phrases as P
-from actionable.worlds.virtualhome.intents import AnnotatedIntents, _room_classes
+from actionable.worlds.virtualhome.intents import EXTRA_VERBS as _EXTRA_VERBS, AnnotatedIntents, _room_classes
 from actionable.worlds.virtualhome.lexicon import SceneLexicon, human
 
 #: a statement of how something is, beside a command ("the fumes are awful"): an aside even when
@@ -45,7 +45,6 @@ _NEEDS = {"ON": "HAS_SWITCH", "OFF": "HAS_SWITCH", "OPEN": "CAN_OPEN", "CLOSED":
           "PLUGGED_IN": "HAS_PLUG", "PLUGGED_OUT": "HAS_PLUG"}
 _STATE_OF = {"on": "ON", "off": "OFF", "open": "OPEN", "closed": "CLOSED", "plugged_in": "PLUGGED_IN",
              "plugged_out": "PLUGGED_OUT", "clean": "CLEAN"}
-_EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("blow out", "off"), ("put out", "off"))
 #: the appliances that do a verb's work, in order of preference (VirtualHome has no cooked state:
 #: "bake the turkey" is the turkey in the oven with the oven on)
 _APPLIANCES = {"heat": ("microwave", "stove", "oven"), "toast": ("toaster",), "chill": ("freezer", "fridge"),
@@ -249,7 +248,7 @@ class VirtualHomeGoals(AnnotatedIntents):
                 continue
             if isinstance(r, str):  # missing object
                 what = ", ".join(G.missing_object(w) for w in r.split(":", 1)[1].split(","))
-                lead = ("" if G.has_verb(G.words(part))
+                lead = ("" if G.has_verb(G.words(part), _EXTRA_VERBS)
                         else f"I can't tell what to do: '{part}' names no action I know, and ")
                 return GoalReading(task, status="refuse", why=f"{lead}scene {self.name!r} has no {what}; "
                                                               f"run 'actionable scenes {self.name} --classes' to list its objects")
@@ -567,7 +566,8 @@ class VirtualHomeGoals(AnnotatedIntents):
             if need:
                 ok = [i for i in sel.ids if need in g.properties_of(i)]
                 held = [i for i in sel.ids if state in g.states_of(i)]
-                if not ok and held and sel.quantifier != "all":
+                keep = G.words(r.text)[:1] == ["keep"]  # "..., but leave the ceiling lamps on": kept as they are
+                if not ok and held and (sel.quantifier != "all" or keep):
                     ok = held  # "is the window open?" with it open: nothing to do, though no one could open it
                 if not ok:
                     return (f"no {human(sel.cls)} in scene {self.name!r} can be {state.lower().replace('_', ' ')} "
