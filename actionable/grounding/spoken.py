@@ -206,6 +206,9 @@ _FROM_INTO = re.compile(r"^((?:move|take|carry|bring|put|transfer|shift) (?:(?! 
 _EXCEPT = re.compile(r"^(turn off|switch off|turn on|switch on|open|close|shut) ((?:all|every|each|both) (?:of )?(?:the )?.+?)"
                      r",? (?:except(?: for)?|but not|apart from|other than|save for) "
                      r"((?!.*\b(?:by|near|beside|next to|behind)\b).+)$")  # a place the worlds do not record: refused
+#: "every plate except one", "all the cups but two": every instance but that many (a count)
+_ALL_BUT = re.compile(r"\b(?:every|each|all(?: of)?(?: the)?) ([a-z]+(?: [a-z]+)?) (?:except|but|apart from|other than|save) "
+                      r"(one|two|three)\b")
 _KEEP_AS_IS = {"turn off": "on", "switch off": "on", "turn on": "off", "switch on": "off", "open": "closed",
                "close": "open", "shut": "open"}
 _CYCLE = re.compile(r"^(turn|switch|flip|flick|power) (.+?) (on|off) and (?:then )?(?:back )?(on|off)(?: again)?$")
@@ -343,6 +346,7 @@ def conversational(text: str, names_object=None) -> str:
         q = ", ".join(x for x in (polite(x).strip(" ,") for x in q.split(", ")) if x)  # "..., could you fetch one"
         q = _IS_CONTRACTED.sub(r"\1 is \2", _APPLIANCE_DOOR.sub(r"\1", q))
         q = _TRAILING_CHATTER.sub("", q)
+        q = _ALL_BUT.sub(r"all but \2 \1", q)  # "every plate except one": all but one plate (a count)
         m = _EXCEPT.match(q)
         if m:  # the exception keeps the state it has (never switched): "..., but leave the one in the bedroom on"
             head = m.group(2).split()[-1]

@@ -47,8 +47,9 @@ VAGUE_AMOUNTS = ("most", "several", "a few", "a handful of", "some of")
 
 def amount(part: str, sel) -> str | None:
     """The amount word before the selector's noun in ``part``: ``"both"`` (two, and exactly two
-    must fit), ``"half"`` (half of those that fit, rounded down, at least one), a word of
-    :data:`VAGUE_AMOUNTS` (refused: :func:`amount_refusal`), or ``None``."""
+    must fit), ``"half"`` (half of those that fit, rounded down, at least one), ``"all but one"``
+    (two, three: every one that fits but that many), a word of :data:`VAGUE_AMOUNTS` (refused:
+    :func:`amount_refusal`), or ``None``."""
     if sel is None or not sel.words:
         return None
     ws = G.words(part)
@@ -56,6 +57,9 @@ def amount(part: str, sel) -> str | None:
     if head not in ws:
         return None
     before = " ".join(ws[max(0, ws.index(head) - 5): ws.index(head)])
+    m = re.search(r"\ball but (one|two|three)\b", before)
+    if m:  # "all but one plate" (spoken.py's reading of "every plate except one")
+        return f"all but {m.group(1)}"
     for word in VAGUE_AMOUNTS:
         if re.search(rf"\b{word}\b", before):
             return word
@@ -65,12 +69,26 @@ def amount(part: str, sel) -> str | None:
     return None
 
 
+def amount_count(word: str, fit: list) -> int | None:
+    """The number of instances an amount binds among ``fit``: half (at least one), all but N;
+    ``None`` for an amount that binds no number (refused) or "both" (every one of exactly two)."""
+    if word == "half" and fit:
+        return max(1, len(fit) // 2)
+    if word.startswith("all but "):
+        n = len(fit) - COUNT_WORDS.get(word.split()[-1], 1)
+        return n if n >= 1 else None
+    return None
+
+
 def amount_refusal(phrase: str, word: str, fit: list, cls: str, name: Callable, scene: str) -> str:
     """The refusal of an amount the reading cannot bind: a vague one ("most of the lights"), or
     "both" where not exactly two fit."""
     what = cls.replace("_", " ")
     listed = ", ".join(name(i) for i in fit[:4]) + (f" and {len(fit) - 4} more" if len(fit) > 4 else "")
     phrase = phrase if phrase.startswith(word) else f"{word} {phrase}"
+    if word.startswith("all but "):
+        return (f"'{word} {plural(what)}' leaves none: scene {scene!r} has {len(fit)} {plural(what)} that fit"
+                + (f" ({listed})" if fit else ""))
     if word == "both":
         return (f"'{phrase}' means two {plural(what)}, but scene {scene!r} has {len(fit)} that fit"
                 + (f" ({listed})" if fit else "") + "; say which two (by room or place, e.g. 'the "

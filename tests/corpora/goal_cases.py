@@ -431,6 +431,8 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Turn off every light except the one in the bedroom", must=(("state", 64, "OFF", None, False),),
              never=(("state", 169, "OFF", None, False),), kind="quantifier"),
     GoalCase("Open both nightstands except the one by the bed", status="refuse", plan=None, kind="quantifier"),
+    GoalCase("Put every plate except one in the sink", clauses=2, kind="quantifier"),  # 3 plates: all but one
+    GoalCase("Put every towel except three on the rack", status="refuse", plan=None, kind="quantifier"),  # 3 towels
     # (a final clean-clone check) "the one in the bedroom" is every light there, lamps too; an order
     # said with a past participle; a kept state on objects without a switch that already hold it
     GoalCase("Turn off every light except the one in the bedroom", must=(("state", 64, "OFF", None, False),),

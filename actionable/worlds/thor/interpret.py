@@ -340,14 +340,14 @@ class ThorGoals(ThorIntents):
         s = self.initial
         need = _NEEDS.get(r.effect) or ("pickupable" if r.effect in G.PLACING else None)
         fit = [i for i in sel.ids if need is None or need in s.objects[i].caps]
-        if amount is not None:  # "both" must find exactly two; "half" binds half of those that fit
+        if amount is not None:  # "both" must find exactly two; "half", "all but one": that many of those that fit
             sel.quantifier = "all"
             if amount == "both" and len(fit) == 2:
                 sel.ids = fit
                 return None
-            if amount != "half" or not fit:
+            n = P.amount_count(amount, fit)
+            if n is None:
                 return P.amount_refusal(sel.words, amount, fit, sel.cls, self.name_of, self.name)
-            n = max(1, len(fit) // 2)
         if len(fit) < n:
             return P.count_refusal(sel.words, n, fit, sel.cls, self.name_of, self.name)
 

@@ -503,10 +503,11 @@ class VirtualHomeGoals(AnnotatedIntents):
         """One clause per instance (``all``), else one clause with an option per instance; a count
         ("two plates") binds that many instances: those not already in place, not shut in a
         closed container and in the target's room first (refused when fewer fit)."""
-        if sel.amount is not None:  # "both" must find exactly two; "half" binds half of those that fit
+        if sel.amount is not None:  # "both" must find exactly two; "half", "all but one": that many of those that fit
             fit = [i for i in sel.ids if make(i)]
-            if sel.amount == "half" and fit:
-                sel.count = max(1, len(fit) // 2)
+            n = P.amount_count(sel.amount, fit)
+            if n is not None:
+                sel.count = n
             elif not (sel.amount == "both" and len(fit) == 2):
                 return P.amount_refusal(sel.words, sel.amount, fit, sel.cls, self.name_of, self.name)
         n = sel.count

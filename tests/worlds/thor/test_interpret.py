@@ -524,6 +524,8 @@ def test_amounts_half_both_and_vague_and_order_said_with_after(fp1):
     half = fp1.read("put half of the apples in the fridge")
     assert half.is_goal and len(half.clauses) == 1, half
     assert fp1.read("put most of the cups in the sink").status == "refuse"
+    but_one = fp1.read("put all the apples but one in the fridge")
+    assert but_one.is_goal and len(but_one.clauses) == 1, but_one
     both = fp1.read("put both apples in the fridge")
     assert both.is_goal and len(both.clauses) == 2
     after = fp1.read("close the fridge after putting the apple in it")
