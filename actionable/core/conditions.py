@@ -28,9 +28,8 @@ Shapes:
 
 from __future__ import annotations
 
-import re
-
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Protocol, runtime_checkable
 

@@ -214,18 +214,10 @@ _KEEP_AS_IS = {"turn off": "on", "switch off": "on", "turn on": "off", "switch o
 _CYCLE = re.compile(r"^(turn|switch|flip|flick|power) (.+?) (on|off) and (?:then )?(?:back )?(on|off)(?: again)?$")
 
 
-def _base_verb(word: str) -> str | None:
-    """The verb of ``word`` as the reader's verbs list it: ``putting`` -> ``put``, ``grabbed`` ->
-    ``grab``, ``closing`` -> ``close``, ``open`` -> ``open``; ``None`` when none."""
-    if word in _ONE_WORD_VERBS:
-        return word
-    for end in ("ing", "ed"):
-        if word.endswith(end) and len(word) > len(end) + 1:
-            g = word[: -len(end)]
-            for x in (g, g + "e", g[:-1] if len(g) > 2 and g[-1] == g[-2] else None):
-                if x in _ONE_WORD_VERBS:
-                    return x
-    return None
+def _stems(g: str) -> list[str]:
+    """The verbs a word stripped of "-ing" / "-ed" may be: ``putt`` -> put, ``clos`` -> close,
+    ``open`` -> open."""
+    return [g, g + "e"] + ([g[:-1]] if len(g) > 2 and g[-1] == g[-2] else [])
 
 
 def _as_command(part: str) -> str | None:
@@ -237,11 +229,8 @@ def _as_command(part: str) -> str | None:
     if split_verb(words(part))[0] is not None:  # "switch on the tv": a verb phrase as it stands
         return part
     first = ws[0]
-    stems = [first]
-    for end in ("ing", "ed"):  # "turned off the light", "putting the milk in it"
-        if first.endswith(end) and len(first) > len(end) + 1:
-            g = first[: -len(end)]
-            stems += [g, g + "e"] + ([g[:-1]] if len(g) > 2 and g[-1] == g[-2] else [])
+    stems = [first] + [x for end in ("ing", "ed")  # "turned off the light", "putting the milk in it"
+                       if first.endswith(end) and len(first) > len(end) + 1 for x in _stems(first[: -len(end)])]
     for verb in stems:
         out = " ".join([verb, *ws[1:]])
         if split_verb(words(out))[0] is not None:
@@ -413,9 +402,7 @@ def conversational(text: str, names_object=None) -> str:
                 continue  # "..., move it": the part before said how
             m = _GET_DOING.match(q)
             if m:  # "get the steak cooking", "get the dishwasher running": the verb of the gerund
-                g = m.group(2)
-                stem = next((x for x in (g, g + "e", g[:-1] if len(g) > 2 and g[-1] == g[-2] else None)
-                             if x in _ONE_WORD_VERBS), None)
+                stem = next((x for x in _stems(m.group(2)) if x in _ONE_WORD_VERBS), None)
                 if stem is not None:
                     q = f"{stem} {m.group(1)}{m.group(3)}"
             m = _NEEDS.match(q)

@@ -204,7 +204,6 @@ def run_batch(tasks: Iterable[BatchTask], out: str | Path, plan_one: Callable[[B
         counts[kind] += 1
         if kind == "planned":
             counts["done" if rec["exit"] == 0 else "not_done"] += rec["exit"] in (0, 1)
-        if kind == "planned":
             res = rec["result"] if isinstance(rec["result"], dict) else {}
             verdict = res.get("verdict") or ("executable" if (res.get("executability") or {}).get("executable")
                                              else "not executable")

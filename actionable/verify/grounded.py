@@ -475,19 +475,28 @@ class SimulatorJudge:
                     and steps[i].args[0].id == x.args[0].id), None)
         if nav is None:
             return False
-        new_steps = steps[:nav + 1] + [x] + steps[nav + 1:k] + steps[k + 1:]
-        r2 = self._run(new_steps, task)
-        g = self._goal_result(r2, task) if r2.executable else None
-        if g is None or not g.task_success:
+        if not self._succeeds(steps[:nav + 1] + [x] + steps[nav + 1:k] + steps[k + 1:], task):
             return False
         anchor = next((o for o, _ in entries[nav + 1:] if o is not None), None)
-        why = (f"misplaced: {x.to_text()} belongs right after {steps[nav].to_text()}; moved there, the "
-               "plan executes and meets every goal condition")
-        crits.append(Critique(CritiqueKind.REMOVE, entries[k][0], x.to_script(), why, x, self.name))
-        crits.append(Critique(CritiqueKind.MISSING, anchor, x.to_script(), why, x, self.name))
-        self._replaced.add(entries[k][0])
+        self._record_move(crits, x, entries[k][0], anchor,
+                          f"misplaced: {x.to_text()} belongs right after {steps[nav].to_text()}; moved there, the "
+                          "plan executes and meets every goal condition")
         entries[nav + 1:k + 1] = [(None, x)] + entries[nav + 1:k]
         return True
+
+    def _succeeds(self, steps: list[Step], task) -> bool:
+        """The plan ``steps`` executes and meets every goal condition (an order repair's test)."""
+        r = self._run(steps, task)
+        g = self._goal_result(r, task) if r.executable else None
+        return g is not None and g.task_success
+
+    def _record_move(self, crits, step: Step, moved_from: int, anchor, why: str) -> None:
+        """A move of the plan's step ``moved_from`` (0-based) to before the plan's step ``anchor``:
+        one REMOVE and one MISSING (rule T3 of benchmarks/data/verify_new); the step is marked
+        replaced, not removed (a walk that led to it still serves)."""
+        crits.append(Critique(CritiqueKind.REMOVE, moved_from, step.to_script(), why, step, self.name))
+        crits.append(Critique(CritiqueKind.MISSING, anchor, step.to_script(), why, step, self.name))
+        self._replaced.add(moved_from)
 
     def _exchange(self, entries, k: int, task, crits, same_object: bool = False) -> bool:
         """Order repair (cost :data:`MOVE`, tried before insertions): two adjacent steps of the plan
@@ -519,18 +528,12 @@ class SimulatorJudge:
                 continue
             if x == y or undoes(x, y) or undoes(y, x) or _only_undoes(y, steps[:i]) is not None:
                 continue  # moved there, y would only undo an earlier step: cost INSERT_UNDO, not MOVE
-            new_steps = steps[:i] + [y, x] + steps[i + 2:]
-            r2 = self._run(new_steps, task)
-            g = self._goal_result(r2, task) if r2.executable else None
-            if g is None or not g.task_success:
+            if not self._succeeds(steps[:i] + [y, x] + steps[i + 2:], task):
                 continue
             (ox, _), (oy, _) = entries[i], entries[i + 1]
-            why = (f"misplaced: {y.to_text()} must come before {x.to_text()} (step {ox + 1}); "
-                   "moved there, the plan executes and meets every goal condition")
-            crits.append(Critique(CritiqueKind.REMOVE, oy, y.to_script(), why, y, self.name))
-            crits.append(Critique(CritiqueKind.MISSING, ox, y.to_script(), why, y, self.name))
+            self._record_move(crits, y, oy, ox, f"misplaced: {y.to_text()} must come before {x.to_text()} "
+                                                f"(step {ox + 1}); moved there, the plan executes and meets every goal condition")
             entries[i:i + 2] = [(None, y), (ox, x)]
-            self._replaced.add(oy)  # moved, not removed: a walk that led to it still serves
             return True
         return False
 

@@ -80,6 +80,16 @@ def amount_count(word: str, fit: list) -> int | None:
     return None
 
 
+def bind_amount(word: str, fit: list, phrase: str, cls: str, name: Callable, scene: str) -> int | str | None:
+    """What an amount binds among ``fit`` (the instances that can take the verb): the number of
+    instances (half, all but N), ``None`` for every one of exactly two ("both"), or the refusal
+    (:func:`amount_refusal`). Both worlds' readers use it."""
+    n = amount_count(word, fit)
+    if n is not None or (word == "both" and len(fit) == 2):
+        return n
+    return amount_refusal(phrase, word, fit, cls, name, scene)
+
+
 def amount_refusal(phrase: str, word: str, fit: list, cls: str, name: Callable, scene: str) -> str:
     """The refusal of an amount the reading cannot bind: a vague one ("most of the lights"), or
     "both" where not exactly two fit."""

@@ -342,12 +342,12 @@ class ThorGoals(ThorIntents):
         fit = [i for i in sel.ids if need is None or need in s.objects[i].caps]
         if amount is not None:  # "both" must find exactly two; "half", "all but one": that many of those that fit
             sel.quantifier = "all"
-            if amount == "both" and len(fit) == 2:
+            n = P.bind_amount(amount, fit, sel.words, sel.cls, self.name_of, self.name)
+            if isinstance(n, str):
+                return n
+            if n is None:  # both: every one of the two
                 sel.ids = fit
                 return None
-            n = P.amount_count(amount, fit)
-            if n is None:
-                return P.amount_refusal(sel.words, amount, fit, sel.cls, self.name_of, self.name)
         if len(fit) < n:
             return P.count_refusal(sel.words, n, fit, sel.cls, self.name_of, self.name)
 

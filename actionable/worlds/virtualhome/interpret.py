@@ -504,12 +504,11 @@ class VirtualHomeGoals(AnnotatedIntents):
         ("two plates") binds that many instances: those not already in place, not shut in a
         closed container and in the target's room first (refused when fewer fit)."""
         if sel.amount is not None:  # "both" must find exactly two; "half", "all but one": that many of those that fit
-            fit = [i for i in sel.ids if make(i)]
-            n = P.amount_count(sel.amount, fit)
-            if n is not None:
-                sel.count = n
-            elif not (sel.amount == "both" and len(fit) == 2):
-                return P.amount_refusal(sel.words, sel.amount, fit, sel.cls, self.name_of, self.name)
+            got = P.bind_amount(sel.amount, [i for i in sel.ids if make(i)], sel.words, sel.cls, self.name_of,
+                                self.name)
+            if isinstance(got, str):
+                return got
+            sel.count = got if got is not None else sel.count
         n = sel.count
         if n is not None:
             fit = [i for i in sel.ids if make(i)]
@@ -563,12 +562,13 @@ class VirtualHomeGoals(AnnotatedIntents):
                 return (f"VirtualHome does not model a room being {state.lower().replace('_', ' ')}; name "
                         f"the objects in it (e.g. 'wipe the {human(sel.cls)} counter', 'turn off the "
                         f"{human(sel.cls)} light')")
+            rws = G.words(r.text)
+            keep = rws[:1] == ["keep"]  # "..., but leave the lamps on": kept as they are, never switched
             need = _NEEDS.get(state)
             if need:
                 ok = [i for i in sel.ids if need in g.properties_of(i)]
                 held = [i for i in sel.ids if state in g.states_of(i)]
-                keep = G.words(r.text)[:1] == ["keep"]  # "..., but leave the ceiling lamps on": kept as they are
-                if not ok and held and (sel.quantifier != "all" or keep):
+                if not ok and held and (sel.quantifier != "all" or keep):  # ("the ceiling lamps": no switch)
                     ok = held  # "is the window open?" with it open: nothing to do, though no one could open it
                 if not ok:
                     return (f"no {human(sel.cls)} in scene {self.name!r} can be {state.lower().replace('_', ' ')} "
@@ -580,8 +580,6 @@ class VirtualHomeGoals(AnnotatedIntents):
                     return (f"{self.name_of(sel.ids[0])} has neither ON nor OFF in this scene, so VirtualHome "
                             f"cannot switch it")
                 sel.ids = sw
-            rws = G.words(r.text)
-            keep = rws[:1] == ["keep"]
             held = [i for i in sel.ids if state in g.states_of(i)]
             if keep and not held and rws[1:2] == ["still"]:
                 return []  # "..., and keep the other one running" with it off: nothing to keep, never switched on

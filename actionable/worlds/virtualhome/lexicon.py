@@ -23,6 +23,8 @@ _PHRASES = {"wardrobe": ("closet", "dresser"), "bookcase": ("bookshelf",), "beds
             "countertop": ("kitchen_counter",), "telly": ("television",), "tap": ("faucet",),
             "settee": ("couch",), "laundry basket": ("basket_for_clothes",), "hamper": ("basket_for_clothes",),
             "cushion": ("pillow",), "loaf": ("food_bread", "bread"), "post": ("mail", "envelope")}
+#: every word of those names ("wardrobe"; "bedside", "cabinet"): known object words
+_PHRASE_WORDS = frozenset(_PHRASES) | {w for p in _PHRASES for w in p.split()}
 #: words for a category of classes named by a common prefix
 _CATEGORIES = {"clothes": "clothes_", "clothing": "clothes_"}
 #: class names of one kind of thing (the words name either)
@@ -131,8 +133,8 @@ class SceneLexicon:
         from actionable.worlds.virtualhome.planning import vocabulary
 
         voc = vocabulary()
-        words = set(_PHRASES) | {w for p in _PHRASES for w in p.split()}  # "wardrobe"; "bedside", "cabinet"
-        return any(w in voc or w.rstrip("s") in voc or w in words or w.rstrip("s") in words for w in ws) \
+        return any(w in voc or w.rstrip("s") in voc or w in _PHRASE_WORDS or w.rstrip("s") in _PHRASE_WORDS
+                   for w in ws) \
             or "_".join(ws) in voc
 
     def instances(self, cls):
