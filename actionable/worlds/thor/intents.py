@@ -10,6 +10,7 @@ the closest known task.
 from __future__ import annotations
 
 import difflib
+import re
 
 from actionable.core.conditions import Clause, Condition, GoalReading
 from actionable.grounding import goal_reader as G
@@ -51,6 +52,11 @@ INTENTS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: the coffee task in the words its table does not list ("pour me a cup of coffee")
+_COFFEE = re.compile(r"^(?:make|brew|prepare|pour|fix)(?: me| us)?(?: a| some| one| another)?"
+                     r"(?: (?:cup|mug|fresh|hot))*(?: of)? coffee$")
+
+
 def _enabling_last(clauses: list[Clause]) -> list[Clause]:
     """The clauses with the asked-for ones first (readable output); enabling clauses after."""
     return [c for c in clauses if "enabling" not in c.source] + [c for c in clauses if "enabling" in c.source]
@@ -64,6 +70,8 @@ class ThorIntents:
         for name, forms in INTENTS.items():
             if t in forms:
                 return name
+        if _COFFEE.match(t):  # "make me a cup of coffee", "brew us a mug of coffee"
+            return "make coffee"
         return None
 
     def _intent(self, task: str, name: str) -> GoalReading:

@@ -212,6 +212,9 @@ class ThorGoals(ThorIntents):
                                   lambda t: any(self.lex.known([w]) for w in G.words(t) if w not in G._DETS))
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
+        intent = self._intent_name(_FILLER.sub("", _norm(task)))
+        if intent is not None:  # "make a cup of coffee" is the coffee task, not "fill a cup with coffee"
+            return self._intent(task, intent)
         task = _of_liquid(task)
         piece = re.search(r"\b(?:a |one |two |the )?(?:slices?|pieces?|bits?|halves|half) of (?:an? |the )?(\w+)", task, re.I)
         if piece and piece.group(0).lower().lstrip().startswith("half of the") and piece.group(1).endswith("s"):

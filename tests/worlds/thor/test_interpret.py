@@ -547,3 +547,48 @@ def test_a_faucet_switched_on_only_to_fill_is_switched_back_off(fp1):
         view = fp1.view(p.state)
         assert ids and not any(view.holds(Condition("state", i, "isToggled")) for i in ids), (task, p.steps)
         assert p.steps[-1].action == "SWITCHOFF" and p.serves[-1].startswith("put back:"), p.serves
+
+
+def _reach(g, task):
+    """The reading of ``task`` and the final state of the goal-directed plan that reaches it."""
+    from actionable.planning.goaldirected import plan_to_goal
+
+    r = g.read(task)
+    assert r.is_goal, (task, r.status, r.why)
+    p = plan_to_goal(planning_domain("thor", g.name), g, r)
+    assert p.reached, (task, p.remaining)
+    return r, p
+
+
+@pytest.mark.parametrize("task", ["Put the pan on the stove", "put the pan on the stovetop",
+                                  "place the pot on the stove top", "put the pot on the cooktop"])
+def test_the_stove_is_a_stove_burner_and_the_plan_puts_the_pan_on_one(fp1, task):
+    """Fifth new-user check: "the stove" (and stovetop, cooktop) is a StoveBurner, a surface pans go
+    on (not the oven or microwave); any burner will do, and the plan ends with the vessel on one."""
+    r, p = _reach(fp1, task)
+    burners = set(fp1.initial.of_type("StoveBurner"))
+    assert len(r.clauses) == 1 and {o.target for o in r.clauses[0].options} <= burners, r.clauses
+    vessel = r.clauses[0].options[0].subject
+    assert p.state.objects[vessel].parent in burners, p.steps
+
+
+def test_the_stove_binds_any_burner_of_a_four_burner_stove():
+    g = ThorGoals(KITCHEN)
+    r = g.read("put the pot on the stove")
+    burners = set(g.initial.of_type("StoveBurner"))
+    assert r.is_goal and len(burners) > 1 and len(r.clauses) == 1, r
+    assert {o.target for o in r.clauses[0].options} == burners
+
+
+@pytest.mark.parametrize("task", ["make a cup of coffee", "please make me a cup of coffee",
+                                  "pour me a cup of coffee", "Make coffee"])
+def test_a_cup_of_coffee_is_the_coffee_task_a_mug_filled_by_the_machine(fp1, task):
+    """Fifth new-user check: "make a cup of coffee" was rewritten to "fill a cup with coffee, then
+    make the cup" (unclear); it is the coffee task: a mug filled with coffee, which the plan makes
+    by putting a mug in the coffee machine while it is on."""
+    r, p = _reach(fp1, task)
+    assert all(c.source.startswith("intent table: make coffee") for c in r.clauses), r.clauses
+    s = p.state
+    machine = fp1.initial.of_type("CoffeeMachine")[0]
+    full = [i for i in fp1.initial.of_type("Mug") if s.objects[i].filled and s.objects[i].liquid == "coffee"]
+    assert full and s.objects[full[0]].parent == machine, p.steps
