@@ -25,7 +25,8 @@ a StoveKnob lights its StoveBurner, which heats what stands on it (``Hot``; cook
 switched on heats/cooks its contents; a Fridge makes its contents ``Cold``; ``Pour`` empties the held
 object into the target (filled when it can hold liquid; poured coffee is no longer "coffee", as
 TEACh records it); ``Slice`` makes three
-``<Type>Sliced`` objects in the same receptacle.
+``<Type>Sliced`` objects in the same receptacle (an Egg: one ``EggCracked``, cookable and not
+pickupable), which take that receptacle's standing effects.
 """
 
 from __future__ import annotations
@@ -301,12 +302,16 @@ def sliced(s: ThorState, oid: str) -> None:
 
     o = s.objects[oid]
     o.sliced = True
-    caps = ["pickupable"] + (["cookable"] if "cookable" in o.caps or o.type == "Bread" else [])
-    for k in range(3):
-        sid = f"{oid}|{o.type}Sliced_{k}"
+    if o.type == "Egg":  # AI2-THOR: one EggCracked, cookable, not pickupable
+        pieces = [(f"{oid}|EggCracked_0", "EggCracked", ["cookable"])]
+    else:
+        caps = ["pickupable"] + (["cookable"] if "cookable" in o.caps or o.type == "Bread" else [])
+        pieces = [(f"{oid}|{o.type}Sliced_{k}", f"{o.type}Sliced", caps) for k in range(3)]
+    for sid, typ, caps in pieces:
         if sid not in s.objects:
-            s.objects[sid] = Obj({"id": sid, "type": f"{o.type}Sliced", "parent": None, "caps": caps})
+            s.objects[sid] = Obj({"id": sid, "type": typ, "parent": None, "caps": caps})
             s.move(sid, o.parent)
+            settle(s, sid)  # cut in a pan on a lit burner: cooked there
 
 
 # ------------------------------------------------------------------ dispatch

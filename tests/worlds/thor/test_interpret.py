@@ -592,3 +592,16 @@ def test_a_cup_of_coffee_is_the_coffee_task_a_mug_filled_by_the_machine(fp1, tas
     machine = fp1.initial.of_type("CoffeeMachine")[0]
     full = [i for i in fp1.initial.of_type("Mug") if s.objects[i].filled and s.objects[i].liquid == "coffee"]
     assert full and s.objects[full[0]].parent == machine, p.steps
+
+
+def test_slicing_an_egg_makes_one_cracked_egg_that_a_lit_pan_cooks(fp1):
+    from actionable.worlds.thor.actions import sliced
+
+    s = ThorState(fp1.scene)
+    pan, burner, knob = "Pan|alfred|1", "StoveBurner|alfred|1", "StoveKnob|alfred|1"
+    s.move(pan, burner)
+    s.move("Egg|alfred|1", pan)
+    s.objects[knob].on = s.objects[burner].on = True  # the burner lit before the egg is cracked
+    sliced(s, "Egg|alfred|1")
+    made = [i for i in s.objects if i.startswith("Egg|alfred|1|")]
+    assert made == ["Egg|alfred|1|EggCracked_0"] and s.objects[made[0]].cooked
