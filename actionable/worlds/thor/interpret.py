@@ -13,7 +13,9 @@
   it). Placement follows the world's placement table (ALFRED's ``canContain`` extended with TEACh's
   states, :func:`actionable.worlds.thor.actions.teach_can_contain`): a target that cannot take the
   object is a refusal naming both. Objects the scene lacks ("the TV" in a kitchen) and objects that
-  lack the capability an effect needs (a ``toggleable`` TV, a ``cookable`` egg) are refusals.
+  lack the capability an effect needs (a ``toggleable`` TV, a ``cookable`` egg to boil) are refusals;
+  slices of what the task slices, and an egg cooked by cracking it in a pan, are read by
+  :mod:`.food`.
 * Intent tasks ("make coffee", "boil water", "water the plant", "make toast", "make a salad") take
   their end state from :data:`INTENTS`, a small table written from TEACh's task definitions
   (:mod:`.goals`) and AI2-THOR's state changes; anything else whose end state cannot be read is
@@ -49,6 +51,7 @@ from actionable.worlds import goal_phrases as P
 from actionable.worlds.thor import data
 from actionable.worlds.thor.actions import KNIVES, teach_can_contain
 from actionable.worlds.thor.repair import put_verb, resolved
+from actionable.worlds.thor.food import ThorFood, slices_mentioned
 from actionable.worlds.thor.intents import INTENTS, ThorIntents, _enabling_last, _inside, _norm  # noqa: F401
 from actionable.worlds.thor.lexicon import NAMES, ThorConditionView, ThorLexicon, _article, _singulars, phrases
 from actionable.worlds.thor.scene import Scene, ThorState, load_scene, resolve_scene
@@ -122,7 +125,7 @@ _STATE_WORDS = {"isOpen": "open", "isToggled": "on", "isDirty": "dirty", "isCook
                 "isUsedUp": "used up"}
 
 
-class ThorGoals(ThorIntents):
+class ThorGoals(ThorFood, ThorIntents):
     """The ``goals`` capability for one THOR scene (``FloorPlan<N>``, ``teach:<game>`` or a
     :class:`~actionable.worlds.thor.scene.Scene`).
 
@@ -158,6 +161,8 @@ class ThorGoals(ThorIntents):
         short = self.scene.short.get(x)
         if short is None and "|" in str(x):  # a slice not cut yet: "Bread_1 slice 0"
             base, _, tail = str(x).rpartition("|")
+            if tail.startswith("EggCracked"):
+                return f"{self.scene.short.get(base, base)} cracked"
             return f"{self.scene.short.get(base, base)} slice {tail.rsplit('_', 1)[-1]}"
         return short or str(x)
 
@@ -219,6 +224,9 @@ class ThorGoals(ThorIntents):
         piece = re.search(r"\b(?:a |one |two |the )?(?:slices?|pieces?|bits?|halves|half) of (?:an? |the )?(\w+)", task, re.I)
         if piece and piece.group(0).lower().lstrip().startswith("half of the") and piece.group(1).endswith("s"):
             piece = None  # "half of the apples": an amount of whole ones (bound as a count)
+        if piece and slices_mentioned(task) and (piece.group(1) in ("it", "them") or re.search(
+                rf"\b(?:slice|cut)\b(?: up)? (?:the |an? )?{piece.group(1)}", task, re.I)):
+            piece = None  # "slice the tomato and put a slice of it on a plate": pieces of that slicing
         if piece:  # the slices exist only once it is sliced: no instance to bind before that
             return GoalReading(task, status="unclear", why=(
                 f"I can't tell which objects '{piece.group(0)}' means: slices of an object exist only after it is "
@@ -251,6 +259,15 @@ class ThorGoals(ThorIntents):
             if place and G.split_verb(G.words(part), _EXTRA_VERBS)[0] is not None:  # not "in the sink"
                 return GoalReading(task, status="refuse", why=P.place_refusal(part, place, "the THOR world",
                                                                               "put the mug on the counter"))
+            got = self._slice_part(part, readings, named)  # "..., and put a slice on a plate"
+            if isinstance(got, str):
+                return GoalReading(task, status="refuse", why=got)
+            if got is not None:
+                cls_, note, tsel = got
+                parts_read.append(([tsel], cls_))
+                out += [c for c in cls_ if all(c.options != o.options for o in out)]
+                notes.append(note)
+                continue
             r = self._tool_clause(part, named) or G.read_clause(part, self.lex, named, _EXTRA_VERBS)
             r = F.reread(part, r, self.lex, named, _EXTRA_VERBS, notes)  # "every knife should end up in the sink"
             if isinstance(r, str) and not G.names_an_object(r.split(":", 1)[1]):
@@ -540,6 +557,8 @@ class ThorGoals(ThorIntents):
         if sel is None:
             return None
         need = _NEEDS.get(eff)
+        if eff in ("cook", "fry") and sel.cls == "Egg":  # cracked where it cooks (AI2-THOR's EggCracked)
+            return self._cook_egg(eff, sel, tgt)
         if eff in ("cook", "fry") and sel.cls in ("Bread",):
             return self._intent_clauses("make toast", sel.ids)
         if need:
@@ -684,56 +703,6 @@ class ThorGoals(ThorIntents):
         return [self._clause([Condition("relation", CHARACTER, "HOLDS", k) for k in knives]
                              + [Condition("state", i, "isSliced") for i in ids],
                              "rule (enabling: slicing needs a knife in hand; met for good once sliced)")]
-
-    def _heaters(self, obj_type: str, prefer=("Microwave", "StoveBurner", "Toaster")) -> list:
-        cc = teach_can_contain()
-        for t in prefer:
-            ids = [i for i in self.initial.of_type(t) if obj_type in cc.get(t, ())
-                   and (t != "StoveBurner" or self._knobs(i))]
-            if ids:
-                return ids
-        return []
-
-    def _treat(self, eff, sel, tgt, prep):
-        s = self.initial
-        if eff == "chill":
-            fr = tgt.ids if tgt is not None else s.of_type("Fridge")
-            fr = self._targets_for(sel.cls, fr)
-            if not fr:
-                return f"scene {self.name!r} has nothing that can chill a {sel.cls}"
-            return self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, "Cold")])
-        if eff == "toast" or (eff in ("cook", "fry") and sel.cls == "Bread"):
-            return self._intent_clauses("make toast", [i for i in sel.ids if s.objects[i].type == "Bread"])
-        prefer = {"heat": ("Microwave", "StoveBurner", "Toaster"), "cook": ("StoveBurner", "Microwave", "Toaster"),
-                  "fry": ("StoveBurner",), "boil": ("StoveBurner",)}[eff]
-        if tgt is not None and tgt.cls in ("Pan", "Pot", "Kettle", "Bowl"):
-            return self._in_vessel(eff, sel, tgt)
-        if tgt is not None:
-            prefer = tuple(dict.fromkeys(s.objects[t].type for t in tgt.ids))
-        heaters = self._heaters(sel.cls, prefer)
-        if not heaters:
-            return f"scene {self.name!r} has nothing to {eff} a {sel.cls} with"
-        state = {"heat": "Hot", "cook": "isCooked", "fry": "isCooked", "boil": "isBoiled"}[eff]
-        if eff == "boil":
-            return self._boil(sel)
-        cl = self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, state)])
-        shut = []
-        doors = [h for h in heaters if "openable" in s.objects[h].caps]
-        if len(heaters) == 1 and doors:
-            # a microwave runs closed, with the food already in (the house's rule too): switched on
-            # only once it holds what it heats (every one, or any of "the bread") and is shut, and it ends shut
-            h = doors[0]
-            inside = [Condition("relation", i, "IN", h) for i in sel.ids]
-            gate = tuple((inside if sel.quantifier == "all" else [frozenset(inside)])
-                         + [Condition("state", h, "isOpen", negate=True)])
-            for c in [Condition("state", h, "isToggled")] + [Condition("state", i, state) for i in sel.ids]:
-                self.after[c] = gate
-            shut = self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("relation", i, "IN", h)],
-                                     "rule (heated inside the microwave)") + \
-                [self._clause([Condition("state", h, "isOpen", negate=True)], "rule (an appliance with a door runs closed)")]
-        return [self._clause([Condition("state", h, "isToggled") for h in heaters] + _single(cl),
-                             f"rule (enabling: AI2-THOR {'heats' if state == 'Hot' else 'cooks'} what is in a "
-                             f"running heater)")] + cl + shut
 
     # --- achievers for the goal-directed planner
     def restore(self, c: Condition) -> Condition | None:
