@@ -6,7 +6,10 @@ goal-annotated tasks that docs/results.md reports are never planned here.
 Objective: mean normalised LCS against each program's own human steps
 (leave-one-program-out retrieval), ties broken by mean length error.
 
-    python benchmarks/tune_grounded.py --stride 4 [--use-lm] [--grid NAME]
+    python benchmarks/tune_grounded.py --stride 4 [--use-lm] [--grid NAME] [--lm-mode MODE]
+
+``--lm-mode`` (``score`` | ``choice-logprobs`` | ``choice-name``, actionable.lm.choice) tunes the
+weights of one scoring mode (issue 27: ``--grid choice --lm-mode choice-logprobs``).
 
 Prints one line per setting, best first.
 """
@@ -21,6 +24,8 @@ import time
 GRIDS = {
     "nolm": {"w_object": [0.25, 0.5, 1.0], "done_bias": [-0.2, 0.0, 0.2], "use_lm": [False]},
     "lm": {"w_lm": [0.5, 1.0, 2.0]},
+    "choice": {"w_choice": [0.1, 0.25, 0.5]},
+    "choice-low": {"w_choice": [0.05]},
     "samples": {"samples": [0, 4], "w_translation": [0.5, 1.0]},
     "nolm-only": {"use_lm": [False]},
     "taskdone": {"w_task_done": [0.0, 2.0, 5.0, 20.0]},
@@ -32,6 +37,7 @@ def main() -> None:
     ap.add_argument("--stride", type=int, default=4)
     ap.add_argument("--grid", default="nolm", choices=sorted(GRIDS))
     ap.add_argument("--base", default="{}", help="GroundedConfig fields fixed for every setting (JSON)")
+    ap.add_argument("--lm-mode", default="auto", help="scoring mode of the LM (actionable.lm.choice)")
     args = ap.parse_args()
     from actionable.evaluation.sequencing import SequencingSettings, SequencingWorker, tuning_program_ids
 
@@ -42,7 +48,7 @@ def main() -> None:
     worker = None
     for values in itertools.product(*grid.values()):
         over = {**base, **dict(zip(grid, values))}
-        settings = SequencingSettings(grounded=over)
+        settings = SequencingSettings(grounded=over, lm_mode=args.lm_mode)
         if worker is None:
             worker = SequencingWorker(settings)
         worker.s = settings

@@ -585,7 +585,7 @@ class GroundedPlanner:
                        "objects": round(float(c.objects), 4)}
             if c.task_done:
                 c.parts["task_done"] = cfg.w_task_done
-            c.total += cfg.w_lm * c.lm
+            c.total += (cfg.w_choice if choice else cfg.w_lm) * c.lm
 
     def _verify(self, res: PlanResult, oracle) -> None:
         if res.stop_reason == "already_done":  # an empty plan that is right: nothing to run

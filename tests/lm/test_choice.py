@@ -81,19 +81,20 @@ class _ChatOnly:
 
 def test_auto_picks_choice_logprobs_when_top_logprobs_come_back():
     lm = _ChatOnly(top=[("2", -0.1), ("1", -2.5)])
-    s = as_scorer(lm)
+    s = as_scorer(lm, calibrate=False)
     assert scoring_mode(s) == "choice-logprobs"
     out = s.score("Task: x\nStep 1:", [" a\n", " b\n"])
     assert out[1] > out[0] and abs(sum(math.exp(v) for v in out) - 1) < 1e-9
 
 
 def test_auto_falls_back_to_naming_without_logprobs_and_retries_once():
-    lm = _ChatOnly(answers=["banana", "2"])
+    lm = _ChatOnly(answers=["banana", "2", "1"])
     s = as_scorer(lm)
     assert scoring_mode(s) == "choice-name"
     out = s.score("ctx", [" a", " b", " c"])
-    assert max(range(3), key=out.__getitem__) == 1 and len(lm.prompts) == 3  # the probe, then 2 asks
-    assert "not one of the options" in lm.prompts[-1] and s.fallbacks == 0
+    # the probe, 2 asks, then the content-free ask (it answers 1, so the 2 is a choice)
+    assert max(range(3), key=out.__getitem__) == 1 and len(lm.prompts) == 4
+    assert "not one of the options" in lm.prompts[2] and "1. N/A" in lm.prompts[3] and s.fallbacks == 0
 
 
 def test_naming_twice_wrong_lets_the_prior_decide_and_says_so():
@@ -104,7 +105,7 @@ def test_naming_twice_wrong_lets_the_prior_decide_and_says_so():
 
 def test_many_candidates_are_shown_in_groups_of_at_most_nine():
     lm = _ChatOnly(answers=["1", "1"])
-    s = ChoiceScorer(lm, "choice-name")
+    s = ChoiceScorer(lm, "choice-name", calibrate=False)
     out = s.score("ctx", [f" option {i}" for i in range(12)])
     assert len(out) == 12 and len(lm.prompts) == 2 and all("10." not in p for p in lm.prompts)
     assert abs(sum(math.exp(v) for v in out) - 1) < 1e-9
@@ -120,3 +121,40 @@ def test_mode_errors_name_flags_not_attributes():
     assert "--model" in str(e.value)
     with pytest.raises(ConfigError, match="--lm-mode"):
         as_scorer(_ChatOnly(), "bogus")
+
+
+class _Positional(_ChatOnly):
+    """A model that answers by position: top log-probs favour option 1 whatever the options are, plus
+    a small preference for the option that says "cup"."""
+
+    def choice_logprobs(self, prompt, k=20):
+        self.prompts.append(prompt)
+        opts = [ln.split(". ", 1)[1] for ln in prompt.splitlines() if ln[:1].isdigit() and ". " in ln]
+        w = [4.0 if i == 0 else 1.0 for i in range(len(opts))]
+        w = [x * (1.5 if "cup" in o else 1.0) for x, o in zip(w, opts)]
+        z = sum(w)
+        return "1", [(str(i + 1), math.log(x / z)) for i, x in enumerate(w)]
+
+
+def test_calibration_removes_the_position_bias_of_option_one():
+    """Content-free calibration (Zhao et al. 2021): option 1's share that the model gives any option 1
+    is divided out; what is left is the preference for the candidate itself."""
+    cands = [" walk to kitchen", " grab cup", " Done"]
+    raw = ChoiceScorer(_Positional(), "choice-logprobs", calibrate=False).score("Task: drink", cands)
+    assert max(range(3), key=raw.__getitem__) == 0  # position wins without calibration
+    lm = _Positional()
+    cal = ChoiceScorer(lm, "choice-logprobs").score("Task: drink", cands)
+    assert max(range(3), key=cal.__getitem__) == 1 and abs(sum(math.exp(v) for v in cal) - 1) < 1e-9
+    assert cal[0] == pytest.approx(cal[2])  # no preference left between the other two
+    assert len(lm.prompts) == 2 and "1. N/A\n2. N/A\n3. N/A" in lm.prompts[1]
+
+
+def test_a_named_option_that_is_also_the_content_free_answer_is_no_evidence():
+    lm = _ChatOnly(answers=["1", "1"])
+    s = ChoiceScorer(lm, "choice-name")
+    out = s.score("ctx", [" a", " b", " c"])
+    assert out == [math.log(1 / 3)] * 3 and s.position_answers == 1 and s.fallbacks == 0
+    assert "content-free" in s.notes[0] and "prior decided" in s.notes[0]
+    lm = _ChatOnly(answers=["3", "Not sure"])  # the content-free ask names no option: the 3 stands
+    out = ChoiceScorer(lm, "choice-name").score("ctx", [" a", " b", " c"])
+    assert max(range(3), key=out.__getitem__) == 2

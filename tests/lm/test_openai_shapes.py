@@ -77,7 +77,7 @@ def _lm(srv, style):
 
 
 def test_chat_top_logprobs_shape(srv):
-    s = as_scorer(_lm(srv, "chat"))
+    s = as_scorer(_lm(srv, "chat"), calibrate=False)  # the fixture answers every prompt alike
     assert scoring_mode(s) == "choice-logprobs"
     got = s.score("Task: x\nStep 1: walk to kitchen", [" a", " b", " Done"])
     p = [math.exp(v) for v in got]
@@ -90,14 +90,24 @@ def test_chat_top_logprobs_shape(srv):
 
 def test_chat_without_logprobs_names_a_candidate(srv):
     srv.logprobs = False
-    s = as_scorer(_lm(srv, "chat"))
+    s = as_scorer(_lm(srv, "chat"), calibrate=False)
     assert scoring_mode(s) == "choice-name"
     got = s.score("ctx", [" a", " b", " Done"])
     assert max(range(3), key=got.__getitem__) == 2 and s.fallbacks == 0
 
 
 def test_completions_top_logprobs_shape(srv):
-    s = as_scorer(_lm(srv, "completions"), "choice-logprobs")
+    s = as_scorer(_lm(srv, "completions"), "choice-logprobs", calibrate=False)
     got = s.score("ctx", [" a", " b"])
     assert got[0] > got[1] and abs(sum(math.exp(v) for v in got) - 1) < 1e-9
     assert srv.bodies[-1]["prompt"].endswith("\nAnswer: ") and srv.bodies[-1]["logprobs"] >= 1
+
+
+def test_calibration_asks_the_content_free_prompt_too(srv):
+    """With calibration (the default) every choice prompt is asked again with the options replaced
+    by N/A; this fixture answers both alike, so no candidate is preferred."""
+    s = as_scorer(_lm(srv, "chat"))
+    n = len(srv.bodies)
+    got = s.score("Task: x", [" a", " b", " Done"])
+    assert len(srv.bodies) == n + 2 and "1. N/A" in srv.bodies[-1]["messages"][0]["content"]
+    assert got == pytest.approx([math.log(1 / 3)] * 3)
