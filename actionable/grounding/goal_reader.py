@@ -495,6 +495,23 @@ def not_discarded(subject: Selector | None, target: Selector | None, lex: Lexico
     subject.ids = [i for i in subject.ids if i not in gone]
 
 
+#: rooms and places of a home that a scene may lack ("to the garage"), besides "<word> room"
+_PLACE_WORDS = frozenset({"lounge", "garage", "hallway", "hall", "attic", "basement", "cellar", "porch", "garden",
+                          "balcony", "pantry", "nursery", "laundry", "den", "loft", "kitchen", "bathroom", "bedroom",
+                          "office", "toilet", "restroom", "lobby", "corridor", "patio", "yard", "backyard"})
+
+
+def _missing_room(ws: list[str], lex) -> str | None:
+    """``"missing:<place>"`` when ``ws`` names a room or place of a home ("the living room", "the garage")
+    that ``lex``'s scene does not have, else ``None``."""
+    place = [w for w in ws if w not in _DETS]
+    if not place or len(place) > 3 or lex.room(ws) is not None:
+        return None
+    if place[-1] in ("room", "rooms") or (place[-1] in _PLACE_WORDS and not lex.known(place)):
+        return f"missing:{' '.join(place)}"
+    return None
+
+
 def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseReading | str | None:
     """One clause read (see the module doc); ``None`` when no verb is recognised, a
     ``"missing:..."`` string when it names an object the scene lacks."""
@@ -510,6 +527,9 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
         room = lex.room(rest)
         if room is not None:
             return ClauseReading(text, effect, None, room=room)
+        lacking = _missing_room(rest, lex)
+        if lacking:
+            return lacking
     obj_ws, prep, tgt_ws = rest, None, []
     if effect in PLACING or effect in ("go", "sit", "lie", "fill"):
         rel = _split_relative(rest) if effect in PLACING else None
@@ -564,6 +584,8 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
         room = lex.room(tgt_ws) if prep == "in" else None
         if room is not None and effect in PLACING:
             return ClauseReading(text, effect, subject, None, prep, room=room)
+        if prep == "in" and effect in PLACING and _missing_room(tgt_ws, lex):
+            return _missing_room(tgt_ws, lex)  # "take the cup to the living room" of a house without one
         target = select(tgt_ws, lex, named + (subject.ids if subject else []))
         if isinstance(target, str):
             return target

@@ -82,7 +82,7 @@ class ConditionViewVH:
             t = self._id(c.target)
             ok = t in self.v.targets(s, "HOLDS_RH") or t in self.v.targets(s, "HOLDS_LH")
         elif c.value == "INSIDE" and self.v.class_of(c.target) in _room_classes(self.v):
-            ok = self.v.room_of(s) == c.target
+            ok = (self.v.room_of(s) if s == self.char else self.room_now(s)) == c.target
         elif c.value == "ON" and s == self.char:
             # VirtualHome keeps the character's ON edge after STANDUP: sitting on the bed, standing up
             # and lying on the couch leaves it ON both. Where it is ON two pieces of furniture it is
@@ -92,6 +92,25 @@ class ConditionViewVH:
         else:
             ok = self._id(c.target) in self.v.targets(s, c.value)
         return ok != c.negate
+
+    def room_now(self, obj, depth: int = 0):
+        """The room ``obj`` is in now. VirtualHome's executor keeps an object's first INSIDE edge to a
+        room when the object is moved (a novel put on the bedroom's bed is still INSIDE the living
+        room), so the room is that of what holds the object now: the character's hands, or what it
+        stands on or in; the INSIDE-room edge only when nothing else holds it."""
+        if obj in self.v.targets(self.char, "HOLDS_RH") or obj in self.v.targets(self.char, "HOLDS_LH"):
+            return self.v.room_of(self.char)
+        rooms = _room_classes(self.v)
+        if depth < 4:
+            for rel in ("ON", "INSIDE"):
+                for t in self.v.targets(obj, rel):
+                    if t != obj and self.v.class_of(t) not in rooms:
+                        return self.room_now(t, depth + 1)
+        return self.v.room_of(obj)
+
+
+#: surfaces an object taken to a room is put on only when the room has no other
+_FLOORS = frozenset({"floor", "rug", "mat", "carpet", "ceiling", "wall"})
 
 
 #: first words of a span that may name the object of a clause without a command
@@ -597,7 +616,7 @@ class VirtualHomeGoals(AnnotatedIntents):
             return self._per_subject(sel, lambda i: [Condition("state", i, state)])
         if eff in ("place", "put_away", "heat", "chill", "toast") and sel is not None:
             if tgt is None and r.room is not None:
-                return None
+                return self._to_room(sel, r.room) if eff == "place" else None
             if tgt is None:
                 if eff in ("heat", "toast", "chill"):
                     tgt = self._appliance(eff)
@@ -695,6 +714,18 @@ class VirtualHomeGoals(AnnotatedIntents):
             return [self._clause([Condition("relation", CHARACTER, "CLOSE", t) for t in tgt.ids])]
         return None
 
+    def _to_room(self, sel, room):
+        """ "bring the book to the bedroom", "put the cup in the kitchen": the object in that room (on or
+        in something there, or in the hands of a character there; :meth:`ConditionViewVH.room_now`)."""
+        g = self.graph
+        if not any("GRABBABLE" in g.properties_of(i) for i in sel.ids):
+            return f"a {human(sel.cls)} cannot be picked up (it lacks GRABBABLE), so it cannot be taken to a room"
+        if sel.quantifier == "the" and len(sel.ids) > 1:  # "the book": one not in that room yet
+            view = self.view()
+            away = [i for i in sel.ids if view.room_now(i) != room]
+            sel.ids = away or sel.ids
+        return self._per_subject(sel, lambda i: [Condition("relation", i, "INSIDE", room)])
+
     def _doors_shut(self, clauses: list[Clause]) -> list[Clause]:
         """An appliance with a door switched on runs with the door shut ("put the plate in the
         dishwasher and switch it on": closed; VirtualHome's executor switches it on open): before a
@@ -771,7 +802,11 @@ class VirtualHomeGoals(AnnotatedIntents):
             return []
         if c.value == "INSIDE":
             if g.class_of(t) in _room_classes(g):
-                return []
+                # an object taken to a room: put on one of the room's surfaces (furniture before the
+                # floor, then by id)
+                tops = sorted((i for i in g.node_ids if "SURFACES" in g.properties_of(i) and i != s
+                               and g.room_of(i) == t), key=lambda i: (g.class_of(i) in _FLOORS, i))[:4]
+                return [Step("PUTBACK", (arg(s), arg(i))) for i in tops]
             return [Step("PUTIN", (arg(s), arg(t)))]
         if c.value == "ON":
             return [Step("PUTBACK", (arg(s), arg(t)))]

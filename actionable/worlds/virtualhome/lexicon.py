@@ -57,7 +57,10 @@ class SceneLexicon:
         key = tuple(ws)
         if key not in self._cache:
             m = match_objects(" ".join(ws), self._classes, None)
-            self._cache[key] = [(w, c) for w, c, how, _ in m.matched if how != "translation"]
+            # the word "room" alone names no room ("the living room" of a house without one is not its
+            # bathroom); rooms are named by room() from their own names
+            self._cache[key] = [(w, c) for w, c, how, _ in m.matched
+                                if how != "translation" and not (w == "room" and c in self._room_classes)]
         return self._cache[key]
 
     def classes(self, ws):
@@ -151,8 +154,9 @@ class SceneLexicon:
             hits = [rid for k, rid in self._room_classes.items() if key in k.split("_")]
             if len(hits) == 1:
                 r = hits[0]
-        if r is None and ws:
-            got = [c for _, c in self._match([w for w in ws if w not in ("the", "my", "a")])]
+        named = [w for w in ws if w not in ("the", "my", "a", "room", "rooms")]  # "living room" is not "bathroom"
+        if r is None and named:
+            got = [c for _, c in self._match(named)]
             if got and all(c in self._room_classes for c in got):
                 r = self._room_classes[got[0]]
         return r

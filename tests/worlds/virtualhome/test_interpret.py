@@ -290,3 +290,30 @@ def test_a_quantifier_standing_for_the_objects_keeps_the_parts_apart():
     r = g.read("Pick up a mop and a bucket and hang on to both")
     names = {g.graph.class_of(o.target) for c in r.clauses for o in c.options if o.target not in (None, "character")}
     assert "mop_bucket" not in names, [c.text for c in r.clauses]
+
+
+def test_an_object_taken_to_a_room_is_there_on_something_not_by_its_stale_room_edge(vh):
+    """VirtualHome's executor leaves a moved object's first INSIDE-room edge in place: the novel put on
+    the bedroom's nightstand is still INSIDE the home office by its edges. The room check follows what
+    holds the object now (a surface there, or the hands of the character in that room)."""
+    from actionable.core.conditions import Condition
+    from actionable.core.program import Argument, Program, Step
+    from actionable.planning.pipeline import plan_task
+    from actionable.worlds.virtualhome.simulator import execute_program
+
+    dom, interp = vh
+    res = plan_task(dom, "Bring the book to the bedroom", interp)
+    assert res.done is True and res.steps[-1].step.action == "PUTBACK"
+    er = execute_program(res.resolved_program, dom.graph)
+    view = interp.view(er.final_state)
+    steps = res.resolved_program.steps
+    moved = steps[-1].args[0].id
+    assert view.v.room_of(moved) == 319  # the stale edge: still the home office
+    assert view.room_now(moved) == 67 and view.holds(Condition("relation", moved, "INSIDE", 67))
+    assert not view.holds(Condition("relation", moved, "INSIDE", 319))
+    # picked up, it is where the character is; carried into the bedroom, it is in the bedroom
+    grab = next(i for i, s in enumerate(steps) if s.action == "GRAB")
+    part = execute_program(Program(steps[: grab + 1]), dom.graph)
+    assert interp.view(part.final_state).room_now(moved) == 319
+    part = execute_program(Program(steps[: grab + 1] + (Step("WALK", (Argument("bedroom", 67),)),)), dom.graph)
+    assert part.executable and interp.view(part.final_state).room_now(moved) == 67
