@@ -128,11 +128,12 @@ class VirtualHomeReplay(GraphReplay):
         """Goal conditions for ``goal``: a packaged title's annotated goals
         (:func:`~actionable.worlds.virtualhome.goaltext.derive_goal_spec`), else those ``actionable
         plan`` reads from the text (the world's goal interpreter,
-        :func:`~actionable.worlds.virtualhome.interpret.reading_to_spec`: each clause bound to the
+        :func:`~actionable.worlds.virtualhome.goalview.reading_to_spec`: each clause bound to the
         instance the plan uses), else the verb + object phrases of ``derive_goal_spec``."""
         from actionable.core.goals import DerivedGoals
         from actionable.worlds.virtualhome.goaltext import derive_goal_spec
-        from actionable.worlds.virtualhome.interpret import VirtualHomeGoals, reading_to_spec
+        from actionable.worlds.virtualhome.goalview import reading_to_spec
+        from actionable.worlds.virtualhome.interpret import VirtualHomeGoals
 
         from actionable.worlds.virtualhome.goaltext import _annotations, title_match
 
