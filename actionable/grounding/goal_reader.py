@@ -430,7 +430,7 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
     room = None
     rel_ids = None
     if prep in ("in", "on", "near", "from") and rest:
-        room = lex.room(rest) if prep != "from" else None
+        room = lex.room(rest)  # "the toothbrush from the bathroom": the one in the bathroom
         if room is None:
             sub = select(rest, lex, named)
             if isinstance(sub, Selector):
@@ -536,7 +536,7 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
         obj_ws, prep, tgt_ws = rel or (_split_prep(rest) if effect not in ("sit", "lie", "go") else ([], "on", rest))
         if effect in ("sit", "lie", "go"):
             obj_ws = []
-        if prep == "from" and effect in ("place", "put_away", "heat", "chill"):
+        if prep == "from" and effect in ("place", "put_away", "heat", "chill", "hold"):
             # "put the glass from the table in the dishwasher": the source picks the glass, the
             # placement after it is the target
             _, p2, t2 = _split_prep(tgt_ws)

@@ -50,11 +50,19 @@ ALFRED_ACTIONS = tuple(list(ARITY)[:10])
 TEACH_ACTIONS = tuple(list(ARITY)[10:])
 
 
+#: (receptacle type, object type) pairs TEACh's task definitions require that ALFRED's table lacks:
+#: "Plate Of Toast" (TEACh task 106, Padmakumar et al. 2022) is a cooked BreadSliced on a Plate
+TEACH_TASK_PAIRS = (("Plate", "BreadSliced"),)
+
+
 @functools.lru_cache(maxsize=1)
 def teach_can_contain() -> dict[str, frozenset[str]]:
     """ALFRED's ``canContain`` extended with every (receptacle type, object type) pair that
-    stands so in a real AI2-THOR state of the 79 TEACh episodes (initial or final)."""
+    stands so in a real AI2-THOR state of the 79 TEACh episodes (initial or final), and the pairs
+    TEACh's task definitions require (:data:`TEACH_TASK_PAIRS`)."""
     pairs: dict[str, set[str]] = {k: set(v) for k, v in data.can_contain().items()}
+    for rec, obj in TEACH_TASK_PAIRS:
+        pairs.setdefault(rec, set()).add(obj)
     for ep in data.teach_episodes().values():
         for objs in (ep["objects"], ep["final"]):
             types = {o["id"]: o["type"] for o in objs}

@@ -47,6 +47,11 @@ INTENTS: dict[str, tuple[str, ...]] = {
                         "water the houseplant", "water the house plant"),
     "make toast": ("make toast", "make some toast", "make a toast", "toast bread", "toast the bread",
                    "toast some bread", "toast a slice of bread", "make a slice of toast"),
+    "make a plate of toast": ("make a plate of toast", "make me a plate of toast", "a plate of toast",
+                              "make toast and put it on a plate", "make toast and put it on the plate",
+                              "make some toast and put it on a plate", "make toast on a plate",
+                              "put a slice of toast on a plate", "serve toast on a plate", "plate of toast",
+                              "make toast and serve it on a plate"),
     "make a salad": ("make a salad", "make salad", "make me a salad", "prepare a salad", "make a lettuce salad",
                      "make a simple salad"),
 }
@@ -67,8 +72,9 @@ class ThorIntents:
 
     def _intent_name(self, text: str) -> str | None:
         t = " ".join(w for w in text.split() if w not in ("please", "now"))
+        t = t.replace(" and then ", " and ")
         for name, forms in INTENTS.items():
-            if t in forms:
+            if t in forms or t.replace(" the plate", " a plate") in forms:
                 return name
         if _COFFEE.match(t):  # "make me a cup of coffee", "brew us a mug of coffee"
             return "make coffee"
@@ -116,6 +122,17 @@ class ThorIntents:
                 self._clause([filled], src),
                 self._clause([Condition("state", b, "isToggled") for b in burners], src),
                 self._clause(on_b, src), self._clause([hot], src)]
+        if name == "make a plate of toast":  # TEACh's "Plate Of Toast": the toast on a plate
+            got = self._intent_clauses("make toast", ids)
+            plates = s.of_type("Plate")
+            if isinstance(got, str) or not plates:
+                return got if isinstance(got, str) else f"scene {self.name!r} has no plate for the toast"
+            cooked = got[-1].options
+            plates.sort(key=lambda d: (s.enclosed(d) is not None, s.objects[d].dirty, d))
+            on = [Condition("relation", c.subject, "IN", p) for c in cooked for p in plates]
+            for c in on:  # toasted first, then put on the plate
+                self.after[c] = (Condition("state", c.subject, "isCooked"),)
+            return got + [self._clause(on, src)]
         if name == "make toast":
             breads = ids if ids else s.of_type("Bread")
             toasters = s.of_type("Toaster")

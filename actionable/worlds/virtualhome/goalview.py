@@ -59,7 +59,10 @@ def reading_to_spec(reading: GoalReading, plan, graph):
     """A :class:`~actionable.core.goals.GoalSpec` for the judges (``verify``): each clause bound to
     the option whose objects ``plan`` (a resolved program) uses, else its first option. Conditions a
     ``GoalSpec`` cannot state (negated, HOLDS in either hand, the character's room) are left out;
-    ``None`` when nothing is left."""
+    ``None`` when nothing is left. An object's room ("bring the book to the bedroom") is bound to
+    where the plan last puts it when that is in the room (ON / INSIDE that furniture: the
+    simulator's own room edge of a moved object is stale, :meth:`ConditionViewVH.room_now`), else
+    to the room edge (met only when it was there from the start)."""
     from actionable.core.goals import ActionGoal, GoalSpec, RelationGoal, StateGoal
 
     used = {a.id for s in plan.steps for a in s.args if a.id is not None}
@@ -77,6 +80,14 @@ def reading_to_spec(reading: GoalReading, plan, graph):
             acts.append(ActionGoal(tuple(o.value.split("|"))))
         elif o.value in ("ON", "INSIDE", "FACING", "CLOSE") and o.target not in _room_ids(graph):
             rels.append(RelationGoal(subj, o.value, char if o.target == CHARACTER else o.target))
+        elif o.value == "INSIDE" and subj != char:  # an object taken to a room
+            puts = [st for st in plan.steps if st.action in ("PUTBACK", "PUTIN") and len(st.args) == 2
+                    and st.args[0].id == subj]
+            last = puts[-1] if puts else None
+            if last is not None and last.args[1].id is not None and graph.room_of(last.args[1].id) == o.target:
+                rels.append(RelationGoal(subj, "ON" if last.action == "PUTBACK" else "INSIDE", last.args[1].id))
+            else:
+                rels.append(RelationGoal(subj, "INSIDE", o.target))
     spec = GoalSpec("the goal text", reading.task, tuple(dict.fromkeys(states)), tuple(dict.fromkeys(rels)),
                     tuple(dict.fromkeys(acts)))
     return spec if spec.total else None

@@ -92,6 +92,11 @@ class SceneLexicon:
             group = sorted(c for c in self._classes if c.startswith(_CATEGORIES[ws[0]]))
             if group:
                 return group[:1]
+        if not got and len(ws) == 1:  # "the egg": food_egg (a 3-letter word names no compound by itself)
+            food = next((f"food_{w}" for w in (ws[0], ws[0][:-1] if ws[0].endswith("s") else None)
+                         if w and f"food_{w}" in self._class_set), None)
+            if food:
+                return [food]
         if not got and len(ws) == 1 and ws[0] not in _FUNCTION_WORDS:  # "remote": the one class it begins
             for w in (ws[0], ws[0][:-1] if ws[0].endswith("s") else None):
                 heads = [c for c in self._classes if w and "_" in c and c.split("_")[0] == w]
@@ -185,8 +190,9 @@ class SceneLexicon:
         return state in self.g.states_of(obj)
 
     def plural(self, word):
-        """An ``-s`` word that is not itself a word of a class name ("curtains", not "glasses")."""
-        return word.endswith("s") and not word.endswith("ss") and word not in self._tokens
+        """An ``-s`` word that is not itself a word of a class name ("curtains", not "glasses"), or a
+        collective noun for a group of classes ("the clothes": every piece)."""
+        return word in _CATEGORIES or (word.endswith("s") and not word.endswith("ss") and word not in self._tokens)
 
 
 __all__ = ["SceneLexicon", "human"]

@@ -317,3 +317,22 @@ def test_an_object_taken_to_a_room_is_there_on_something_not_by_its_stale_room_e
     assert interp.view(part.final_state).room_now(moved) == 319
     part = execute_program(Program(steps[: grab + 1] + (Step("WALK", (Argument("bedroom", 67),)),)), dom.graph)
     assert part.executable and interp.view(part.final_state).room_now(moved) == 67
+
+
+def test_verify_binds_a_room_destination_to_where_the_plan_puts_the_object(vh):
+    """Clean-clone check (7 Dec): `verify --goal "Bring the book to the bedroom"` removed all 4 steps
+    of the plan `plan` called Done (the room condition was left out of the judges' spec). It is bound
+    to where the plan last puts the object when that is in the room; else to the room edge."""
+    from actionable.core.goals import RelationGoal
+    from actionable.planning.pipeline import plan_task
+    from actionable.worlds.virtualhome.goalview import reading_to_spec
+
+    dom, interp = vh
+    res = plan_task(dom, "Bring the book to the bedroom", interp)
+    prog = res.resolved_program
+    last = prog.steps[-1]
+    spec = reading_to_spec(interp.read("Bring the book to the bedroom"), prog, dom.graph)
+    assert spec.relations == (RelationGoal(last.args[0].id, "ON", last.args[1].id),)
+    empty = type(prog)(prog.steps[:2])  # walks and grabs, never puts it down: the room edge, unmet
+    spec = reading_to_spec(interp.read("Bring the book to the bedroom"), empty, dom.graph)
+    assert spec.relations == (RelationGoal(last.args[0].id, "INSIDE", 67),)
