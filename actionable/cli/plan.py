@@ -190,6 +190,10 @@ def plan_command(
                     top_p=top_p, seed=seed)
         _check_bank(bank, read=True)  # a broken bank is refused now, not when the fallback needs it
         check_spec(model)
+        if lm_mode != "auto":  # a new user's check: the flag was silently without effect here
+            typer.echo(f"note: --lm-mode {lm_mode} applies when the grounded planner runs (--variant grounded, "
+                       "or the fallback for a task the goal reader cannot read); the goal planner searches "
+                       "without an LM", err=True)
 
         return plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, _output,
                          lambda: _plan_grounded(task, domain, model, translation_model, samples, max_steps,

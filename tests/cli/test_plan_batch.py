@@ -116,6 +116,18 @@ def test_task_and_tasks_together_is_refused(tmp_path, capsys):
     assert "--lm-mode" in capsys.readouterr().err
 
 
+def test_lm_mode_with_the_goal_planner_says_it_has_no_effect_there(capsys):
+    """Clean-clone check (7 Dec): `plan "Turn on the TV" --lm-mode choice-logprobs` ran the goal
+    planner (no LM) and never said the flag did nothing."""
+    from actionable.cli import main
+
+    assert main(["plan", "Turn on the TV", "--lm-mode", "choice-logprobs", "--translation-model", "bow"]) == 0
+    err = capsys.readouterr().err
+    assert "--lm-mode choice-logprobs applies when the grounded planner runs" in err
+    main(["plan", "Turn on the TV", "--translation-model", "bow"])
+    assert "--lm-mode" not in capsys.readouterr().err
+
+
 def test_each_line_carries_the_exit_code_plan_would_give_and_refusals_are_counted_apart(tmp_path):
     """A refusal (GoalReadingError) is an answer: exit 2 on its line, counted as refused, and the
     batch does not fail for it; Done / Not done / goal not checked give 0 / 1 / 3; another error
