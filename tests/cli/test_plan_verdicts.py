@@ -67,3 +67,10 @@ def test_goal_not_checked_is_exit_3():
 def test_unknown_variant_names_goal(capsys):
     code, _, err = _run(capsys, "Turn off the light", "--variant", "nope")
     assert code == 2 and "use one of goal, grounded" in err
+
+
+def test_a_verb_read_as_another_says_so_in_the_human_output(capsys):
+    """Clean-clone check (7 Dec): "Pour some milk into a glass" is a placement ('put'), and the note
+    that says so was in --json only."""
+    code, out, _ = _run(capsys, "Pour some milk into a glass")
+    assert code == 0 and "said without a verb I know; read as 'put some milk in a glass'" in out
