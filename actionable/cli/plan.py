@@ -50,7 +50,9 @@ def plan_command(
                                      "choice prompt, the chosen number's log-prob renormalised over the "
                                      "candidates (chat APIs with top log-probs); choice-name = (c) the model "
                                      "names a candidate, retried once, else the prior decides (chat APIs "
-                                     "without log-probs). auto (default): the first the backend can do. The "
+                                     "without log-probs); (b) and (c) ask each choice again with the options "
+                                     "blanked and discount the answer the model gives anyway (content-free "
+                                     "calibration). auto (default): the first the backend can do. The "
                                      "output says which ran."),
     tasks: Optional[Path] = typer.Option(None, "--tasks",
                                          help="Batch: plan every task of this file (JSONL {\"id\", \"task\", "

@@ -239,6 +239,8 @@ class GroundedPlanner:
                          translation_model=self.embedder.model_id, world=domain.world, scene=domain.name,
                          lm_mode=self.lm_mode)
         notes_before = len(getattr(self.lm, "notes", ()) or ())
+        fallbacks_before = getattr(self.lm, "fallbacks", 0)
+        positions_before = getattr(self.lm, "position_answers", 0)
         oracle = domain.start(repair_budget=cfg.repair_budget if cfg.repair else 0)
         k = max(cfg.prompt_examples, cfg.pool_programs)
         retrieved = self.retriever.nearest(task, description, k=k, exclude_sources=exclude_sources,
@@ -402,9 +404,13 @@ class GroundedPlanner:
             res.warnings.append("the plan does not act on the objects the task names ("
                                 + ", ".join(sorted(named)) + "); it may not do the task")
         notes = list(getattr(self.lm, "notes", ()) or ())[notes_before:]
-        if notes:
-            res.warnings.append(f"{len(notes)} LM answer(s) named no candidate, so the prior decided those "
-                                f"steps (--lm-mode choice-name): " + "; ".join(notes[:3]))
+        fell = getattr(self.lm, "fallbacks", 0) - fallbacks_before
+        pos = getattr(self.lm, "position_answers", 0) - positions_before
+        if fell or pos:
+            said = [f"{fell} named no candidate"] if fell else []
+            said += [f"{pos} gave the answer it gives with no candidates shown (content-free calibration)"] if pos else []
+            res.warnings.append(f"of the LM's answers, {' and '.join(said)}, so the prior decided those steps "
+                                f"(--lm-mode {self.lm_mode})" + (": " + "; ".join(notes[:2]) if notes else ""))
         resolved = [s.resolved for s in res.steps]
         res.program = Program(tuple(s.step for s in res.steps), task=task, description=description or "")
         res.resolved_program = Program(tuple(resolved), task=task, description=description or "")

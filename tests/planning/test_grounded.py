@@ -293,3 +293,22 @@ def test_returns_flags_a_path_back_to_a_passed_state():
     assert not _returns([1, 1, 2])      # a no-op repair step is not a return
     assert not _returns([1, 2, 3])
     assert not _returns([])
+
+
+def test_choice_answers_by_position_are_counted_and_the_prior_decides(parts):
+    """Mode (c) with content-free calibration: a model that answers "1" whatever the options are gives
+    no evidence; the plan says how many answers the prior decided, and why (7 Dec, fifth session:
+    the warning called them answers that "named no candidate")."""
+    class _One:
+        model_id = "always-one"
+        supports_score = False
+        supports_logprobs = False
+
+        def choice_answer(self, prompt, max_tokens=12):
+            return "1"
+
+    res = GroundedPlanner(_One(), *parts, GroundedConfig(max_steps=3), lm_mode="choice-name").plan(
+        "Watch TV", load_scene("default"))
+    assert res.lm_mode == "choice-name" and res.lm_calls >= 1
+    w = [x for x in res.warnings if "prior decided" in x]
+    assert w and "gave the answer it gives with no candidates shown" in w[0] and "named no candidate" not in w[0]
