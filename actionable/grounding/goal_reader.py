@@ -584,8 +584,9 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
         room = lex.room(tgt_ws) if prep == "in" else None
         if room is not None and effect in PLACING:
             return ClauseReading(text, effect, subject, None, prep, room=room)
-        if prep == "in" and effect in PLACING and _missing_room(tgt_ws, lex):
-            return _missing_room(tgt_ws, lex)  # "take the cup to the living room" of a house without one
+        lacking = _missing_room(tgt_ws, lex) if prep == "in" and effect in PLACING else None
+        if lacking:
+            return lacking  # "take the cup to the living room" of a house without one
         target = select(tgt_ws, lex, named + (subject.ids if subject else []))
         if isinstance(target, str):
             return target

@@ -176,6 +176,15 @@ def renormalise(top: Sequence[tuple[str, float]] | dict, n: int) -> list[float]:
     return [math.log(m / z) for m in mass]
 
 
+_BLANK = "N/A"
+
+
+def _content_free(context: str, n: int) -> str:
+    """The choice prompt of ``context`` with its ``n`` options blanked (Zhao et al. 2021's content-free
+    input): what the model answers here is its answer whatever the options are."""
+    return choice_prompt(context, [_BLANK] * n)
+
+
 def _log_softmax(xs: Sequence[float]) -> list[float]:
     m = max(xs)
     z = m + math.log(sum(math.exp(x - m) for x in xs))
@@ -263,7 +272,7 @@ class ChoiceScorer:
         if self.lm_mode == "choice-logprobs":
             lps = self._logprobs(prompt, n)
             if self.calibrate:  # Zhao et al. 2021: q ∝ p / p_cf (module doc)
-                cf = self._logprobs(choice_prompt(context, ["N/A"] * n), n)
+                cf = self._logprobs(_content_free(context, n), n)
                 lps = _log_softmax([a - b for a, b in zip(lps, cf)])
             return lps
         answer = self._answer(prompt)
@@ -276,7 +285,7 @@ class ChoiceScorer:
                 self.notes.append(f"the LM named no candidate ({answer.strip()[:40]!r}, then "
                                   f"{retry.strip()[:40]!r}); the prior decided")
                 return [math.log(1.0 / n)] * n
-        if self.calibrate and parse_answer(self._answer(choice_prompt(context, ["N/A"] * n)), ["N/A"] * n) == k:
+        if self.calibrate and parse_answer(self._answer(_content_free(context, n)), [_BLANK] * n) == k:
             # the same answer with no candidates shown: a position, not a choice (module doc)
             self.position_answers += 1
             if self.position_answers == 1:

@@ -41,8 +41,8 @@ class ConditionViewVH:
 
     def room_now(self, obj, depth: int = 0):
         """The room ``obj`` is in now. VirtualHome's executor keeps an object's first INSIDE edge to a
-        room when the object is moved (a novel put on the bedroom's bed is still INSIDE the living
-        room), so the room is that of what holds the object now: the character's hands, or what it
+        room when the object is moved (a novel put on the bedroom's nightstand is still INSIDE the
+        home office), so the room is that of what holds the object now: the character's hands, or what it
         stands on or in; the INSIDE-room edge only when nothing else holds it."""
         if obj in self.v.targets(self.char, "HOLDS_RH") or obj in self.v.targets(self.char, "HOLDS_LH"):
             return self.v.room_of(self.char)
