@@ -171,6 +171,11 @@ def check_clauses(clauses: Iterable[Clause], view: ConditionView, steps: Iterabl
                           tuple(c.text for c, f in zip(clauses, flags) if not f))
 
 
+#: relations that do not say where a thing stands: being near or facing something does not move it
+#: off its support ("sit on the couch and watch TV": on the couch, facing the TV)
+_NOT_SUPPORT = frozenset({"HOLDS", "FACING", "CLOSE", "NEXT_TO", "BETWEEN"})
+
+
 def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list[str]]:
     """``(kept clauses, a note per dropped one)``: a state clause that a later clause reverses on the same objects ("open
     the fridge, take the milk, then close the fridge"; "turn on the TV and then turn it off") is a
@@ -199,9 +204,10 @@ def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list[str]]
         return {o.target for o in c.options}
 
     def placed(c):  # "put it on the burner": the objects a clause sets down somewhere
-        return {o.subject for o in c.options if o.kind == "relation" and o.value != "HOLDS" and not o.negate}
+        return {o.subject for o in c.options if o.kind == "relation" and o.value not in _NOT_SUPPORT and not o.negate}
+
     def placements(c):  # "put the cup on the table": (object, relation, target) of every option
-        if not c.options or any(o.kind != "relation" or o.value == "HOLDS" or o.negate for o in c.options):
+        if not c.options or any(o.kind != "relation" or o.value in _NOT_SUPPORT or o.negate for o in c.options):
             return None
         return {(o.subject, o.value, o.target) for o in c.options}
 

@@ -38,6 +38,10 @@ from actionable.core.conditions import CHARACTER, GoalReading, check_clauses
 from actionable.core.errors import EnvError, ResolutionError
 
 
+#: the default step budget per goal clause of a long goal (:meth:`GoalSearchConfig.for_reading`)
+STEPS_PER_CLAUSE = 6
+
+
 @dataclass(frozen=True)
 class GoalSearchConfig:
     """Limits of the goal-directed search.
@@ -53,6 +57,14 @@ class GoalSearchConfig:
     repair_budget: int = 10
     max_options: int = 12
     lookahead: int = 0
+
+    @classmethod
+    def for_reading(cls, reading) -> "GoalSearchConfig":
+        """The default limits for ``reading``: ``max_steps`` 40, or :data:`STEPS_PER_CLAUSE` per goal
+        clause when that is more ("put all the clothes in the washing machine": 20 clauses, each a
+        walk, a grab, a walk and a put, with a door to open now and then), at most 200 (the CLI's
+        ``--max-steps`` range)."""
+        return cls(max_steps=min(200, max(cls.max_steps, STEPS_PER_CLAUSE * len(reading.clauses))))
 
 
 @dataclass
@@ -225,7 +237,7 @@ def plan_to_goal(domain, interp, reading: GoalReading, config: GoalSearchConfig 
         :class:`GoalPlan`; ``reached`` False with ``remaining`` and ``blockers`` when no plan was
         found within the limits.
     """
-    cfg = config or GoalSearchConfig()
+    cfg = config or GoalSearchConfig.for_reading(reading)
     clauses = list(reading.clauses)
     best = _greedy(domain.start(repair_budget=cfg.repair_budget), interp, clauses, cfg)
     if reading.ordered and len(clauses) > 1:  # in the order the task says

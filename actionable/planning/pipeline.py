@@ -107,8 +107,8 @@ def plan_task(domain, task: str, interp, config: GoalSearchConfig | None = None,
         GoalReadingError: the goal is refused or cannot be read.
     """
     t0 = time.perf_counter()
-    cfg = config or GoalSearchConfig()
     reading = reading or read_goal(interp, task)
+    cfg = config or GoalSearchConfig.for_reading(reading)
     res = PlanResult(task=task, variant="goal", config={"max_steps": cfg.max_steps,
                                                        "repair_budget": cfg.repair_budget,
                                                        "lookahead": cfg.lookahead})

@@ -50,3 +50,18 @@ def test_drop_undone_states_and_held_then_placed():
     # holding something else is kept
     other = Clause((Condition("relation", CHARACTER, "HOLDS", 4),), "grab the mug", "grammar")
     assert drop_undone([other, placed])[0] == [other, placed]
+
+
+def test_drop_undone_keeps_a_placement_beside_facing_or_closeness():
+    """ "sit on the couch and watch TV": on the couch, then facing the TV; facing or being close to
+    something does not move the character off its seat, so the seat is kept (it was dropped as
+    "moved on")."""
+    on_couch = Clause((Condition("relation", CHARACTER, "ON", 352),), "sit on the couch", "grammar")
+    facing = Clause((Condition("relation", CHARACTER, "FACING", 410),), "face the TV", "annotation")
+    close = Clause((Condition("relation", CHARACTER, "CLOSE", 410),), "near the TV", "annotation")
+    kept, notes = drop_undone([on_couch, facing, close])
+    assert kept == [on_couch, facing, close] and notes == []
+    # a placement elsewhere still moves it on
+    on_bed = Clause((Condition("relation", CHARACTER, "ON", 70),), "lie on the bed", "grammar")
+    kept, notes = drop_undone([on_couch, on_bed])
+    assert kept == [on_bed] and len(notes) == 1

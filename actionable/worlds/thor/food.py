@@ -160,6 +160,9 @@ class ThorFood:
             if not fr:
                 return f"scene {self.name!r} has nothing that can chill a {sel.cls}"
             return self._per_subject(sel.ids, sel.quantifier, lambda i: [Condition("state", i, "Cold")])
+        if eff == "toast" and sel.cls not in ("Bread", "BreadSliced"):  # "toast the apple"
+            return (f"{'an' if sel.cls[0] in 'AEIOU' else 'a'} {sel.cls} cannot be toasted in the THOR world (its toaster cooks bread slices only); "
+                    f"say 'heat the {sel.cls.lower()} in the microwave'")
         if eff == "toast" or (eff in ("cook", "fry") and sel.cls == "Bread"):
             return self._intent_clauses("make toast", [i for i in sel.ids if s.objects[i].type == "Bread"])
         prefer = {"heat": ("Microwave", "StoveBurner", "Toaster"), "cook": ("StoveBurner", "Microwave", "Toaster"),

@@ -62,6 +62,13 @@ _COFFEE = re.compile(r"^(?:make|brew|prepare|pour|fix)(?: me| us)?(?: a| some| o
                      r"(?: (?:cup|mug|fresh|hot))*(?: of)? coffee$")
 
 
+#: "toast" as a verb on bread or its slices, after its slicing or not ("slice the bread and toast a
+#: slice", "toast two slices of bread in the toaster"): the toast task
+_TOAST = re.compile(r"^(?:(?:slice|cut)(?: up)? (?:the |some |a )?(?:loaf of )?bread and )?toast "
+                    r"(?:a |one |the |some |it|them)?(?: ?(?:slice|piece|bread|loaf))?"
+                    r"(?: of (?:the )?bread| of it)?(?: in the toaster)?$")
+
+
 def _enabling_last(clauses: list[Clause]) -> list[Clause]:
     """The clauses with the asked-for ones first (readable output); enabling clauses after."""
     return [c for c in clauses if "enabling" not in c.source] + [c for c in clauses if "enabling" in c.source]
@@ -72,13 +79,60 @@ class ThorIntents:
 
     def _intent_name(self, text: str) -> str | None:
         t = " ".join(w for w in text.split() if w not in ("please", "now"))
-        t = t.replace(" and then ", " and ")
+        t = re.sub(r"\b(?:and )?then\b", "and", t)  # "make toast then put it on a plate"
         for name, forms in INTENTS.items():
             if t in forms or t.replace(" the plate", " a plate") in forms:
                 return name
         if _COFFEE.match(t):  # "make me a cup of coffee", "brew us a mug of coffee"
             return "make coffee"
+        if _TOAST.match(t) and t != "toast":
+            return "make toast"
         return None
+
+    def _intent_spans(self, text: str):
+        """``text`` (normalised, fillers off) cut at "and" / "then" / commas into ``[(chunk, intent
+        name or None)]``, each intent the longest run of chunks that names one ("make toast and put
+        it on a plate" stays one; so does "slice the bread and toast a slice" + "and put it on a plate",
+        the first run's intent named with what follows); ``None`` when no chunk is an intent."""
+        chunks = [c for c in re.split(r"\s*(?:,|;|\band then\b|\bthen\b|\band\b)\s*", text) if c.strip()]
+        out, i = [], 0
+        while i < len(chunks):
+            for j in range(len(chunks), i, -1):
+                name = self._intent_name(" and ".join(chunks[i:j]))
+                if name is not None:  # then the intent's own name with what follows ("slice the bread and
+                    k = next((k for k in range(len(chunks), j, -1)  # toast a slice" + "and put it on a plate")
+                              if self._intent_name(" and ".join([name] + chunks[j:k]))), j)
+                    if k > j:
+                        name = self._intent_name(" and ".join([name] + chunks[j:k]))
+                    out.append((" and ".join(chunks[i:k]), name))
+                    i = k
+                    break
+            else:
+                out.append((chunks[i], None))
+                i += 1
+        return out if any(n is not None for _, n in out) else None
+
+    def _mixed(self, task: str, spans, read_rest) -> GoalReading:
+        """A task with known tasks among other parts ("boil water and then turn off the light",
+        "put the apple in the fridge and make coffee"): the other parts read together by
+        ``read_rest(text) -> GoalReading`` (a refusal or an unclear reading of them is the task's),
+        then each intent's clauses from the intent table, in the task's order."""
+        if len(spans) == 1:  # the whole text, chunk by chunk, is one known task
+            return self._intent(task, spans[0][1])
+        others = " and ".join(c for c, n in spans if n is None)
+        rest = read_rest(others) if others else GoalReading(task, ())
+        if rest.status != "goal":
+            return GoalReading(task, status=rest.status, why=rest.why, closest=rest.closest, notes=rest.notes)
+        out, notes = list(rest.clauses), list(rest.notes)
+        for chunk, name in spans:
+            if name is None:
+                continue
+            got = self._intent_clauses(name)
+            if isinstance(got, str):
+                return GoalReading(task, status="refuse", why=got)
+            out += [c for c in got if all(c.options != o.options for o in out)]
+            notes.append(f"'{chunk}': intent '{name}' (its end state from the THOR intent table)")
+        return GoalReading(task, tuple(self._drop_needless(_enabling_last(out), notes)), notes=notes)
 
     def _intent(self, task: str, name: str) -> GoalReading:
         got = self._intent_clauses(name)
@@ -225,9 +279,14 @@ class ThorIntents:
         best, sim = self._closest(task)
         if self.embedder is not None and sim >= G.INTENT_SIMILARITY:  # "Could you make me some toast?"
             r = self._intent(task, best)
-            return GoalReading(r.task, r.clauses, status=r.status, why=r.why, closest=best, notes=list(notes or []) + [
-                f"read as the known task '{best}' (translation-LM similarity {sim:.2f} >= {G.INTENT_SIMILARITY})"]
-                + list(r.notes)) if r.is_goal else r
+            named = {c for w in G.words(task) for c in self.lex.classes([w])}
+            used = {str(x).split("|")[-1].rsplit("_", 1)[0] for c in r.clauses for o in c.options
+                    for x in (o.subject, o.target) if x is not None}
+            if not named - used:  # "toast the apple" is near "make toast", which never touches the apple
+                return GoalReading(r.task, r.clauses, status=r.status, why=r.why, closest=best,
+                                   notes=list(notes or []) + [f"read as the known task '{best}' (translation-LM "
+                                                              f"similarity {sim:.2f} >= {G.INTENT_SIMILARITY})"]
+                                   + list(r.notes)) if r.is_goal else r
         absent = G.unnamed_object(task, self.lex)
         if absent is not None:  # "make some popcorn": whatever the verb means, no kitchen has popcorn
             return GoalReading(task, status="refuse", notes=list(notes or []),

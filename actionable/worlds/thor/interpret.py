@@ -220,6 +220,9 @@ class ThorGoals(ThorFood, ThorIntents):
         intent = self._intent_name(_FILLER.sub("", _norm(task)))
         if intent is not None:  # "make a cup of coffee" is the coffee task, not "fill a cup with coffee"
             return self._intent(task, intent)
+        spans = self._intent_spans(", ".join(_FILLER.sub("", _norm(x)) for x in re.split(r"[;,]", task) if _norm(x)))
+        if spans is not None:  # "boil water and then turn off the light": a known task among other parts
+            return self._mixed(task, spans, self._read)
         task = _of_liquid(task)
         piece = re.search(r"\b(?:a |one |two |the )?(?:slices?|pieces?|bits?|halves|half) of (?:an? |the )?(\w+)", task, re.I)
         if piece and piece.group(0).lower().lstrip().startswith("half of the") and piece.group(1).endswith("s"):

@@ -78,6 +78,21 @@ class AnnotatedIntents:
         return GoalReading(task, tuple(clauses), notes=notes + [
             f"end state of '{best}' (annotated goals of its packaged programs; similarity {sim:.2f})"])
 
+    def _part_intent(self, task: str, part: str, parts, notes: list):
+        """A part the grammar cannot read: the whole task's intent reading when it finds a known
+        task; else, in a task of several parts, this part's own ("sit on the couch and watch TV":
+        the end state of "Watch TV" beside the couch's clauses). Returns the part's clauses, or the
+        :class:`GoalReading` to return for the whole task (the whole task's reading when the part
+        is no known task either)."""
+        whole = self._intent(task, notes)
+        if whole.status == "goal" or len(parts) < 2:
+            return whole
+        own = self._intent(part, [])
+        if own.status != "goal":
+            return whole
+        notes.append(f"'{part}': " + own.notes[-1])
+        return list(own.clauses)
+
     def _from_annotation(self, spec_list, title) -> list[Clause]:
         """The annotated goals of the title's programs, by class, bound to this scene: a clause per
         goal with an option per instance (those in a room of the class the annotated node was in,

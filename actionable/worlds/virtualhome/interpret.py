@@ -229,15 +229,25 @@ class VirtualHomeGoals(AnnotatedIntents):
             if r is None and self._aside(part, parts):
                 notes.append(f"'{part}': an aside, asks for nothing")
                 continue
-            if r is None:
-                return self._intent(task, notes)
+            if r is None:  # the whole task as a known task, else this part as one ("... and watch TV")
+                got = self._part_intent(task, part, parts, notes)
+                if isinstance(got, GoalReading):
+                    return got
+                out.extend(got)
+                parts_read.append(([], list(got)))
+                continue
             r = G.implied_source(r, history)
             snap = G.snapshot(r)  # as named, before the reading narrows them
             got = stated or self._conditions(r)
             if isinstance(got, str):
                 return GoalReading(task, status="refuse", why=got)
             if got is None:
-                return self._intent(task, notes)
+                got = self._part_intent(task, part, parts, notes)
+                if isinstance(got, GoalReading):
+                    return got
+                out.extend(got)
+                parts_read.append(([], list(got)))
+                continue
             if got == [] and G.words(r.text)[:2] == ["keep", "still"]:
                 notes.append(f"'{part.replace('keep still ', 'keep ')}': not so now, so nothing is kept and nothing is switched (say it as a "
                              "command to change it)")
@@ -740,6 +750,10 @@ class VirtualHomeGoals(AnnotatedIntents):
             return [Step(a, (arg(c.subject),)) for a in _ACHIEVE.get(c.value, ())]
         s, t = c.subject, c.target
         if c.negate:
+            if c.value == "INSIDE" and s != CHARACTER and g.class_of(t) in _room_classes(g):
+                # "take the book out of the home office": set down in another room (the rooms in the
+                # house's order, two pieces of furniture each), else carried out in the hands
+                return [st for r in g.rooms if r != t for st in self._room_tops(s, r)[:2]] + [Step("GRAB", (arg(s),))]
             if c.value in ("INSIDE", "ON") and s != CHARACTER:
                 return [Step("GRAB", (arg(s),))]
             return []
@@ -757,15 +771,19 @@ class VirtualHomeGoals(AnnotatedIntents):
             return []
         if c.value == "INSIDE":
             if g.class_of(t) in _room_classes(g):
-                # an object taken to a room: put on one of the room's surfaces (furniture before the
-                # floor, then by id)
-                tops = sorted((i for i in g.node_ids if "SURFACES" in g.properties_of(i) and i != s
-                               and g.room_of(i) == t), key=lambda i: (g.class_of(i) in _FLOORS, i))[:4]
-                return [Step("PUTBACK", (arg(s), arg(i))) for i in tops]
+                return self._room_tops(s, t)
             return [Step("PUTIN", (arg(s), arg(t)))]
         if c.value == "ON":
             return [Step("PUTBACK", (arg(s), arg(t)))]
         return []
+
+    def _room_tops(self, obj, room) -> list[Step]:
+        """An object taken to ``room``: put on one of the room's surfaces (furniture before the floor,
+        then by id; at most 4)."""
+        g = self.graph
+        tops = sorted((i for i in g.node_ids if "SURFACES" in g.properties_of(i) and i != obj
+                       and g.room_of(i) == room), key=lambda i: (g.class_of(i) in _FLOORS, i))[:4]
+        return [Step("PUTBACK", (Argument(g.class_of(obj), obj), Argument(g.class_of(i), i))) for i in tops]
 
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.corpora.goal_cases import VH_CASES
+from tests.corpora.goal_cases import VH_CASES, C
 
 
 @pytest.fixture(scope="module")
@@ -336,3 +336,40 @@ def test_verify_binds_a_room_destination_to_where_the_plan_puts_the_object(vh):
     empty = type(prog)(prog.steps[:2])  # walks and grabs, never puts it down: the room edge, unmet
     spec = reading_to_spec(interp.read("Bring the book to the bedroom"), empty, dom.graph)
     assert spec.relations == (RelationGoal(last.args[0].id, "INSIDE", 67),)
+
+
+@pytest.fixture(scope="module")
+def vh_lm():
+    """The interpreter with the translation LM (MiniLM, packaged), as ``plan`` builds it."""
+    from actionable.core.registry import planning_domain
+    from actionable.grounding.embedder import load_embedder
+    from actionable.planning.pipeline import interpreter_for
+
+    dom = planning_domain("virtualhome", "default")
+    return dom, interpreter_for(dom, load_embedder("minilm"))
+
+
+@pytest.mark.parametrize("text, must", [
+    ("Sit on the couch and watch TV", {("state", C, "SITTING"), ("relation", C, "ON"), ("state", 410, "ON")}),
+    ("Turn on the light and watch TV", {("state", 410, "ON")}),
+])
+def test_a_known_task_as_one_part_of_several(vh_lm, text, must):
+    """A part the grammar cannot read ("watch TV") takes the end state of the known task it names
+    (similarity >= 0.8 on the part alone) beside the other parts' clauses; before, the whole task
+    was compared with the known titles and was "can't tell" (0.68 < 0.8). Planned to the goal."""
+    from actionable.planning.pipeline import plan_task
+
+    dom, interp = vh_lm
+    r = interp.read(text)
+    assert r.status == "goal", r.why
+    got = {(o.kind, o.subject, o.value) for c in r.clauses for o in c.options}
+    assert must <= got, [c.text for c in r.clauses]
+    assert any("end state of 'Watch TV'" in n for n in r.notes), r.notes
+    res = plan_task(dom, text, interp, reading=r)
+    assert res.done is True and res.stop_reason == "goal_reached", res.verdict()
+
+
+def test_a_part_that_is_no_known_task_keeps_the_whole_task_unclear(vh_lm):
+    _, interp = vh_lm
+    r = interp.read("Sit on the couch and make it quick")
+    assert r.status == "unclear" and not r.clauses
