@@ -177,6 +177,22 @@ def _only_undoes(new: Step, prefix: list[Step]) -> int | None:
     return None
 
 
+def _last_visit(steps: list[Step], y) -> int | None:
+    """Where the plan's last visit to node ``y`` starts: a walk to or find of ``y`` after a step
+    that acted on ``y`` (the plan went back to it; a turn to it is no new visit); ``None`` when the
+    plan visits ``y`` once."""
+    start, acted = None, False
+    for k, st in enumerate(steps):
+        if not any(b.id == y for b in st.args):
+            continue
+        if st.action in ("WALK", "RUN", "FIND"):
+            if acted:
+                start, acted = k, False
+        else:
+            acted = True
+    return start
+
+
 def _last_breaker(fix: Step, steps: list[Step]) -> int | None:
     """Index of the last step that undid what ``fix`` establishes (e.g. the last
     SWITCHOFF of the TV for ``SWITCHON tv``), unless the plan re-established it later."""
@@ -571,7 +587,9 @@ class SimulatorJudge:
         to ``X`` when the plan then executes and meets more goal conditions, or as many when the plan
         walks to ``Y`` (the goal step still missing is then inserted after the re-bound walk, not
         with a walk of its own beside the steps on ``Y``) (REMOVE + MISSING each re-bound step, T4 of
-        benchmarks/data/verify_new). Returns the goal conditions met.
+        benchmarks/data/verify_new). When the plan acted on ``Y`` and then walks to / finds it
+        again, the last visit alone is re-bound first (7 Dec: the water poured into one pot, the
+        other pot put on the stove; fewer steps changed). Returns the goal conditions met.
 
         With ``failing=k`` (phase 1): only a node named by the failing step ``k`` is re-bound, and
         the edit is kept when the plan then runs past step ``k``; returns whether it re-bound."""
@@ -594,13 +612,27 @@ class SimulatorJudge:
                     if not _runs_past(r2, failing):
                         continue
                 else:
-                    r2 = self._run(new_steps, task)
-                    # as many goals met (not more) is enough when the plan goes to Y (a walk or
-                    # find of Y): re-bound, it goes to X, where the goal step still missing is then
-                    # inserted without a walk of its own (the same cost, and no steps left on Y)
-                    goes = any(st.action in ("WALK", "RUN", "FIND") and st.args[0].id == y for st in steps)
-                    got = self._met(r2, task) if r2.executable else -1
-                    if not (got > met or (goes and got == met)) or y in _goal_nodes(task.goal_spec):
+                    if y in _goal_nodes(task.goal_spec):
+                        continue
+                    # the plan's last visit to Y alone first (7 Dec): when the plan used Y for an
+                    # earlier part of the task (poured water into the pot) and went back to it
+                    # later (the pot put on the stove), only the later visit is re-bound if that
+                    # meets the goals (fewer steps changed)
+                    last = _last_visit(steps, y)
+                    tries = [[rebind(st) if k >= last and any(b.id == y for b in st.args) else st
+                              for k, st in enumerate(steps)]] if last is not None else []
+                    for cand in tries + [new_steps]:
+                        r2 = self._run(cand, task)
+                        # as many goals met (not more) is enough when the plan goes to Y (a walk or
+                        # find of Y): re-bound, it goes to X, where the goal step still missing is
+                        # then inserted without a walk of its own (the same cost, and no steps left
+                        # on Y)
+                        goes = any(st.action in ("WALK", "RUN", "FIND") and st.args[0].id == y for st in steps)
+                        got = self._met(r2, task) if r2.executable else -1
+                        if got > met or (goes and got == met):
+                            new_steps = cand
+                            break
+                    else:
                         continue
                 why = (f"re-grounded: the goal names <{cls}> ({x}), the plan acts on <{cls}> ({y}); "
                        f"every step naming ({y}) re-bound to ({x})")

@@ -19,7 +19,13 @@ Strict signals (flagged by the simulator judge):
   condition names it, and the goal text does not name its class;
 * a **detour**: a walk superseded by a walk to another room, and the walk
   *back* after it (to the place of the last walk before the detour);
-* a walk that only led to removed steps.
+* a walk that only led to removed steps (not when the next kept step is on the walk's own
+  object; also before a non-navigation step on another object, 7 Dec);
+* a walk to a piece of furniture right after a walk to its room, nothing done there, when the
+  next kept walk goes to an object in another room (the wrong room and its furniture; 7 Dec).
+
+Not copies (7 Dec): a RINSE after a WASH/SCRUB of the same object since its last rinse
+(:data:`FINISHES`).
 
 Weak signals (``strict=False``, the hybrid judge lets an LLM decide them): a
 repeat of an earlier non-navigation step, and a never-used grab of an object
@@ -186,6 +192,10 @@ UNNEEDED_MAX_STEPS = 200
 COPY = "copy: "
 #: Actions that change an object's state and leave it so (a side effect when nothing needs it).
 STATE_CHANGE = frozenset({"SWITCHON", "SWITCHOFF", "OPEN", "CLOSE", "PLUGIN", "PLUGOUT"})
+#: A step that finishes what another began: RINSE after WASH/SCRUB of the same object (the soap
+#: rinsed off) is a new rinse, not a copy of the rinse before the soaping (7 Dec). A RINSE after
+#: WIPE (the hands dried) has nothing to finish and stays a copy.
+FINISHES = {"RINSE": frozenset({"WASH", "SCRUB", "SOAP"})}
 #: Steps that only turn the agent towards an object.
 ORIENT = frozenset({"TURNTO", "LOOKAT", "LOOKAT_SHORT", "LOOKAT_LONG", "POINTAT"})
 
@@ -272,10 +282,23 @@ def unneeded_groups(steps: list[Step], goal_nodes=frozenset(), goal_text: str = 
     for k, st in enumerate(steps):
         first.setdefault(st, k)
 
+    def copy_of_earlier(k: int, start: int) -> bool:
+        # a step identical to one before ``start``, unless a step it finishes came between its last
+        # earlier occurrence and it (a rinse after the hands were soaped: a new rinse, 7 Dec)
+        if first[steps[k]] >= start:
+            return False
+        done = FINISHES.get(steps[k].action)
+        if done and steps[k].args:
+            last = max(m for m in range(k) if steps[m] == steps[k])
+            if any(steps[m].action in done and steps[m].args and steps[m].args[0].id == steps[k].args[0].id
+                   for m in range(last + 1, k)):
+                return False
+        return True
+
     i = 0
     while i < n:  # copies (the judge keeps them only when the final state is unchanged too)
         j = i
-        while j < n and first[steps[j]] < i:
+        while j < n and copy_of_earlier(j, i):
             j += 1
         if j - i >= 2:
             out.append((set(range(i, j)), f"{COPY}{label(i)} to {label(j - 1)} repeat earlier steps"))
@@ -352,9 +375,19 @@ def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
                 groups.append(({i, *between}, f"walk to {s.args[0].name} only leads to removed steps"))
                 taken |= {i, *between}
             continue
+        if led_to_removed and mentions(steps[nxt], s.args[0]):
+            continue  # the next kept step is on the walk's own object: the walk still leads there
         if led_to_removed and steps[nxt].action in WALKS | {"FIND"} and not (
                 view0.is_room(s.args[0].id) and room(nxt) == s.args[0].id):
             # (a walk to a room that holds the next kept step's object still leads there)
+            block = {i, *(b for b in between if b in taken)}
+            groups.append((block, f"walk to {s.args[0].name} only leads to removed steps"))
+            taken |= block
+            continue
+        if (led_to_removed and steps[nxt].action not in NAVIGATION and not view0.is_room(s.args[0].id)
+                and limit == len(steps)):
+            # a walk to an object whose own steps were removed (an errand's OPEN and CLOSE), before
+            # a step on something else (the phone in hand): nothing is left to do there (7 Dec)
             block = {i, *(b for b in between if b in taken)}
             groups.append((block, f"walk to {s.args[0].name} only leads to removed steps"))
             taken |= block
@@ -364,8 +397,13 @@ def _walk_groups(steps: list[Step], res: ReplayResult, limit: int, groups: list,
         x, y = s.args[0].id, steps[nxt].args[0].id
         if not view0.is_room(x):
             # a walk to an object (a landmark on the way, or its approach) is not a detour, unless
-            # the next kept step walks on to another room and the object is never named again
-            if not (steps[nxt].action in WALKS and view0.is_room(y) and room(i) != y
+            # the next kept step walks on to another room, or to an object in another room (7 Dec),
+            # and the object is never named again
+            # (the object walk right after a walk to its own room: the agent went to that room and to
+            # a piece of furniture in it, and did nothing there)
+            there = y if view0.is_room(y) else (room(nxt) if i > 0 and steps[i - 1].action in WALKS
+                                                and steps[i - 1].args[0].id == room(i) else None)
+            if not (steps[nxt].action in WALKS and there is not None and room(i) != there
                     and not any(mentions(steps[m], s.args[0]) for m in range(i + 1, limit))):
                 continue
             groups.append(({i}, f"walk to {s.args[0].name} is superseded by {label(nxt)}: nothing is done there"))

@@ -9,6 +9,7 @@ scores the rule and LLM judges on a user's own labelled TEACh-style file (``acti
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 
