@@ -304,6 +304,37 @@ def bind_apart(parts, remake) -> list:
     return [c for _, cls_ in parts for c in cls_]
 
 
+def visits_on_the_way(clauses) -> tuple[list, list[str]]:
+    """``(clauses, a note per changed one)``: a clause that puts the character close to something
+    ("take a shower": close to the shower, EAI's annotation) before a later clause that puts the
+    character elsewhere or in a posture ("... and go to sleep": lying on the bed) is a visit on the
+    way. Both could never hold at the end, so it is asked as done on the way: a walk to (or find of)
+    one of its objects among the executed steps (an ``"action"`` condition, :func:`did`)."""
+    clauses = list(clauses)
+
+    def close_to(c):
+        if c.options and all(o.kind == "relation" and o.subject == CHARACTER and o.value == "CLOSE" and not o.negate
+                             for o in c.options):
+            return {o.target for o in c.options}
+        return None
+
+    def places_character(c, here):
+        return any(o.subject == CHARACTER and not o.negate and (
+            (o.kind == "relation" and o.value in ("ON", "INSIDE", "CLOSE") and o.target not in here)
+            or (o.kind == "state" and o.value in ("LYING", "SITTING", "SLEEPING"))) for o in c.options)
+    out, notes = [], []
+    for i, c in enumerate(clauses):
+        here = close_to(c)
+        if here and any(places_character(later, here) for later in clauses[i + 1:]):
+            text = (c.text.replace("is close to", "went to") if "is close to" in c.text else f"went to: {c.text}")
+            out.append(Clause(tuple(Condition("action", x, "WALK|RUN|FIND") for x in sorted(here, key=str)),
+                              text, c.source))
+            notes.append(f"'{c.text}' is asked as done on the way (a later part puts the character elsewhere)")
+        else:
+            out.append(c)
+    return out, notes
+
+
 def bind_references(parts, remake) -> list:
     """A reading's clauses with its references bound, for a world's goal interpreter: "the other X"
     apart from the X before (:func:`bind_apart`), then a thing named twice as one instance
@@ -353,4 +384,4 @@ def goal_interpreter(world: str, scene: Any):
 
 
 __all__ = ["CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter", "GoalReading",
-           "STATUSES", "bind_apart", "bind_once", "bind_references", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "referents"]
+           "STATUSES", "bind_apart", "bind_once", "bind_references", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "referents", "visits_on_the_way"]

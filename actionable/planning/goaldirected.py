@@ -132,6 +132,11 @@ def _tidy(aff, interp, clauses, cfg: GoalSearchConfig, out: GoalPlan, held_at_st
             break
 
 
+#: navigation actions: an action goal made only of them is a visit on the way
+#: (:func:`~actionable.core.conditions.visits_on_the_way`)
+_NAVIGATION = frozenset({"WALK", "RUN", "FIND"})
+
+
 def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan:
     out = GoalPlan()
     view = interp.view(aff.state)
@@ -155,12 +160,18 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan
         # an action goal ("did watch") once the states are there: watching the TV before it is on
         # would meet the goal's letter and not its point
         actions = [i for i in idx if all(o.kind == "action" for o in clauses[i].options)]
+        # a visit on the way ("take a shower and go to sleep": went to the shower) first: it stays
+        # done, and the part after it moves the agent on
+        visits = [i for i in actions if all(set(o.value.split("|")) <= _NAVIGATION for o in clauses[i].options)]
+        actions = [i for i in actions if i not in visits]
         late = list(dict.fromkeys(late + posture + actions))
         if late and len(late) < len(idx):
             idx = [i for i in idx if i not in late] + late
             idx_first = [i for i in idx if i not in late]
         else:
             idx_first = idx
+        idx = visits + [i for i in idx if i not in visits]
+        idx_first = visits + [i for i in idx_first if i not in visits]
         if order is not None:
             idx = sorted(idx, key=lambda i: order.index(i) if i in order else len(order) + i)
             idx = idx[:1] if idx and idx[0] in order else idx

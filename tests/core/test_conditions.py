@@ -65,3 +65,21 @@ def test_drop_undone_keeps_a_placement_beside_facing_or_closeness():
     on_bed = Clause((Condition("relation", CHARACTER, "ON", 70),), "lie on the bed", "grammar")
     kept, notes = drop_undone([on_couch, on_bed])
     assert kept == [on_bed] and len(notes) == 1
+
+
+def test_a_visit_before_the_character_moves_on_is_asked_as_done_on_the_way():
+    """ "take a shower and go to sleep": close to the shower (EAI's annotation of "Take shower"),
+    then lying on the bed; both cannot hold at the end, so the shower is a walk among the executed
+    steps. A closeness with nothing after it stays an end state."""
+    from actionable.core.conditions import did, visits_on_the_way
+    from actionable.core.program import Argument, Step
+
+    shower = Clause((Condition("relation", CHARACTER, "CLOSE", 36), Condition("relation", CHARACTER, "CLOSE", 38)),
+                    "the character is close to a shower (36 or 38)", "annotation")
+    lying = Clause((Condition("state", CHARACTER, "LYING"),), "the character is lying", "annotation")
+    out, notes = visits_on_the_way([shower, lying])
+    assert out[1] == lying and len(notes) == 1
+    assert {o.kind for o in out[0].options} == {"action"} and out[0].text == "the character went to a shower (36 or 38)"
+    assert did(out[0].options[0], [Step("WALK", (Argument("shower", 36),))])
+    assert not did(out[0].options[0], [Step("WALK", (Argument("bed", 105),))])
+    assert visits_on_the_way([lying, shower]) == ([lying, shower], [])

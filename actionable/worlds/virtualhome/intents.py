@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 
-from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
+from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, visits_on_the_way
 from actionable.core.program import ACTION_ARITY
 from actionable.grounding import goal_reader as G
 from actionable.worlds import goal_phrases as P
@@ -85,13 +85,33 @@ class AnnotatedIntents:
         :class:`GoalReading` to return for the whole task (the whole task's reading when the part
         is no known task either)."""
         whole = self._intent(task, notes)
-        if whole.status == "goal" or len(parts) < 2:
+        if whole.status == "goal":
             return whole
+        if len(parts) < 2:  # "brush your teeth, then go to sleep": no part names an object, so the
+            return self._chunks(task, whole)  # object splitter kept one part; read each chunk alone
         own = self._intent(part, [])
         if own.status != "goal":
             return whole
         notes.append(f"'{part}': " + own.notes[-1])
         return list(own.clauses)
+
+    def _chunks(self, task: str, whole: GoalReading) -> GoalReading:
+        """``task`` cut at "and" / "then" / commas and each chunk read alone, the clauses joined in
+        order, when every chunk reads and none refers back ("it", "them": a chunk alone cannot
+        bind them); else ``whole`` (the whole task's reading)."""
+        import re
+
+        chunks = [c for c in re.split(r"\s*(?:[,;]|\band then\b|\bthen\b|\band\b)\s*", task.lower()) if c.strip()]
+        if len(chunks) < 2 or any({"it", "them", "they", "one"} & set(G.words(c)) for c in chunks):
+            return whole
+        ex_t, ex_p = getattr(self, "_exclude", (frozenset(), frozenset()))
+        reads = [self._read(c, ex_t, ex_p) for c in chunks]
+        self._exclude = (ex_t, ex_p)
+        if any(r.status != "goal" or not r.clauses for r in reads):
+            return whole
+        notes = [f"'{c}': " + (r.notes[-1] if r.notes else "read alone") for c, r in zip(chunks, reads)]
+        out, visits = visits_on_the_way([c for r in reads for c in r.clauses])
+        return GoalReading(task, tuple(out), notes=notes + visits)
 
     def _from_annotation(self, spec_list, title) -> list[Clause]:
         """The annotated goals of the title's programs, by class, bound to this scene: a clause per

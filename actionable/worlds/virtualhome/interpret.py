@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone
+from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone, visits_on_the_way
 from actionable.core.program import ACTION_ARITY, Argument, Step
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
@@ -215,7 +215,12 @@ class VirtualHomeGoals(AnnotatedIntents):
                     r.subject.amount = amount
                     r.subject.quantifier = "all"
             if isinstance(r, str) and not all(G.names_an_object(w) for w in r.split(":", 1)[1].split(",")):
-                return self._intent(task, notes)  # "before the guests come over": no object is missing
+                got = self._part_intent(task, part, parts, notes)  # "before the guests come over": no object
+                if isinstance(got, GoalReading):  # is missing; "brush your teeth, then ...": a known task
+                    return got
+                out.extend(got)
+                parts_read.append(([], list(got)))
+                continue
             if isinstance(r, str) and _COMPLAINT.match(" ".join(G.words(part))) and not G.has_verb(G.words(part)) \
                     and any(p is not part and G.split_verb(G.words(p), _EXTRA_VERBS)[0] is not None for p in parts):
                 notes.append(f"'{part}': an aside, asks for nothing")  # "..., the fumes are awful"
@@ -268,7 +273,8 @@ class VirtualHomeGoals(AnnotatedIntents):
             return self._intent(task, notes)
         out = self._doors_shut(bind_references(parts_read, lambda c, opts: self._clause(opts, c.source)))
         out, undone = drop_undone(out, _OPPOSITE)
-        notes += undone
+        out, visits = visits_on_the_way(out)
+        notes += undone + visits
         return GoalReading(task, tuple(out), notes=self._aliases(tw) + notes)
 
     def _adjectives(self, part: str, r, notes: list):
@@ -740,7 +746,8 @@ class VirtualHomeGoals(AnnotatedIntents):
                 if c.negate:
                     return [Step("STANDUP")]
                 act = "SIT" if c.value == "SITTING" else "LIE"
-                seats = [i for n in _SEATS for i in g.nodes_of_class(n)
+                order = _SEATS if act == "SIT" else ("bed",) + _SEATS  # "go to bed", "lie down": a bed first
+                seats = [i for n in dict.fromkeys(order) for i in g.nodes_of_class(n)
                          if ("SITTABLE" if act == "SIT" else "LIEABLE") in g.properties_of(i)]
                 return [Step(act, (arg(i),)) for i in seats[:3]]
             if c.negate:
