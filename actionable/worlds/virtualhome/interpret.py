@@ -674,7 +674,17 @@ class VirtualHomeGoals(AnnotatedIntents):
             posture = "SITTING" if eff == "sit" else "LYING"
             cl = [self._clause([Condition("state", CHARACTER, posture)])]
             if tgt is not None:
-                cl.append(self._clause([Condition("relation", CHARACTER, "ON", t) for t in tgt.ids]))
+                able = "SITTABLE" if eff == "sit" else "LIEABLE"
+                on = [t for t in tgt.ids if able in g.properties_of(t)]
+                if not on:  # "sit at the desk": on a chair in the desk's room (another seat when none)
+                    rooms = {g.room_of(t) for t in tgt.ids}
+                    on = sorted((i for i in g.node_ids if able in g.properties_of(i) and g.room_of(i) in rooms
+                                 and g.class_of(i) not in _FLOORS), key=lambda i: (g.class_of(i) != "chair", i))
+                    on = [i for i in on if g.class_of(i) == "chair"] or on
+                    if not on:
+                        return (f"a {human(tgt.cls)} is not for {'sitting' if eff == 'sit' else 'lying'} on, and its "
+                                f"room has nothing that is")
+                cl.append(self._clause([Condition("relation", CHARACTER, "ON", t) for t in on]))
             return cl
         if eff == "stand":
             return [self._clause([Condition("state", CHARACTER, "SITTING", negate=True)]),
