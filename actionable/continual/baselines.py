@@ -287,7 +287,9 @@ class InstructionWiseAgent(_Candidates):
 
 
 class OracleAgent(_Candidates):
-    """Full observability and true conditions (upper bound; no LM)."""
+    """Full observability and true conditions (upper bound; no LM). Of several due instructions
+    it serves the nearest, or the one the house's optional ``oracle_choice(due)`` names (the
+    driving world times its conditions from the true state)."""
 
     name = "oracle"
 
@@ -300,5 +302,10 @@ class OracleAgent(_Candidates):
                 if holds_all(ins.query, house) and not holds_all(ins.goal, house)]
         if not need:
             return Decision(Skill("wait", (), "wait"), "no condition holds")
-        best = min(need, key=lambda ins: house.distance(65, ins.execution[0].args[0]))
+        # a house that can time its conditions orders several due ones itself (the driving world:
+        # serving one lets another end, issue 25); otherwise the nearest first
+        order = getattr(house, "oracle_choice", None)
+        best = order(need) if order is not None and len(need) > 1 else None
+        if best is None:
+            best = min(need, key=lambda ins: house.distance(65, ins.execution[0].args[0]))
         return Decision(best.execution[0], f"condition true: {best.query_text}")

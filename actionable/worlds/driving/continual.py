@@ -149,6 +149,20 @@ class DrivingHouse:
                 out.add(f"right_lane:{k}")
         return out
 
+    def oracle_choice(self, due: list[Instruction]) -> Instruction | None:
+        """The oracle's first of several due instructions: the order that begins the most of them
+        before their conditions end, from true signal programs and incident ends
+        (:mod:`~actionable.worlds.driving.oracle_plan`); ``None`` (nearest first) for more than
+        ``MAX_PLAN``. Only the oracle calls this."""
+        from actionable.worlds.driving.oracle_plan import MAX_PLAN, plan_first, remaining_s
+        from actionable.worlds.driving.sim import LEVELS
+
+        if len(due) > MAX_PLAN:
+            return None
+        rem = {id(i): remaining_s(self, i) for i in due}
+        return plan_first(due, self.room_of, lambda a, b: self.room_hops[a][b], self._ego_room(), rem,
+                          LEVELS[self.level].cycle)
+
     def placement(self, node):  # no movable objects on the road
         return None
 

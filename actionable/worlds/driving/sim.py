@@ -14,8 +14,8 @@
 
 Truth queries (SUMO state, used by goals and by the continual metrics):
 ``light(e)`` (``red``/``green`` for the straight link of the right lane of street ``e``; yellow
-counts as red), ``crossing(j)`` (``waiting`` when a pedestrian stands still within 15 m of
-junction ``j`` off the crossing itself, else ``clear``), ``left_lane(e)`` (``blocked`` when a
+counts as red), ``crossing(j)`` (``waiting`` when a pedestrian has stood still >= 3 s, or is in
+a waiting stage, within 16 m of junction ``j`` off the crossing itself, else ``clear``), ``left_lane(e)`` (``blocked`` when a
 vehicle other than the ego has been halted >= 5 s in lane 2 more than 30 m before the line,
 else ``free``), ``car_ahead()`` (``stalled`` when the ego's leader within 60 m has been halted
 > 10 s more than 30 m before its stop line, else ``moving``).
@@ -59,6 +59,14 @@ LEVELS: dict[str, Level] = {
 EGO = "ego"
 APPROACH = 40.0   # m before the stop line: the ego is "at" the junction ahead
 RADIUS = 60.0     # m: what the ego sees around it (plus its whole current street)
+#: s a walking pedestrian must have stood still to count as waiting at a crossing: a pedestrian
+#: just inserted at a street's end stands still for its first 1-2 s, and those blips made 1-step
+#: activations no driver could serve (issue 25, calibration seeds 120-139)
+PED_WAIT_S = 3.0
+#: m from a junction's centre within which a standing pedestrian waits at its crossing: an
+#: incident pedestrian stands at its street's end, 15.4 m from the centre of a 3- or 4-way
+#: junction, and the old 15 m never saw it at 5 of the 9 places of the town (issue 25)
+PED_RADIUS = 16.0
 DECEL = 4.5       # m/s^2, SUMO passenger default
 WARMUP = 30       # s of traffic before the ego enters
 EGO_LC_MODE = 1541  # SUMO lane-change mode: strategic + cooperative, no speed-gain / keep-right
@@ -313,8 +321,10 @@ class TownSim:
         for pid in p.getIDList():
             if p.getSpeed(pid) >= 0.1 or p.getRoadID(pid).startswith(f":{junction}_c"):
                 continue
+            if p.getWaitingTime(pid) < PED_WAIT_S and p.getStage(pid, 0).type != 1:  # 1: a waiting stage
+                continue
             x, y = p.getPosition(pid)
-            if math.hypot(x - cx, y - cy) <= 15.0:
+            if math.hypot(x - cx, y - cy) <= PED_RADIUS:
                 out.append(pid)
         return out
 
