@@ -74,8 +74,9 @@ class SceneLexicon:
             hit = next((c for c in _PHRASES.get(key or "", ()) if c in self._class_set), None)
             if hit is not None:  # "the bedside cabinets": the nightstands
                 return [hit]
-        if len(ws) > 1:  # "table lamps" -> tablelamp, "wall lamp" -> walllamp
-            for last in (ws[-1], ws[-1][:-1] if ws[-1].endswith("s") else None):
+        if len(ws) > 1:  # "table lamps" -> tablelamp, "wall lamp" -> walllamp, "wall lights" -> walllamp
+            for last in (ws[-1], ws[-1][:-1] if ws[-1].endswith("s") else None,
+                         "lamp" if ws[-1] in ("light", "lights") else None):
                 if last and "".join(ws[:-1]) + last in self._class_set:
                     return ["".join(ws[:-1]) + last]
         if ws and ws[-1] in ("dishes", "dish") and self._dishes():
