@@ -142,6 +142,8 @@ VH_CASES: tuple[GoalCase, ...] = (
              kind="not_a_task"),
     GoalCase("Turn on the bicycle", status="refuse", plan=None, kind="impossible"),
     GoalCase("Clean the bathroom", status="refuse", plan=None, kind="impossible"),  # a room has no CLEAN to set
+    # "ironing board": "board" ends four classes' names and "ironing" is in none; it moved the chessboard
+    GoalCase("Set up the ironing board in the bedroom", status="refuse", plan=None, kind="impossible"),
     # "wall lights" are wall lamps (this house has none with a switch); it switched the ceiling lights off
     GoalCase("the wall lights in the office are on, switch them off", status="refuse", plan=None, kind="impossible"),
     GoalCase("Open the floor", status="refuse", plan=None, kind="impossible"),

@@ -59,8 +59,17 @@ class SceneLexicon:
             m = match_objects(" ".join(ws), self._classes, None)
             # the word "room" alone names no room ("the living room" of a house without one is not its
             # bathroom); rooms are named by room() from their own names
-            self._cache[key] = [(w, c) for w, c, how, _ in m.matched
-                                if how != "translation" and not (w == "room" and c in self._room_classes)]
+            got = [(w, c) for w, c, how, _ in m.matched
+                   if how != "translation" and not (w == "room" and c in self._room_classes)]
+            # "the ironing board": the head word is only the end of several classes' names (chessboard,
+            # cupboard, cutting_board, keyboard) and the word before it is in none of them: another
+            # object, which this scene lacks (it was read as the chessboard)
+            if len(ws) > 1 and got and all(how.startswith("compound (of ") and "," in how
+                                           for _, _, how, _ in m.matched if how != "translation"):
+                mods = [w for w in ws[:-1] if w not in _FUNCTION_WORDS]
+                if mods and not any(md in c for md in mods for _, c in got):
+                    got = []
+            self._cache[key] = got
         return self._cache[key]
 
     def classes(self, ws):
