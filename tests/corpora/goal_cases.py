@@ -142,6 +142,10 @@ VH_CASES: tuple[GoalCase, ...] = (
              kind="not_a_task"),
     GoalCase("Turn on the bicycle", status="refuse", plan=None, kind="impossible"),
     GoalCase("Clean the bathroom", status="refuse", plan=None, kind="impossible"),  # a room has no CLEAN to set
+    # a conjunct that names nothing is never dropped unsaid ("dance" was; the radio alone was "Done")
+    GoalCase("Turn on the radio and dance", status="unclear", plan=None, kind="unclear"),
+    GoalCase("Turn off the lights and hurry", clauses=None, must=(("state", 64, "OFF", None, False),),
+             plan=None, kind="quantifier"),  # a courtesy after "and" asks for nothing
     # "ironing board": "board" ends four classes' names and "ironing" is in none; it moved the chessboard
     GoalCase("Set up the ironing board in the bedroom", status="refuse", plan=None, kind="impossible"),
     # "wall lights" are wall lamps (this house has none with a switch); it switched the ceiling lights off

@@ -58,6 +58,9 @@ _ACHIEVE = {"ON": ("SWITCHON",), "OFF": ("SWITCHOFF",), "OPEN": ("OPEN",), "CLOS
 _OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
              "PLUGGED_OUT": "PLUGGED_IN"}
 _SEATS = ("couch", "sofa", "chair", "bed", "bench")
+#: words after "and" that ask for nothing ("turn off the lights and hurry")
+_COURTESY = frozenset({"hurry", "quickly", "quick", "please", "thanks", "thank", "you", "now", "fast", "asap",
+                       "be", "then", "so", "too", "also", "as", "well"})
 #: (state an adjective names, state the verb makes) where the verb undoes the adjective ("wash the
 #: dirty dishes"): with no instance in that state there is nothing to do
 _UNDOES = frozenset({("DIRTY", "CLEAN"), ("OPEN", "CLOSED"), ("CLOSED", "OPEN"), ("ON", "OFF"), ("OFF", "ON"),
@@ -203,6 +206,12 @@ class VirtualHomeGoals(AnnotatedIntents):
                     # "the lights in the dining room are on, turn them off": "them" are those lights
                     if sel is not None and (sel.quantifier == "the" or pronoun) and sel.cls in bound:
                         sel.ids = [i for i in sel.ids if i in bound[sel.cls]] or sel.ids
+                dropped = self._unread_tail(r)
+                if dropped is not None:  # "turn on the radio and dance": "dance" would be dropped unsaid
+                    return GoalReading(task, status="unclear", why=(
+                        f"I can't tell what '{dropped}' asks for in '{part}': it names no object of scene "
+                        f"{self.name!r} and no state I can check; give each thing to do as its own command, "
+                        f"e.g. 'turn on the radio'"))
                 stated = self._adjectives(part, r, notes)
                 if isinstance(stated, str):
                     return GoalReading(task, status="refuse", why=stated)
@@ -369,6 +378,19 @@ class VirtualHomeGoals(AnnotatedIntents):
                     best = (j - i, sel)
                     break
         return best[1] if best else None
+
+    def _unread_tail(self, r) -> str | None:
+        """The words after an "and" in a noun phrase that name nothing here ("the radio and dance":
+        "dance"), which the reading would drop without a word; ``None`` when every conjunct names an
+        object or is a courtesy ("... and hurry", "... and thanks")."""
+        for sel in (r.subject, r.target):
+            if sel is None or not sel.words or " and " not in f" {sel.words} ":
+                continue
+            for tail in sel.words.split(" and ")[1:]:
+                tw = [w for w in tail.split() if w not in G._DETS and w not in _COURTESY]
+                if tw and not any(self.lex.classes([w]) or self.lex.known([w]) or self.lex.room([w]) for w in tw):
+                    return tail
+        return None
 
     def _aside(self, part: str, parts: list[str]) -> bool:
         """``part`` says how things are or why (no command verb, no wished state; it starts with a
