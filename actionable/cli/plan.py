@@ -76,7 +76,7 @@ def plan_command(
                                                 "Default: 0.4 for the embedded SmolLM2-135M (its step "
                                                 "scores are lower; 0.8 would stop before step 1), "
                                                 "0.8 (the paper's value) for other models."),
-    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps in a plan, 1..200: goal 40 (or 6 per goal clause, at most 200), grounded 30 (repairs included), paper variants 20."),
+    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="Most steps in a plan, 1..200: goal 40 or 6 per goal clause, whichever is more (at most 200), grounded 30 (repairs included), paper variants 20."),
     temperature: Optional[float] = typer.Option(None, "--temperature", help="Sampling temperature (default 0.6)."),
     top_p: Optional[float] = typer.Option(None, "--top-p", help="Nucleus sampling mass (default 0.9)."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Sampling seed (default 0, >= 0); same seed, "

@@ -306,17 +306,19 @@ def bind_apart(parts, remake) -> list:
 
 def visits_on_the_way(clauses) -> tuple[list, list[str]]:
     """``(clauses, a note per changed one)``: a clause that puts the character close to something
-    ("take a shower": close to the shower, EAI's annotation) before a later clause that puts the
-    character elsewhere or in a posture ("... and go to sleep": lying on the bed) is a visit on the
-    way. Both could never hold at the end, so it is asked as done on the way: a walk to (or find of)
-    one of its objects among the executed steps (an ``"action"`` condition, :func:`did`)."""
+    ("take a shower": close to the shower, EAI's annotation), or facing it ("watch TV": facing the
+    TV), before a later clause that puts the character elsewhere or in a posture ("... and go to
+    sleep": lying on the bed) is a visit on the way. Both could never hold at the end, so it is
+    asked as done on the way: a walk to (or find of) one of its objects, or a turn to / look at /
+    watch of it, among the executed steps (an ``"action"`` condition, :func:`did`)."""
     clauses = list(clauses)
 
-    def close_to(c):
-        if c.options and all(o.kind == "relation" and o.subject == CHARACTER and o.value == "CLOSE" and not o.negate
-                             for o in c.options):
-            return {o.target for o in c.options}
-        return None
+    def close_to(c):  # (relation, the action that did it on the way)
+        for rel, did_it in (("CLOSE", "WALK|RUN|FIND"), ("FACING", "TURNTO|LOOKAT|WATCH")):
+            if c.options and all(o.kind == "relation" and o.subject == CHARACTER and o.value == rel and not o.negate
+                                 for o in c.options):
+                return {o.target for o in c.options}, did_it
+        return None, None
 
     def places_character(c, here):
         return any(o.subject == CHARACTER and not o.negate and (
@@ -324,11 +326,11 @@ def visits_on_the_way(clauses) -> tuple[list, list[str]]:
             or (o.kind == "state" and o.value in ("LYING", "SITTING", "SLEEPING"))) for o in c.options)
     out, notes = [], []
     for i, c in enumerate(clauses):
-        here = close_to(c)
+        here, did_it = close_to(c)
         if here and any(places_character(later, here) for later in clauses[i + 1:]):
-            text = (c.text.replace("is close to", "went to") if "is close to" in c.text else f"went to: {c.text}")
-            out.append(Clause(tuple(Condition("action", x, "WALK|RUN|FIND") for x in sorted(here, key=str)),
-                              text, c.source))
+            text = (c.text.replace("is close to", "went to").replace("is facing", "faced")
+                    if "is close to" in c.text or "is facing" in c.text else f"on the way: {c.text}")
+            out.append(Clause(tuple(Condition("action", x, did_it) for x in sorted(here, key=str)), text, c.source))
             notes.append(f"'{c.text}' is asked as done on the way (a later part puts the character elsewhere)")
         else:
             out.append(c)

@@ -90,6 +90,21 @@ _STATED_SUBJECT = _SUBJECT.replace("|them|all|both|every", "")  # a statement's 
 #: "is the window open", "are the lights still on": a yes/no question on a state, read as the wish
 #: that it holds (nothing to do when it does); "did somebody leave the toaster on" stays a question
 _YES_NO = re.compile(r"^(?:is|are) " + _SUBJECT + _STATE_END)
+#: "is the mug in the sink", "are the apples still in the fridge": a yes/no question on where a
+#: thing is, read as the wish that it is there (nothing to do when it is; "No" when it is not)
+_YES_NO_WHERE = re.compile(r"^(?:is|are) " + _SUBJECT + r" (?:still |already )?(in|on|inside|on top of|under) "
+                           r"((?:the|a|an|my|our|your) .+)$")
+
+
+def _where_question(q: str):
+    """:data:`_YES_NO_WHERE`'s match, unless its subject ends in a state ("is the light on in the
+    bedroom" asks for a state, not for where the light is)."""
+    m = _YES_NO_WHERE.match(q)
+    if m and re.fullmatch(_STATE_WORD, m.group(1).split()[-1]):
+        return None
+    return m
+
+
 #: "the light is on, isn't it": a tag question after a state statement
 _TAG = re.compile(r"^(?:isn't|aren't|is|are|wasn't) (?:it|they|he|she)(?: not)?$|^right$|^yes$|^surely$")
 _STATED = re.compile(r"^" + _STATED_SUBJECT + r" (?:is|are)" + _STATE_END.replace("| yet", ""))
@@ -145,7 +160,8 @@ def state_question(text: str) -> bool:
             parts.append(q)
     asked = False
     for i, q in enumerate(parts):
-        if _YES_NO.match(q) or ((_TAG.match(q) or _ASK_CHECK.match(q)) and i and _STATED.match(parts[i - 1])):
+        if _YES_NO.match(q) or _where_question(q) or (
+                (_TAG.match(q) or _ASK_CHECK.match(q)) and i and _STATED.match(parts[i - 1])):
             asked = True
         elif (split_verb(words(q))[0] is not None or _WANT.match(q) or _MUST_BE.match(q) or re.match(r"^if\b", q)) \
                 and not _STATED.match(q):
@@ -378,6 +394,9 @@ def conversational(text: str, names_object=None) -> str:
             m = _GO_AND.match(q)
             if m and split_verb(q[m.end():].split())[0] not in (None, "go"):
                 q = q[m.end():]
+            m = _where_question(q) if not _YES_NO.match(q) else None
+            if m:  # "is the mug in the sink?": the placement, wished (answered, never acted on)
+                q = f"put {_any_one(m.group(1))} {m.group(2)} {m.group(3)}"
             m = _YES_NO.match(q) or _MUST_BE.match(q)
             if m:  # "is the window open?", "the alarm clock has to be plugged in": the state, wished
                 q = f"make sure {_any_one(m.group(1)) if _YES_NO.match(q) else m.group(1)} is {m.group(2)}"

@@ -146,6 +146,11 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Turn on the radio and dance", status="unclear", plan=None, kind="unclear"),
     GoalCase("Turn off the lights and hurry", clauses=None, must=(("state", 64, "OFF", None, False),),
              plan=None, kind="quantifier"),  # a courtesy after "and" asks for nothing
+    # (7 Dec, clean-clone check) "go to bed" is lying on a bed, checked (was lying anywhere)
+    GoalCase("Go to bed", clauses=2, must=(("state", C, "LYING", None, False), ("relation", C, "ON", 105, False)),
+             kind="posture"),
+    # a placement question is answered, never acted on
+    GoalCase("Are the plates on the table?", status="refuse", plan=None, kind="question"),
     # "ironing board": "board" ends four classes' names and "ironing" is in none; it moved the chessboard
     GoalCase("Set up the ironing board in the bedroom", status="refuse", plan=None, kind="impossible"),
     # "wall lights" are wall lamps (this house has none with a switch); it switched the ceiling lights off

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from actionable.core.conditions import Clause, Condition, GoalReading
+from actionable.core.conditions import Clause, Condition, GoalReading, bind_once
 from actionable.grounding import goal_reader as G
 from actionable.worlds.thor.actions import teach_can_contain
 from actionable.worlds.thor.scene import ThorState
@@ -63,10 +63,16 @@ _COFFEE = re.compile(r"^(?:make|brew|prepare|pour|fix)(?: me| us)?(?: a| some| o
 
 
 #: "toast" as a verb on bread or its slices, after its slicing or not ("slice the bread and toast a
-#: slice", "toast two slices of bread in the toaster"): the toast task
-_TOAST = re.compile(r"^(?:(?:slice|cut)(?: up)? (?:the |some |a )?(?:loaf of )?bread and )?toast "
-                    r"(?:a |one |the |some |it|them)?(?: ?(?:slice|piece|bread|loaf))?"
-                    r"(?: of (?:the )?bread| of it)?(?: in the toaster)?$")
+#: slice", "toast a slice of bread in the toaster"); "it" only after the bread's own slicing ("slice
+#: the apple and toast it" is the apple, which the toaster refuses): the toast task
+_TOAST = re.compile(r"^(?:(?:slice|cut)(?: up)? (?:the |some |a )?(?:loaf of )?bread and toast (?:it|them)"
+                    r"|(?:(?:slice|cut)(?: up)? (?:the |some |a )?(?:loaf of )?bread and )?toast "
+                    r"(?:a |one |the |some )?(?:slice|piece|bread|loaf)(?: of (?:the )?bread| of it)?)"
+                    r"(?: in the toaster)?$")
+
+
+#: what a known task makes, as a later part's "it" names it ("make coffee and put it in the fridge")
+_PRODUCT = {"make coffee": "mug", "make a plate of toast": "plate", "boil water": "pot"}
 
 
 def _enabling_last(clauses: list[Clause]) -> list[Clause]:
@@ -119,20 +125,50 @@ class ThorIntents:
         then each intent's clauses from the intent table, in the task's order."""
         if len(spans) == 1:  # the whole text, chunk by chunk, is one known task
             return self._intent(task, spans[0][1])
-        others = " and ".join(c for c, n in spans if n is None)
+        chunks, prev = [], None
+        for chunk, name in spans:  # "make coffee and put it in the fridge": "it" is the coffee's mug
+            if name is None and prev is not None and {"it", "them"} & set(chunk.split()):
+                what = _PRODUCT.get(prev)
+                if what is None:
+                    return GoalReading(task, status="unclear", why=(
+                        f"I can't tell what 'it' is in '{chunk}': after '{prev}' it would be what that makes, which "
+                        f"exists only once made, and the goal reader binds objects that exist now; name the object"))
+                chunk = re.sub(r"\b(?:it|them)\b", f"the {what}", chunk)
+            chunks.append((chunk, name))
+            prev = name
+        others = " and ".join(c for c, n in chunks if n is None)
         rest = read_rest(others) if others else GoalReading(task, ())
         if rest.status != "goal":
             return GoalReading(task, status=rest.status, why=rest.why, closest=rest.closest, notes=rest.notes)
         out, notes = list(rest.clauses), list(rest.notes)
-        for chunk, name in spans:
+        made: list[Clause] = []
+        for chunk, name in chunks:
             if name is None:
                 continue
             got = self._intent_clauses(name)
             if isinstance(got, str):
                 return GoalReading(task, status="refuse", why=got)
-            out += [c for c in got if all(c.options != o.options for o in out)]
+            made += [c for c in got if all(c.options != o.options for o in out + made)]
             notes.append(f"'{chunk}': intent '{name}' (its end state from the THOR intent table)")
+        # "make coffee and then put the mug in the sink": the mug is the coffee's mug, one instance
+        first = chunks[0][1] is not None  # in the task's order: "make coffee and then put the mug ..."
+        out = bind_once(made + out if first else out + made, self._shared(out, made),
+                        lambda c, opts: self._clause(opts, c.source))
         return GoalReading(task, tuple(self._drop_needless(_enabling_last(out), notes)), notes=notes)
+
+    def _shared(self, rest: list[Clause], made: list[Clause]) -> list[list]:
+        """Per object type named both by the other parts' clauses and by a known task's, the
+        instances the known task's clauses name (a group for :func:`bind_once`)."""
+        def ids(clauses):
+            return {x for c in clauses for o in c.options for x in (o.subject, o.target)
+                    if x in self.initial.objects}
+        theirs = ids(made)
+        groups = []
+        for t in sorted({self.initial.objects[x].type for x in ids(rest)}):
+            group = sorted(x for x in theirs if self.initial.objects[x].type == t)
+            if group:
+                groups.append(group)
+        return groups
 
     def _intent(self, task: str, name: str) -> GoalReading:
         got = self._intent_clauses(name)

@@ -95,10 +95,10 @@ class AnnotatedIntents:
         notes.append(f"'{part}': " + own.notes[-1])
         return list(own.clauses)
 
-    def _chunks(self, task: str, whole: GoalReading) -> GoalReading:
+    def _chunks(self, task: str, whole):
         """``task`` cut at "and" / "then" / commas and each chunk read alone, the clauses joined in
         order, when every chunk reads and none refers back ("it", "them": a chunk alone cannot
-        bind them); else ``whole`` (the whole task's reading)."""
+        bind them); else ``whole`` (the whole task's reading, or ``None``)."""
         import re
 
         chunks = [c for c in re.split(r"\s*(?:[,;]|\band then\b|\bthen\b|\band\b)\s*", task.lower()) if c.strip()]

@@ -174,6 +174,10 @@ class VirtualHomeGoals(AnnotatedIntents):
         object_words += [w for c in self.lex._classes if "_" in c and all(x in tw for x in c.split("_"))
                          for w in c.split("_")]
         parts = split_clauses(task, object_words)
+        if len(parts) == 1:  # "watch TV and go to sleep": a chunk names no object, so the splitter kept one
+            got = self._chunks(task, None)  # part; every chunk read alone, when each reads
+            if got is not None:
+                return got
         out: list[Clause] = []
         named: list = []
         notes: list[str] = [feeling] if feeling else []
@@ -695,6 +699,9 @@ class VirtualHomeGoals(AnnotatedIntents):
         if eff in ("sit", "lie"):
             posture = "SITTING" if eff == "sit" else "LYING"
             cl = [self._clause([Condition("state", CHARACTER, posture)])]
+            beds = [i for i in g.nodes_of_class("bed") if "LIEABLE" in g.properties_of(i)]
+            if tgt is None and eff == "lie" and "bed" in G.words(r.text) and beds:  # "go to bed": on a bed
+                cl.append(self._clause([Condition("relation", CHARACTER, "ON", b) for b in beds]))
             if tgt is not None:
                 able = "SITTABLE" if eff == "sit" else "LIEABLE"
                 on = [t for t in tgt.ids if able in g.properties_of(t)]

@@ -20,9 +20,10 @@ hold, :func:`out_of_reach` asks that
 
 The unmet precondition is returned in the executor's own format, so rule repair
 (:func:`~actionable.worlds.virtualhome.repair.corrective_steps`) inserts the ``WALK`` or the
-``WALK`` + ``OPEN`` that establishes it. Navigation and perception (``WALK``, ``FIND``,
-``TURNTO``, ``LOOKAT``, ``WATCH``, ...) and actions on held things (``DRINK``, ``READ``,
-``PUTON``) are not at-object actions.
+``WALK`` + ``OPEN`` that establishes it. Perception (``TURNTO``, ``LOOKAT``, ``WATCH``,
+``POINTAT``) asks only that the object is in the character's room (7 Dec: "watch TV and go to
+sleep" faced the office's TV from the bedroom); navigation (``WALK``, ``FIND``) and actions on
+held things (``DRINK``, ``READ``, ``PUTON``) are not at-object actions.
 """
 
 from __future__ import annotations
@@ -37,6 +38,29 @@ AT_OBJECT: frozenset[str] = frozenset({
     "GRAB", "OPEN", "CLOSE", "PUTIN", "PUTBACK", "PUTOBJBACK", "SWITCHON", "SWITCHOFF", "SIT", "LIE",
     "WIPE", "TOUCH", "POUR", "TYPE", "PUSH", "PULL", "MOVE", "RINSE", "WASH", "SCRUB", "SQUEEZE",
     "PLUGIN", "PLUGOUT", "CUT", "EAT"})
+
+
+#: perception done from where the character is: the object must be in the character's room
+IN_SIGHT: frozenset[str] = frozenset({"TURNTO", "LOOKAT", "WATCH", "POINTAT"})
+
+
+def _out_of_sight(step: Step, view: Any) -> dict | None:
+    """``TURNTO`` / ``LOOKAT`` / ``WATCH`` / ``POINTAT`` an object in another room than the
+    character's (VirtualHome's executor lets the character face a TV through walls): the unmet
+    ``CLOSE``, so rule repair walks to it; ``None`` when it is in the character's room (or held)."""
+    char = view.character_id
+    x = step.args[0].id
+    if x is None or x in set(view.held()):
+        return None
+    here, there = view.room_of(char), view.room_of(x)
+    if here is None or there is None or here == there:
+        return None
+    name = view.class_of(char) or "character"
+    return {"executed": False, "error_type": "missing",
+            "error": f"<{step.args[0].name}> ({x}) is in another room than the character; walk to it first "
+                     "(the planning domain's reach rule)",
+            "unmet_preconditions": [f"{name}({char}) CLOSE {step.args[0].name}({x})"],
+            "unmet_raw": [(False, {"from_id": char, "relation": "CLOSE", "to_id": x})], "shut_in": None}
 
 
 def out_of_reach(step: Step, view: Any) -> dict | None:
@@ -54,6 +78,8 @@ def out_of_reach(step: Step, view: Any) -> dict | None:
         ``x OPEN`` for an object in a closed container) and ``shut_in`` (that container's id, or
         ``None`` when the object is only too far).
     """
+    if step.action in IN_SIGHT and step.args:  # "watch TV" from the bedroom: the TV is in the office
+        return _out_of_sight(step, view)
     if step.action not in AT_OBJECT or not step.args:
         return None
     char = view.character_id
@@ -81,4 +107,4 @@ def out_of_reach(step: Step, view: Any) -> dict | None:
     return None
 
 
-__all__ = ["AT_OBJECT", "out_of_reach"]
+__all__ = ["AT_OBJECT", "IN_SIGHT", "out_of_reach"]

@@ -704,3 +704,36 @@ def test_toasting_what_is_not_bread_is_refused(fp1):
     AI2-THOR's toaster cooks bread slices only."""
     r = fp1.read("toast the apple")
     assert r.status == "refuse" and "cannot be toasted" in r.why and "Apple" in r.why
+
+
+def test_a_later_part_about_the_coffee_mug_is_that_mug(fp1):
+    """Clean-clone check (7 Dec): "Make coffee and then put the mug in the sink" was met by the
+    other mug, already in the sink (Done, the coffee mug left in the machine); "... put it in the
+    fridge" was "can't tell". The mug of a later part, and its "it", are the coffee's mug."""
+    for task, where in (("Make coffee and then put the mug in the sink", "SinkBasin"),
+                        ("Make coffee and put it in the fridge", "Fridge")):
+        r, p = _reach(fp1, task)
+        s = p.state
+        coffee = [i for i, o in s.objects.items() if o.type == "Mug" and o.liquid == "coffee"]
+        assert coffee and any(s.objects[s.objects[m].parent].type == where for m in coffee), (task, p.steps)
+
+
+def test_it_after_a_task_that_makes_something_new_is_said_plainly(fp1):
+    r = fp1.read("Make toast then put it in the fridge")
+    assert r.status == "unclear" and "'it'" in r.why and "make toast" in r.why
+
+
+def test_slicing_something_else_and_toasting_it_is_not_the_toast_task(fp1):
+    """ "slice the apple and toast it" was the toast task on the bread (Done); "it" is the apple."""
+    r = fp1.read("slice the apple and toast it")
+    assert r.status == "refuse" and "Apple cannot be toasted" in r.why
+
+
+@pytest.mark.parametrize("task, status", [("Is the apple in the fridge?", "refuse"), ("Is the mug in the sink?", "goal")])
+def test_a_question_on_where_a_thing_is_is_answered(fp1, task, status):
+    """ "Is the mug in the sink?" was "can't tell"; now the placement, answered: "Nothing to do" when
+    a mug is there (one is, in FloorPlan1), "No: ..." otherwise, never acted on."""
+    r = fp1.read(task)
+    assert r.status == status, r.why
+    if status == "refuse":
+        assert r.why.startswith("No: ") and "question" in r.why

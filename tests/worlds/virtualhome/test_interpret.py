@@ -405,3 +405,50 @@ def test_going_to_bed_lies_on_a_bed(vh):
         res = plan_task(dom, text, interp)
         assert res.done is True
         assert [a.name for s in res.resolved_program.steps for a in s.args][-1] == "bed", res.resolved_program
+
+
+@pytest.mark.parametrize("text, must", [
+    # the whole task was 0.82 to "Go to sleep" and the TV part was dropped (Done, exit 0)
+    ("Watch TV and go to sleep", {("state", 410, "ON"), ("state", C, "LYING")}),
+    # "brush your teeth" was "close to a teeth" and the sleep part dropped
+    ("Go to sleep and then brush your teeth", {("state", C, "LYING"), ("relation", C, "HOLDS")}),
+    # "has no sleep" (the whole task read as one clause)
+    ("Turn off the TV and go to sleep", {("state", 248, "OFF"), ("state", C, "LYING")}),
+])
+def test_every_chunk_is_kept_when_the_splitter_finds_one_part(vh_lm, text, must):
+    """Clean-clone check (7 Dec, sixth session): when a chunk names no object the object splitter
+    keeps one part; every chunk is now read alone first, and the plan meets every part."""
+    from actionable.planning.pipeline import plan_task
+
+    dom, interp = vh_lm
+    r = interp.read(text)
+    assert r.status == "goal", r.why
+    got = {(o.kind, o.subject, o.value) for c in r.clauses for o in c.options}
+    assert must <= got, [c.text for c in r.clauses]
+    res = plan_task(dom, text, interp, reading=r)
+    assert res.done is True, res.verdict()
+
+
+def test_watching_a_tv_in_another_room_walks_there_first(vh):
+    """The reach rule for perception: TURNTO / LOOKAT / WATCH an object in another room than the
+    character's is unmet (the executor accepts it through walls); rule repair walks there. The
+    character starts in the bedroom (67); the televisions are in the office and the dining room."""
+    from actionable.core.program import Argument, Step
+    from actionable.worlds.virtualhome.reach import out_of_reach
+    from actionable.worlds.virtualhome.simulator import StateView
+
+    dom, _ = vh
+    g = dom.graph
+    aff = dom.start()
+    view = StateView(aff.state, g.character_id)
+    assert view.room_of(g.character_id) == 67 and g.room_of(410) != 67
+    for action in ("TURNTO", "LOOKAT", "WATCH"):
+        why = out_of_reach(Step(action, (Argument("television", 410),)), view)
+        assert why is not None and "another room" in why["error"], action
+        assert why["unmet_raw"][0][1]["to_id"] == 410
+    # in the character's room it is in sight: the bedroom's table lamp
+    lamp = next(i for i in g.nodes_of_class("tablelamp") if g.room_of(i) == 67)
+    assert out_of_reach(Step("LOOKAT", (Argument("tablelamp", lamp),)), view) is None
+    # repaired, the step runs after a walk to the TV
+    att = aff.attempt(Step("TURNTO", (Argument("television", 410),)), repair=True)
+    assert att.ok and [s.action for s in att.steps] == ["WALK", "TURNTO"], att.steps

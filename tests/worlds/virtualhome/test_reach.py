@@ -71,8 +71,11 @@ def test_navigation_and_held_objects_are_not_at_object(vh):
 
     dom, _ = vh
     aff = dom.start()
-    for line in ("[WALK] <sink> (231)", "[TURNTO] <television> (410)", "[LOOKAT] <television> (410)"):
-        assert out_of_reach(parse_step(line), aff.view()) is None
+    assert out_of_reach(parse_step("[WALK] <sink> (231)"), aff.view()) is None
+    # perception asks only for the character's room (7 Dec): the office's TV from the bedroom is not
+    # in sight (tests/worlds/virtualhome/test_interpret.py has the repair)
+    for line in ("[TURNTO] <television> (410)", "[LOOKAT] <television> (410)"):
+        assert "another room" in out_of_reach(parse_step(line), aff.view())["error"]
     _walk(aff, "[WALK] <plate> (1249)", "[GRAB] <plate> (1249)", "[WALK] <bathroom> (1)")
     assert out_of_reach(parse_step("[DROP] <plate> (1249)"), aff.view()) is None  # held
     assert {"GRAB", "OPEN", "PUTIN", "PUTBACK", "SWITCHOFF", "WASH"} <= AT_OBJECT
