@@ -149,6 +149,10 @@ VH_CASES: tuple[GoalCase, ...] = (
     # (7 Dec, clean-clone check) "go to bed" is lying on a bed, checked (was lying anywhere)
     GoalCase("Go to bed", clauses=2, must=(("state", C, "LYING", None, False), ("relation", C, "ON", 105, False)),
              kind="posture"),
+    # "it" after a placement into a bag one carries is the bag (was the keys: the purse part dropped, Done)
+    GoalCase("Put the keys in the purse and bring it to the bedroom", clauses=2,
+             must=(("relation", 1706, "INSIDE", 1324, False), ("relation", 1324, "INSIDE", 67, False)),
+             kind="pronoun"),
     # a placement question is answered, never acted on
     GoalCase("Are the plates on the table?", status="refuse", plan=None, kind="question"),
     # "ironing board": "board" ends four classes' names and "ironing" is in none; it moved the chessboard

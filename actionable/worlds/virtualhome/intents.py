@@ -75,8 +75,13 @@ class AnnotatedIntents:
         if not clauses:
             return GoalReading(task, status="unclear", closest=best,
                                why=f"the nearest known task '{best}' has goal conditions on objects this scene lacks")
+        extra = []
+        if all(o.subject == CHARACTER and o.kind != "action" for c in clauses for o in c.options):
+            # "take a shower": close to the shower; "brush teeth": holding the brush and the paste
+            extra = [f"'{best}' ends, in VirtualHome's annotated programs, when {' and '.join(c.text for c in clauses)}: "
+                     f"the simulator has no action for the activity itself, so that end state is what is checked"]
         return GoalReading(task, tuple(clauses), notes=notes + [
-            f"end state of '{best}' (annotated goals of its packaged programs; similarity {sim:.2f})"])
+            f"end state of '{best}' (annotated goals of its packaged programs; similarity {sim:.2f})"] + extra)
 
     def _part_intent(self, task: str, part: str, parts, notes: list):
         """A part the grammar cannot read: the whole task's intent reading when it finds a known

@@ -459,6 +459,9 @@ class VirtualHomeGoals(AnnotatedIntents):
             ref = prev.subject or prev.target
         elif k > 0 and ws[k - 1] in ("on", "in", "into", "onto", "inside", "to"):
             ref = prev.target  # "put the remote on the sofa and sit on it": the place named before
+        elif (ws[0] in ("bring", "carry", "take", "move", "fetch") and prev.prep in ("in", "into", "inside")
+              and all({"GRABBABLE", "CONTAINERS"} <= self.graph.properties_of(i) for i in prev.target.ids)):
+            ref = prev.target  # "put the keys in the purse and bring it to the bedroom": the purse
         elif eff in _STATE_OF:  # the one that can take the state: "put the milk in the fridge and close it"
             need = _NEEDS.get(_STATE_OF[eff])
             order = (prev.subject, prev.target) if need is None else (prev.target, prev.subject)

@@ -452,3 +452,14 @@ def test_watching_a_tv_in_another_room_walks_there_first(vh):
     # repaired, the step runs after a walk to the TV
     att = aff.attempt(Step("TURNTO", (Argument("television", 410),)), repair=True)
     assert att.ok and [s.action for s in att.steps] == ["WALK", "TURNTO"], att.steps
+
+
+def test_an_activity_the_simulator_cannot_do_says_what_done_means(vh_lm):
+    """ "take a shower" is Done when the character is close to the shower (EAI's annotation of
+    VirtualHome's program 729_2): a note, shown by ``plan``, says so."""
+    _, interp = vh_lm
+    r = interp.read("Take a shower")
+    assert r.status == "goal"
+    assert any("has no action for the activity itself" in n and "close to a shower" in n for n in r.notes), r.notes
+    r = interp.read("Turn on the TV")
+    assert not any("has no action for the activity itself" in n for n in r.notes)
