@@ -222,11 +222,9 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
                     r.subject.amount = amount
                     r.subject.quantifier = "all"
             if isinstance(r, str) and not all(G.names_an_object(w) for w in r.split(":", 1)[1].split(",")):
-                got = self._part_intent(task, part, parts, notes)  # "before the guests come over": no object
-                if isinstance(got, GoalReading):  # is missing; "brush your teeth, then ...": a known task
-                    return got
-                out.extend(got)
-                parts_read.append(([], list(got)))
+                got = self._part_read(task, part, parts, notes, out, parts_read)  # "before the guests come
+                if isinstance(got, GoalReading):  # over": no object is missing; "brush your teeth, then ...": a
+                    return got  # known task
                 continue
             if isinstance(r, str) and _COMPLAINT.match(" ".join(G.words(part))) and not G.has_verb(G.words(part)) \
                     and any(p is not part and G.split_verb(G.words(p), _EXTRA_VERBS)[0] is not None for p in parts):
@@ -242,11 +240,9 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
                 notes.append(f"'{part}': an aside, asks for nothing")
                 continue
             if r is None:  # the whole task as a known task, else this part as one ("... and watch TV")
-                got = self._part_intent(task, part, parts, notes)
+                got = self._part_read(task, part, parts, notes, out, parts_read)
                 if isinstance(got, GoalReading):
                     return got
-                out.extend(got)
-                parts_read.append(([], list(got)))
                 continue
             r = G.implied_source(r, history)
             snap = G.snapshot(r)  # as named, before the reading narrows them
@@ -254,11 +250,9 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
             if isinstance(got, str):
                 return GoalReading(task, status="refuse", why=got)
             if got is None:
-                got = self._part_intent(task, part, parts, notes)
+                got = self._part_read(task, part, parts, notes, out, parts_read)
                 if isinstance(got, GoalReading):
                     return got
-                out.extend(got)
-                parts_read.append(([], list(got)))
                 continue
             if got == [] and G.words(r.text)[:2] == ["keep", "still"]:
                 notes.append(f"'{part.replace('keep still ', 'keep ')}': not so now, so nothing is kept and nothing is switched (say it as a "
@@ -376,6 +370,15 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
                     best = (j - i, sel)
                     break
         return best[1] if best else None
+
+    def _part_read(self, task, part, parts, notes, out, parts_read):
+        """:meth:`_part_intent` of a part the grammar cannot read; its clauses are added to ``out``
+        and ``parts_read``. Returns them, or the :class:`GoalReading` to return for the task."""
+        got = self._part_intent(task, part, parts, notes)
+        if not isinstance(got, GoalReading):
+            out.extend(got)
+            parts_read.append(([], list(got)))
+        return got
 
     def _unread_tail(self, r) -> str | None:
         """The words after an "and" in a noun phrase that name nothing here ("the radio and dance":

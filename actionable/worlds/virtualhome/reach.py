@@ -55,11 +55,16 @@ def _out_of_sight(step: Step, view: Any) -> dict | None:
     here, there = view.room_of(char), view.room_of(x)
     if here is None or there is None or here == there:
         return None
-    name = view.class_of(char) or "character"
-    return {"executed": False, "error_type": "missing",
-            "error": f"<{step.args[0].name}> ({x}) is in another room than the character; walk to it first "
-                     "(the planning domain's reach rule)",
-            "unmet_preconditions": [f"{name}({char}) CLOSE {step.args[0].name}({x})"],
+    return _not_close(view, step.args[0].name, x, f"<{step.args[0].name}> ({x}) is in another room than the "
+                                                  f"character; walk to it first")
+
+
+def _not_close(view: Any, name: str, x: int, why: str) -> dict:
+    """The simulator-format info of an unmet ``character CLOSE x`` (rule repair walks to ``x``)."""
+    char = view.character_id
+    who = view.class_of(char) or "character"
+    return {"executed": False, "error_type": "missing", "error": f"{why} (the planning domain's reach rule)",
+            "unmet_preconditions": [f"{who}({char}) CLOSE {name}({x})"],
             "unmet_raw": [(False, {"from_id": char, "relation": "CLOSE", "to_id": x})], "shut_in": None}
 
 
@@ -98,12 +103,7 @@ def out_of_reach(step: Step, view: Any) -> dict | None:
         supports = {t for rel in ("ON", "INSIDE") for t in view.targets(x, rel)}  # the character is never CLOSE to a room
         if x in close or supports & close:
             continue
-        name = view.class_of(char) or "character"
-        return {"executed": False, "error_type": "missing",
-                "error": f"the character is not close to <{a.name}> ({x}); walk to it first "
-                         "(the planning domain's reach rule)",
-                "unmet_preconditions": [f"{name}({char}) CLOSE {a.name}({x})"],
-                "unmet_raw": [(False, {"from_id": char, "relation": "CLOSE", "to_id": x})], "shut_in": None}
+        return _not_close(view, a.name, x, f"the character is not close to <{a.name}> ({x}); walk to it first")
     return None
 
 
