@@ -235,7 +235,7 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
                 f"'slice the {piece.group(1)}'"))
         text = _FILLER.sub("", _norm(task))
         intent = self._intent_name(text)
-        raw_text = re.sub(r"[;,]", " , ", task.lower())
+        raw_text = self._door_of(re.sub(r"[;,]", " , ", task.lower()))
         if intent is not None:
             return self._intent(task, intent)
         notes: list[str] = [feeling] if feeling else []
@@ -326,6 +326,17 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
         out, undone = drop_undone(out)
         notes += undone
         return GoalReading(task, tuple(self._drop_needless(_enabling_last(out), notes)), notes=notes)
+
+    def _door_of(self, text: str) -> str:
+        """ "the door" in a scene without doors: the door of the openable thing named before it ("put
+        the bread in the fridge and close the door" closes the fridge); ``text`` unchanged otherwise."""
+        ws = text.split()
+        if "door" not in ws or self.lex.known(["door"]):
+            return text
+        k = ws.index("door")
+        box = next((w for w in reversed(ws[:k]) for t in self.lex.classes([w])
+                    if any("openable" in self.initial.objects[i].caps for i in self.initial.of_type(t))), None)
+        return text if box is None else " ".join(box if i == k else w for i, w in enumerate(ws))
 
     def _adjectives(self, part: str, r, notes: list):
         """A state adjective before the subject's or target's noun ("the dirty plates", "the open

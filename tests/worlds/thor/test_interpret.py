@@ -737,3 +737,14 @@ def test_a_question_on_where_a_thing_is_is_answered(fp1, task, status):
     assert r.status == status, r.why
     if status == "refuse":
         assert r.why.startswith("No: ") and "question" in r.why
+
+
+@pytest.mark.parametrize("task, box", [("put the bread in the fridge and close the door", "Fridge"),
+                                       ("put the mug in the cabinet and shut the door", "Cabinet")])
+def test_the_door_after_a_container_is_its_door(fp1, task, box):
+    """A probe (7 Dec): "... and close the door" was "can't tell" in a kitchen without doors; it is
+    the door of the openable thing named before (VirtualHome reads it so too)."""
+    r = fp1.read(task)
+    assert r.status == "goal", r.why
+    shut = [o for c in r.clauses for o in c.options if o.value == "isOpen" and o.negate]
+    assert shut and all(fp1.initial.objects[o.subject].type == box for o in shut), r.clauses
