@@ -113,8 +113,10 @@ def plan_command(
     kitchen) that does what the task asks, and say whether it does.
 
     The default planner (--variant goal) reads the task into goal conditions on
-    exact objects ("Turn off all the lights": every light OFF), searches for steps
-    that make them true, and checks them on the final state. The first line is the
+    exact objects ("Turn off all the lights": every light OFF; parts joined
+    by "and", "then" or commas, known activities among them: "sit on the
+    couch and watch TV"), searches for steps that make them true, and checks
+    them on the final state. The first line is the
     verdict: Done, Nothing to do, Not done: <unmet conditions>. A task that asks
     for the impossible is refused, a question whose state does not hold is answered
     "No: ...", and a task it cannot read as goal conditions gets "I can't tell what
