@@ -161,9 +161,10 @@ def _goal_line(goal: str, env: str, scene: str, final) -> tuple[str, bool | None
     revision: met ..." / "... NOT met ..." / "... not checked (why)" and True / False / None."""
     from types import SimpleNamespace
 
+    from actionable.core.config import LMConfig, make_config
     from actionable.core.errors import ActionableError
     from actionable.core.registry import planning_domain
-    from actionable.planning.pipeline import check_with_interpreter
+    from actionable.planning.pipeline import LazyEmbedder, check_with_interpreter
 
     try:
         dom = planning_domain(env, scene or "default")
@@ -176,7 +177,8 @@ def _goal_line(goal: str, env: str, scene: str, final) -> tuple[str, bool | None
         executability, state = dom.start().execute(steps)
         res = SimpleNamespace(task=goal, steps=steps, resolved_program=final, executability=executability,
                               final_state=state, stop_reason=None, done=None, goal_check=None, reading=None)
-        check_with_interpreter(res, dom)
+        lcfg = make_config(LMConfig)  # the translation LM, as `plan` gives it, for intent readings ("Watch TV")
+        check_with_interpreter(res, dom, LazyEmbedder(lcfg.translation_model, lcfg.cache_dir))
     except ActionableError as exc:
         return f"goal after revision: not checked ({exc})", None
     gc = res.goal_check or {}

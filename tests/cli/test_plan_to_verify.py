@@ -78,9 +78,12 @@ def test_plan_json_reads_the_resolved_program():
 def test_verify_reads_plan_output_file(tmp_path, capsys):
     f = tmp_path / "p.txt"
     f.write_text(HUMAN)
-    assert main(["verify", str(f), "--judge", "rule"]) == 0
+    # the rule judge's revision never looks at the TV: "Watch TV" (its annotated end state, read
+    # with the translation LM as `plan` reads it) is not met, exit 1 (before 7 Dec: "not checked", 0)
+    assert main(["verify", str(f), "--judge", "rule"]) == 1
     out = capsys.readouterr().out
     assert "revised plan" in out and "[SWITCHON] <television> (410)" in out
+    assert out.strip().splitlines()[-1].startswith("goal after revision: NOT met"), out[-300:]
 
 
 def test_a_bad_plan_line_names_the_file(tmp_path, capsys):
@@ -122,3 +125,17 @@ def test_verify_checks_the_revised_plans_goal_as_plan_reads_it(tmp_path):
     rc, out, err = run_cli("verify", str(p), "--goal", "Turn on the TV", "--judge", "rule", "-q", "--json")
     assert rc == 0, err
     assert json.loads(out)["goal_after"]["done"] is True
+
+
+def test_verify_checks_a_known_task_goal_as_plan_does(tmp_path):
+    """Final clean-clone check (7 Dec): `plan "Watch TV"` was Done (4 of 4: the annotated end state
+    of "Watch TV", which the translation LM finds), and `verify` on that plan said "goal after
+    revision: not checked (... no translation LM was given ...)": `verify` now gives the goal reader
+    the translation LM as `plan` does."""
+    code, out, err = run_cli("plan", "Watch TV", "-q")
+    assert code == 0, err
+    f = tmp_path / "plan.txt"
+    f.write_text(out)
+    code, out, err = run_cli("verify", str(f))
+    assert code == 0, err
+    assert out.strip().splitlines()[-1].startswith("goal after revision: met (4 of 4"), out[-400:]

@@ -102,9 +102,11 @@ def plan3(tmp_path):
 def test_judge_tags_of_nonexistent_steps_are_ignored_with_notes(cli, plan3):
     judge = ("1. #REMOVE: fine\n99. #REMOVE: no such step\n-3. #REMOVE\n0. #REMOVE\n"
              "#REMOVE 1000000000000000000000 - huge\n#MISSING: fly to the moon\n#MISSING: [GRAB] <unicorn>")
+    # "Watch TV" is read with the translation LM as `plan` reads it (7 Dec), so a revision that never
+    # looks at the TV exits 1; what is tested is that hostile output never crashes or runs
     res = cli("verify", plan3, "--goal", "Watch TV", "--judge", "llm", "--json",
               "--model", _scripted(judge, "", "", "", ""))
-    assert res.rc == 0, res.err
+    assert res.rc in (0, 1), res.err  # 0: the revised plan meets the goal, 1: it does not (never 2+)
     doc = json.loads(res.out)
     r1 = doc["rounds"][0]
     removed = sorted(c["index"] for c in r1["critiques"] if c["kind"].upper() == "REMOVE")
@@ -116,9 +118,11 @@ def test_judge_tags_of_nonexistent_steps_are_ignored_with_notes(cli, plan3):
 
 @pytest.mark.parametrize("judge_out", [BIG, BIG_LINES, "", "\x00" * 1000, "#REMOVE " * 20_000])
 def test_judge_garbage_or_huge_output_never_crashes(cli, plan3, judge_out):
+    # "Watch TV" is read with the translation LM as `plan` reads it (7 Dec), so a revision that never
+    # looks at the TV exits 1; what is tested is that hostile output never crashes or runs
     res = cli("verify", plan3, "--goal", "Watch TV", "--judge", "llm", "--json",
               "--model", _scripted(judge_out, judge_out, judge_out, judge_out, judge_out))
-    assert res.rc == 0, res.err
+    assert res.rc in (0, 1), res.err  # 0: the revised plan meets the goal, 1: it does not (never 2+)
     doc = json.loads(res.out)
     assert 1 <= len(doc["rounds"]) <= 5
     for step in _final_steps(doc):
@@ -129,7 +133,7 @@ def test_llm_planner_output_that_is_code_is_not_run(cli, plan3, tmp_path, monkey
     monkeypatch.chdir(tmp_path)
     res = cli("verify", plan3, "--goal", "Watch TV", "--judge", "llm", "--planner", "llm", "--json",
               "--model", _scripted("3. #REMOVE: undoes step 2", CODE, "", "", "", "", "", ""))
-    assert res.rc == 0, res.err
+    assert res.rc in (0, 1), res.err  # 0: the revised plan meets the goal, 1: it does not (never 2+)
     doc = json.loads(res.out)
     assert not (tmp_path / "PWNED").exists()
     for step in _final_steps(doc):

@@ -10,7 +10,9 @@ from actionable.cli import main
 def test_verify_rule_prints_critiques_and_plan(tmp_path, capsys):
     f = tmp_path / "plan.txt"
     f.write_text("walk to tv\nswitch on tv\nswitch off tv\nswitch on tv\nwatch tv\n", encoding="utf-8")
-    assert main(["verify", str(f), "--goal", "Watch TV", "--judge", "rule"]) == 0
+    # exit 1: the rule judge's revision never looks at the TV, and "Watch TV" is read with the
+    # translation LM as `plan` reads it (7 Dec; before, its goal was "not checked", exit 0)
+    assert main(["verify", str(f), "--goal", "Watch TV", "--judge", "rule"]) == 1
     out = capsys.readouterr().out
     assert "#REMOVE 2" in out and "#REMOVE 3" in out and "revised plan (3 steps, was 5; converged)" in out
 
