@@ -304,6 +304,10 @@ def bind_apart(parts, remake) -> list:
     return [c for _, cls_ in parts for c in cls_]
 
 
+#: the action goal of a visit on the way (:func:`visits_on_the_way`): a walk to, run to or find of it
+VISIT = "WALK|RUN|FIND"
+
+
 def visits_on_the_way(clauses) -> tuple[list, list[str]]:
     """``(clauses, a note per changed one)``: a clause that puts the character close to something
     ("take a shower": close to the shower, EAI's annotation), or facing it ("watch TV": facing the
@@ -314,7 +318,7 @@ def visits_on_the_way(clauses) -> tuple[list, list[str]]:
     clauses = list(clauses)
 
     def close_to(c):  # (relation, the action that did it on the way)
-        for rel, did_it in (("CLOSE", "WALK|RUN|FIND"), ("FACING", "TURNTO|LOOKAT|WATCH")):
+        for rel, did_it in (("CLOSE", VISIT), ("FACING", "TURNTO|LOOKAT|WATCH")):
             if c.options and all(o.kind == "relation" and o.subject == CHARACTER and o.value == rel and not o.negate
                                  for o in c.options):
                 return {o.target for o in c.options}, did_it
@@ -386,4 +390,4 @@ def goal_interpreter(world: str, scene: Any):
 
 
 __all__ = ["CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter", "GoalReading",
-           "STATUSES", "bind_apart", "bind_once", "bind_references", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "referents", "visits_on_the_way"]
+           "STATUSES", "bind_apart", "bind_once", "bind_references", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "referents", "VISIT", "visits_on_the_way"]

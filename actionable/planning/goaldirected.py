@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from actionable.core.conditions import CHARACTER, GoalReading, check_clauses
+from actionable.core.conditions import CHARACTER, VISIT, GoalReading, check_clauses
 from actionable.core.errors import EnvError, ResolutionError
 
 
@@ -134,7 +134,7 @@ def _tidy(aff, interp, clauses, cfg: GoalSearchConfig, out: GoalPlan, held_at_st
 
 #: navigation actions: an action goal made only of them is a visit on the way
 #: (:func:`~actionable.core.conditions.visits_on_the_way`)
-_NAVIGATION = frozenset({"WALK", "RUN", "FIND"})
+_NAVIGATION = frozenset(VISIT.split("|"))
 
 
 def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan:

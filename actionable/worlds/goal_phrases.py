@@ -261,6 +261,16 @@ _GO_FIRST = re.compile(r"^\s*(?:please )?(?:go|head|come|run|walk)(?: over)? (?:
                        r"\s*(?:[,.;]|\band\b|\bthen\b)+\s*(?:then\s+)?", re.I)
 
 
+#: where a task's chunks meet: commas, semicolons, "and", "then", "and then"
+_CHUNK_SPLIT = re.compile(r"\s*(?:[,;]|\band then\b|\bthen\b|\band\b)\s*")
+
+
+def chunks(text: str) -> list[str]:
+    """``text`` cut where its chunks meet ("brush your teeth, then go to sleep" -> ["brush your
+    teeth", "go to sleep"]), empty pieces dropped; case as given."""
+    return [c for c in _CHUNK_SPLIT.split(text) if c.strip()]
+
+
 def activity(task: str) -> str:
     """The activity an intent task names, without the speaker's framing ("I want to watch
     television" -> "watch television"; "go to the bathroom and brush your teeth" -> "brush your

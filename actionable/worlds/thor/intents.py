@@ -14,6 +14,7 @@ import re
 
 from actionable.core.conditions import Clause, Condition, GoalReading, bind_once
 from actionable.grounding import goal_reader as G
+from actionable.worlds import goal_phrases as P
 from actionable.worlds.thor.actions import teach_can_contain
 from actionable.worlds.thor.scene import ThorState
 
@@ -100,7 +101,7 @@ class ThorIntents:
         name or None)]``, each intent the longest run of chunks that names one ("make toast and put
         it on a plate" stays one; so does "slice the bread and toast a slice" + "and put it on a plate",
         the first run's intent named with what follows); ``None`` when no chunk is an intent."""
-        chunks = [c for c in re.split(r"\s*(?:,|;|\band then\b|\bthen\b|\band\b)\s*", text) if c.strip()]
+        chunks = P.chunks(text)
         out, i = [], 0
         while i < len(chunks):
             for j in range(len(chunks), i, -1):

@@ -104,9 +104,7 @@ class AnnotatedIntents:
         """``task`` cut at "and" / "then" / commas and each chunk read alone, the clauses joined in
         order, when every chunk reads and none refers back ("it", "them": a chunk alone cannot
         bind them); else ``whole`` (the whole task's reading, or ``None``)."""
-        import re
-
-        chunks = [c for c in re.split(r"\s*(?:[,;]|\band then\b|\bthen\b|\band\b)\s*", task.lower()) if c.strip()]
+        chunks = P.chunks(task.lower())
         if len(chunks) < 2 or any({"it", "them", "they", "one"} & set(G.words(c)) for c in chunks):
             return whole
         ex_t, ex_p = getattr(self, "_exclude", (frozenset(), frozenset()))
