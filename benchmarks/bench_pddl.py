@@ -8,6 +8,11 @@ For each shipped problem (``blocksworld:p01..p03``, ``household:p01..p03``):
   so the household problems (typing, negative and existential preconditions) are first compiled
   by unified-planning's quantifier, disjunction and negative-condition removers; plans are mapped
   back and replayed in the pddl world.
+* **goal-directed planner** (the default of ``actionable plan --env pddl``,
+  :mod:`actionable.worlds.pddl.goals`): row ``goal`` (the problem's goal read as conditions, a
+  classical plan replayed in the world: pyperplan A*, then GBFS; the goal search if neither finds
+  one) and ``goal-search`` (the world-agnostic goal search over the exact affordance alone), so
+  the two ways issue 24 names are measured side by side.
 * **grounded planner** (the project's, :mod:`actionable.planning.grounded`, through the world's
   planning domain): rows ``lm`` (the embedded SmolLM2-135M scores candidates), ``no-lm`` (prior
   and translation LM only) and ``no-lm-deep`` (no LM, goal search 8 steps / 3000 states instead of
@@ -31,7 +36,7 @@ import random
 import time
 from pathlib import Path
 
-ROWS = ("lm", "no-lm", "no-lm-deep")
+ROWS = ("goal", "goal-search", "lm", "no-lm", "no-lm-deep")
 
 
 def classical(scene: str) -> dict:
@@ -75,8 +80,34 @@ def classical(scene: str) -> dict:
     return out
 
 
+def goal_directed(scene: str, row: str) -> dict:
+    """The default planner (``actionable plan --env pddl``): the problem's goal read by the world's
+    ``goals`` capability, then a classical plan replayed (``goal``), or the goal search only
+    (``goal-search``: ``GoalSearchConfig(planner="search")``)."""
+    from actionable.planning.goaldirected import GoalSearchConfig
+    from actionable.planning.pipeline import plan_task
+    from actionable.worlds.pddl.goals import PddlGoals
+    from actionable.worlds.pddl.planning import PddlPlanning
+
+    d = PddlPlanning(scene)
+    interp = PddlGoals(scene)
+    reading = interp.read(d.task_text())
+    cfg = GoalSearchConfig.for_reading(reading)
+    if row == "goal-search":
+        cfg = GoalSearchConfig(max_steps=cfg.max_steps, planner="search")
+    t = time.perf_counter()
+    res = plan_task(d, d.task_text(), interp, cfg, reading)
+    secs = time.perf_counter() - t
+    gc = res.goal_check
+    return {"success": bool(res.done), "executable": bool(res.executable), "met": gc["met"], "total": gc["total"],
+            "length": len(res.steps), "repairs": sum(s.repaired for s in res.steps), "stop": res.stop_reason,
+            "s": round(secs, 2), "lm_calls": 0, "planner": res.config.get("planner")}
+
+
 def grounded(scene: str, row: str, parts: dict) -> dict:
-    """One grounded plan of ``scene`` for ``row`` (:data:`ROWS`)."""
+    """One plan of ``scene`` for ``row`` (:data:`ROWS`): the grounded planner, or the goal-directed one."""
+    if row.startswith("goal"):
+        return goal_directed(scene, row)
     from actionable.core.config import GroundedConfig
     from actionable.planning.grounded import GroundedPlanner
     from actionable.planning.retrieval import ProgramRetriever

@@ -18,6 +18,11 @@ exact 0/1 with rule repair), never over free text:
    that filled the cup) is switched back off when the world says how (``interpreter.restore``,
    optional: the condition that puts an enabling condition back) and every clause still holds.
 
+A world whose goal interpreter has a classical planner (``classical(reading, max_steps)``: the
+``pddl`` world's unified-planning engines) is asked first; its plan is replayed through the
+affordance without repair and kept when every step executes and every clause holds after it
+(``GoalSearchConfig.planner == "auto"``, the default; ``"search"`` skips it).
+
 With ``lookahead`` (the efficiency benchmark's "larger budget"), every order of the first
 ``lookahead`` unmet clauses is tried and the shortest complete plan kept. A reading whose task says
 an order (``GoalReading.ordered``: "put the towel on the rack before you switch on the TV") is first
@@ -51,12 +56,16 @@ class GoalSearchConfig:
         repair_budget: most corrective steps before one achiever.
         max_options: most options of a clause tried per round (instances, nearest first).
         lookahead: clauses whose orders are searched exhaustively (0: greedy only).
+        planner: ``"auto"`` (a world's classical planner first when its goal interpreter has one,
+            ``classical(reading, max_steps)``, its plan replayed; the goal search otherwise or when
+            that finds nothing) or ``"search"`` (the goal search only).
     """
 
     max_steps: int = 40
     repair_budget: int = 10
     max_options: int = 12
     lookahead: int = 0
+    planner: str = "auto"
 
     @classmethod
     def for_reading(cls, reading) -> "GoalSearchConfig":
@@ -78,6 +87,7 @@ class GoalPlan:
         remaining: texts of the clauses that do not hold. blockers: for each remaining clause,
             why its achievers failed (unmet preconditions, or "no achiever").
         attempts: achievers tried. seconds: search time.
+        planner: what made the plan (``"goal search"``, or the classical engine's name).
     """
 
     steps: list = field(default_factory=list)
@@ -90,6 +100,7 @@ class GoalPlan:
     attempts: int = 0
     seconds: float = 0.0
     stop_reason: str = ""
+    planner: str = "goal search"
 
 
 def _why(att) -> str:
@@ -235,6 +246,32 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan
     return out
 
 
+def _classical(domain, interp, reading: GoalReading, cfg: GoalSearchConfig) -> GoalPlan | None:
+    """The world's classical plan for ``reading``, replayed through the affordance without repair;
+    ``None`` when there is none, a step does not execute, or the goal does not hold after it."""
+    t0 = time.perf_counter()
+    steps = interp.classical(reading, cfg.max_steps)
+    if steps is None:
+        return None
+    aff = domain.start(repair_budget=0)
+    out = GoalPlan(planner=getattr(interp, "engine", None) or "classical planner")
+    for st in steps:
+        out.attempts += 1
+        att = aff.attempt(st, repair=False)
+        if not att.ok:
+            return None
+        aff.commit(att)
+        out.steps.extend(att.steps)
+        out.repaired.extend([False] * len(att.steps))
+        out.serves.extend([f"classical plan, {out.planner}"] * len(att.steps))
+    chk = check_clauses(reading.clauses, interp.view(aff.state), out.steps)
+    if not chk.done:
+        return None
+    out.state, out.reached, out.stop_reason = aff.state, True, "goal_reached"
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
 def plan_to_goal(domain, interp, reading: GoalReading, config: GoalSearchConfig | None = None) -> GoalPlan:
     """Search a plan that makes every clause of ``reading`` hold (see the module doc).
 
@@ -250,6 +287,10 @@ def plan_to_goal(domain, interp, reading: GoalReading, config: GoalSearchConfig 
     """
     cfg = config or GoalSearchConfig.for_reading(reading)
     clauses = list(reading.clauses)
+    if cfg.planner == "auto" and hasattr(interp, "classical"):
+        plan = _classical(domain, interp, reading, cfg)
+        if plan is not None:
+            return plan
     best = _greedy(domain.start(repair_budget=cfg.repair_budget), interp, clauses, cfg)
     if reading.ordered and len(clauses) > 1:  # in the order the task says
         in_order = _greedy(domain.start(repair_budget=cfg.repair_budget), interp, clauses, cfg,

@@ -8,7 +8,8 @@
 2. conditions that already hold give an empty plan, ``stop_reason == "already_done"``
    ("Nothing to do");
 3. otherwise :func:`~actionable.planning.goaldirected.plan_to_goal` searches the world's exact
-   affordance for a plan;
+   affordance for a plan (or replays a world's classical plan: the ``pddl`` world's;
+   ``result.config["planner"]`` says which);
 4. the plan is replayed from the scene's initial state and the *same* clauses are checked on the
    final state (:func:`attach_goal_check`): ``result.done`` is True only when the plan executes and
    every clause holds on the instances the reading bound.
@@ -133,6 +134,7 @@ def plan_task(domain, task: str, interp, config: GoalSearchConfig | None = None,
         res.program = Program(tuple(s.unresolved() for s in gp.steps))
         res.resolved_program = Program(tuple(gp.steps))
         res.stop_reason = gp.stop_reason
+        res.config["planner"] = gp.planner
         res.stopped_at = {"remaining": gp.remaining, "blockers": gp.blockers, "attempts": gp.attempts}
         t_ex = time.perf_counter()
         res.executability, res.final_state = start.execute(gp.steps)

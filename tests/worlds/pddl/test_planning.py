@@ -116,7 +116,8 @@ def test_real_embedded_model_plans_both_domains():
     import actionable
 
     for scene, task in (("blocksworld:p01", "Stack a on b and b on c"), ("household:p01", "Put the milk in the fridge")):
-        res = actionable.plan(task, world="pddl", scene=scene, progress=False)
+        # the grounded planner (the default is the goal planner: tests/worlds/pddl/test_goals.py)
+        res = actionable.plan(task, world="pddl", scene=scene, variant="grounded", progress=False)
         assert res.world == "pddl" and res.scene == scene and res.planning_model != "none"
         assert res.lm_calls > 0 and res.executable and res.goal_check["task_success"], (scene, res.stop_reason)
 
