@@ -38,7 +38,7 @@ def plan_command(
     env: str = typer.Option(D.WORLD, "--env", "-e",
                             help="World to plan in: virtualhome (default), thor (the AI2-THOR kitchen of "
                                  "ALFRED and TEACh, symbolic; goal planner with ALFRED's predicates) or pddl "
-                                 "(a PDDL domain: its problem's :goal, planned by pyperplan through unified-planning "
+                                 "(a PDDL domain: its problem's :goal, planned by Fast Downward or pyperplan through unified-planning "
                                  "and replayed; --variant grounded for the grounded planner)."),
     model: str = typer.Option(D.MODEL, "--model", "-m",
                               help="Planning LM: embedded (SmolLM2-135M, offline), gguf:<file>, "
