@@ -381,7 +381,13 @@ class SimulatorJudge(Regrounding):
                 continue
             if task.goal_spec is not None and self._reground(entries, k, res, task, crits, notes, far=True):
                 continue
-            for cost, _, kind, payload, why in self._candidates(entries, k, res, task):
+            cands = self._candidates(entries, k, res, task)
+            chain_tried = False
+            for cost, _, kind, payload, why in cands:
+                if cost > 2 * INSERT and not chain_tried:
+                    chain_tried = True  # two insertions (cost 2) before any dearer edit
+                    if self._chain(entries, k, res, task, cands, crits, n_plan):
+                        break
                 if kind == "insert":
                     pos, proposed = payload
                     for new in _plan_own(proposed, entries, k):  # the plan's own later step first
@@ -417,6 +423,37 @@ class SimulatorJudge(Regrounding):
                 if task.goal_spec is not None:
                     self._exchange(entries, k, task, crits, same_object=False)
         notes.append(f"plan still fails after {budget} repairs")
+
+    def _chain(self, entries, k: int, res, task, cands, crits, n_plan: int) -> bool:
+        """Two missing preconditions of one failing step (``POUR water`` with the water not held
+        *and* the coffee maker closed): a one-step insertion after which the step still fails, but
+        on another precondition, plus a one-step fix of that one (cost ``2 * INSERT``, less than
+        removing the step, ``REMOVE_FAILING``). Inserts both (MISSING) and returns whether it did."""
+        steps = [s for _, s in entries]
+        firsts = [c for c in cands if c[2] == "insert" and c[0] == INSERT and len(c[3][1]) == 1][:6]
+        for _, _, _, (pos, new), why in firsts:
+            s1, k1 = steps[:pos] + new + steps[pos:], k + 1
+            r1 = self._run(s1, task, until=k1)
+            f = r1.failed_index
+            # the inserted step needs a precondition of its own, or the step now fails on another one
+            if _runs_past(r1, k1) or f not in (pos, k1) or (f == k1 and set(r1.unmet or ()) == set(res.unmet or ())):
+                continue
+            fixes = precondition_fixes(s1, f, StateView(r1.obs), r1.unmet, self.config.max_positions)
+            for pos2, new2, why2 in fixes[:8]:
+                if len(new2) != 1 or self._insert_cost(new2, s1[:pos2]) != INSERT:
+                    continue
+                if not _runs_past(self._run(s1[:pos2] + new2 + s1[pos2:], task, until=k1 + 1), k1 + 1):
+                    continue
+                step_no = entries[k][0] + 1 if entries[k][0] is not None else "?"
+                entries[pos:pos] = [(None, new[0])]
+                entries[pos2:pos2] = [(None, new2[0])]
+                for st, reason in ((new[0], why), (new2[0], why2)):
+                    at = next(m for m, e in enumerate(entries) if e[0] is None and e[1] is st)
+                    anchor = next((o for o, _ in entries[at:] if o is not None), n_plan)
+                    crits.append(Critique(CritiqueKind.MISSING, anchor, st.to_script(),
+                                          f"precondition of step {step_no}: {reason}", st, self.name))
+                return True
+        return False
 
     def _drop_late_copy(self, entries, pos: int, n_new: int, k: int, task, crits) -> None:
         """After inserting one step before the failing step, the same step of the plan a little

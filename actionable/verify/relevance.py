@@ -8,7 +8,8 @@ without it still executes and meets every goal condition it met.
 
 Strict signals (flagged by the simulator judge):
 
-* a step repeating the previous one;
+* a step repeating the previous one (not a navigation step: walking or turning again where the
+  agent already is changes nothing, and the demonstrations do it);
 * an **undo pair** in either order: establish-then-undo (SWITCHON/SWITCHOFF,
   OPEN/CLOSE, PLUGIN/PLUGOUT of one object) with only navigation between
   (work between may use the state: running water while rinsing), and
@@ -62,6 +63,7 @@ def _named_by_goal(name: str, goal_text: str) -> bool:
     parts = set(name.lower().split("_")) | {name.lower().replace("_", "")}
     words = _words(goal_text)
     words |= {w[:-1] for w in words if len(w) > 3 and w.endswith("s")}  # "the lights": light
+    words |= {w[:-2] for w in words if len(w) > 4 and w.endswith(("shes", "ches", "xes", "sses"))}  # "dishes"
     if "tv" in words:
         words.add("television")
     if "light" in words:  # a lamp is a light ("turn on the lights": the floor lamp too)
@@ -108,7 +110,9 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
     limit = len(steps) if res.executable else res.failed_index
     groups: list[tuple[set[int], str | dict[int, str]]] = []
     for i in range(1, limit):
-        if steps[i] == steps[i - 1]:
+        if steps[i] == steps[i - 1] and steps[i].action not in NAVIGATION:
+            # (a walk or turn written twice leaves the agent where it is: the demonstrations do it,
+            # and the labelled sets keep a reference's steps valid)
             groups.append(({i}, "repeats the previous action"))
         elif not strict and steps[i] in steps[:i - 1] and steps[i].action not in NAVIGATION:
             groups.append(({i}, "repeats an earlier action"))
@@ -131,7 +135,7 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                     # between names the object.
                     free = (all(b.action in NAVIGATION for b in between) if s.action in ESTABLISH
                             else not any(mentions(b, s.args[0]) for b in between))
-                    if t.action == inv and free:
+                    if t.action == inv and free and not _use_cycle(steps, i, j, limit):
                         before = next((k for k in range(i - 1, -1, -1) if steps[k].args
                                        and steps[k].args[0].id == s.args[0].id and steps[k].action in (s.action, inv)),
                                       None)
@@ -159,7 +163,8 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                 j = later[0]
                 t = steps[j]
                 if (t.action in PUTS_DOWN and all(b.action in NAVIGATION for b in steps[i + 1:j])
-                        and placements.get((i, "before")) == placements.get((j, "after"))):
+                        and placements.get((i, "before")) == placements.get((j, "after"))
+                        and (not strict or is_trip(steps, i, s.args[0]))):
                     groups.append(({i, j}, {i: f"{s.args[0].name} is put back where it was by {label(j)}, "
                                                "unused",
                                             j: f"{t.to_text()} only puts back what {label(i)} picked up"}))
@@ -169,7 +174,7 @@ def relevance_candidates(steps: list[Step], run: Runner, *, strict: bool = True,
                 # this grab serves nothing after it (a step done twice, far apart)
                 again = any(steps[k] == s and any(steps[m].action in PUTS_DOWN | {"DROP"} and mentions(steps[m], s.args[0])
                                                   for m in range(k + 1, i)) for k in range(i))
-                if not goal_obj or not strict or again:
+                if not strict or again or (not goal_obj and is_trip(steps, i, s.args[0])):
                     groups.append(({i}, f"{s.args[0].name} is picked up again and never used" if again and goal_obj
                                    else f"{s.args[0].name} is picked up and never used"))
     n0 = len(groups)
@@ -198,6 +203,31 @@ STATE_CHANGE = frozenset({"SWITCHON", "SWITCHOFF", "OPEN", "CLOSE", "PLUGIN", "P
 FINISHES = {"RINSE": frozenset({"WASH", "SCRUB", "SOAP"})}
 #: Steps that only turn the agent towards an object.
 ORIENT = frozenset({"TURNTO", "LOOKAT", "LOOKAT_SHORT", "LOOKAT_LONG", "POINTAT"})
+
+
+def _use_cycle(steps: list[Step], i: int, j: int, limit: int) -> bool:
+    """Whether the undo ``steps[i]`` and the restore ``steps[j]`` (CLOSE ... OPEN, SWITCHOFF ...
+    SWITCHON) close a use and open the next one: the object was used (a non-navigation step names
+    it) since it was last opened or switched on, and is used again after ``j`` (the dishwasher
+    closed after a plate is put in and opened again for the soap). Each state served a step, so
+    the pair undoes nothing; the demonstrations do this, and the labelled sets keep a
+    reference's steps valid (benchmarks/data/verify_new/README.md, section 2)."""
+    obj, est = steps[i].args[0], steps[j].action
+    def used(ks) -> bool:
+        return any(steps[k].action not in NAVIGATION and steps[k].action not in (est, steps[i].action)
+                   and mentions(steps[k], obj) for k in ks)
+    opened = next((k for k in range(i - 1, -1, -1) if steps[k].action == est and mentions(steps[k], obj)), None)
+    return opened is not None and used(range(opened + 1, i)) and used(range(j + 1, limit))
+
+
+def is_trip(steps: list[Step], i: int, obj) -> bool:
+    """Whether the plan walked to ``obj`` for step ``i``: a WALK/RUN to it among the navigation
+    steps right before ``i`` (an errand). An object handled where the agent already is (found
+    nearby, no walk of its own: the remote or the mouse taken along, a cup put down and taken up
+    again) is how the demonstrations do a task; the labelled sets keep such steps of the human's
+    plan valid however unneeded they look (benchmarks/data/verify_new/README.md, section 2), so
+    an unused grab, or a grab put back where it lay, is only an error when it was a trip."""
+    return any(steps[j].action in WALKS for j in _lead_in(steps, i, obj))
 
 
 def _lead_in(steps: list[Step], i: int, obj) -> list[int]:
@@ -252,7 +282,8 @@ def unneeded_groups(steps: list[Step], goal_nodes=frozenset(), goal_text: str = 
                         "a later step needs"))
         elif s.action == "GRAB" and s.args and free(s.args[0]):
             use = users.get(key(s.args[0]), [])
-            if len(use) == 2 and use[0] == i and steps[use[1]].action in PUT_ACTIONS:
+            if (len(use) == 2 and use[0] == i and steps[use[1]].action in PUT_ACTIONS
+                    and is_trip(steps, i, s.args[0])):
                 j = use[1]
                 between = range(i + 1, j)
                 if all(steps[b].action in NAVIGATION for b in between):

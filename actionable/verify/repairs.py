@@ -84,6 +84,10 @@ def precondition_fixes(steps: list[Step], k: int, view: StateView, unmet: Sequen
             out.append((k, [_step(STATE_FIX[rel], node)], f"{node[0]} must be {rel.lower().replace('_', ' ')}"))
         elif rel == "FACING" and other is not None and not neg:
             out.append((k, [_step("TURNTO", other)], f"the agent must face {other[0]}"))
+    if any(str(u).strip().endswith("HOLDS any") for u in unmet or ()) and not view.held():
+        # the step needs something in hand (WIPE with a cloth): the object a later step of the plan
+        # puts down or drops without picking it up first is the one the author meant to hold
+        must_hold += [o for o in _held_later(steps, k) if o not in must_hold]
     for obj in must_hold:
         for p in range(k, max(-1, k - max_positions), -1):
             out.append((p, [_step("GRAB", obj)], f"{obj[0]} must be held before step {k + 1}"))
@@ -125,6 +129,22 @@ def precondition_fixes(steps: list[Step], k: int, view: StateView, unmet: Sequen
     if s.action in ("LOOKAT", "WATCH", "LOOKAT_SHORT", "LOOKAT_LONG", "POINTAT") and args:
         out.append((k, [_step("TURNTO", args[0])], f"the agent must face {args[0][0]}"))
         out.append((k, [_step("WALK", args[0])], f"the agent is not near {args[0][0]}"))
+    return out
+
+
+def _held_later(steps: list[Step], k: int) -> list[tuple[str, int]]:
+    """Objects that a step after ``k`` puts down or drops (``MUST_HOLD``, ``DROP``) with no grab
+    of them between ``k`` and it, in plan order."""
+    out: list[tuple[str, int]] = []
+    grabbed: set = set()
+    for st in steps[k + 1:]:
+        if not st.args or st.args[0].id is None:
+            continue
+        o = (st.args[0].name, st.args[0].id)
+        if st.action == "GRAB":
+            grabbed.add(o)
+        elif st.action in MUST_HOLD | {"DROP"} and o not in grabbed and o not in out:
+            out.append(o)
     return out
 
 

@@ -24,7 +24,19 @@ from actionable.verify.grounded import SimulatorJudge
 CASES = load_cases()
 CLEAN = ("gold", "preparation", "prep_needed")
 #: Known misses, kept visible (strict xfail: the test fails once they are fixed).
-KNOWN: dict[str, str] = {}  # c04 (SIT, STANDUP against a SITTING goal) fixed in issue 14
+#: c04 (SIT, STANDUP against a SITTING goal) fixed in issue 14. c17 and c31 (8 Dec): the two label
+#: conventions disagree, and the judge follows the labelled sets' written procedure
+#: (benchmarks/data/verify_new/README.md, section 2: every step of the reference is valid, "the
+#: reference is not minimised", as the paper's labels are relative to the demonstration). c17 labels
+#: gold program 850_1's own CLOSE ... OPEN around fetching the detergent contradictory; c31 labels
+#: FIND remote, GRAB remote before switching the TV on redundant, the shape of gold programs 345_1
+#: and 363_2. The data are not relabelled; see docs/results.md, "Demonstration habits".
+KNOWN: dict[str, str] = {
+    "c17": "label convention: a demonstration's own close-after-load / reopen-for-the-next (850_1) is valid "
+           "in the labelled sets",
+    "c31": "label convention: an instrument found and taken along (the remote), never used, is a "
+           "demonstration habit the labelled sets keep valid",
+}
 
 
 def _params():
