@@ -76,6 +76,10 @@ _OBJECT_START = frozenset({"the", "a", "an", "it", "them", "my", "your", "our", 
 #: first words of a yes/no question
 _QUESTION = frozenset({"did", "does", "do", "is", "are", "was", "were", "has", "have", "had"})
 
+#: words of wanting at the start of a part: what follows is wished, even said as a state ("I want the
+#: kettle sitting on the oven", "I'd like the plates stacked in the cupboard")
+_WANTED = frozenset({"want", "need", "like", "wanted", "needed"})
+
 #: words after the receptacle that welcome it ("would be handy")
 _PLEASED = frozenset({"handy", "nice", "great", "good", "helpful", "please"})
 
@@ -85,11 +89,20 @@ def _wished(before: list[str], between: list[str], after: list[str]) -> bool:
     object and the preposition ("should end up in") or after the receptacle ("would be handy"),
     or words before the object that are not a statement ("pop the noodles in", "I need every
     stamp on"; not "there are cups in the sink", not "the shampoo is on the counter")."""
-    if set(between) & _NOW and not set(between) & _WISH:
-        return False
+    if set(between) & _NOW and not set(between) & _WISH and not set(before[:3]) & _WANTED:
+        return False  # not "I want the kettle sitting on top of the oven"
     if set(between) & _WISH or set(after) & (_WISH | _PLEASED):
         return True
     return bool(before) and not (set(before) & _NOW and not set(before) & _WISH)
+
+
+def _then_placed(after: list[str]) -> bool:
+    """Words after a receptacle are filler, then another placement preposition ("... sitting on top
+    of the oven", "... should go in the sink"): the first receptacle said where the object is."""
+    k = 0
+    while k < len(after) and after[k] in FILLER and after[k] not in ("on", "in"):
+        k += 1
+    return k > 0 and any(tuple(after[k: k + len(pw)]) == pw for pw, _ in PLACE_PREPS)
 
 
 def _np_word(w: str, lex) -> bool:
@@ -158,6 +171,9 @@ def reframe(text: str, lex, named: list | tuple = ()) -> str | None:
     """
     text = re.sub(r"'s been\b", " has been", text.lower())
     ws = G.words(_WHOLE_PLACE.sub(" ", re.sub(r"(?<=[a-z])'s\b", " is", text)))
+    # "the kettle that is in the cupboard sitting on the oven": the relative clause picks the kettle
+    ws = " ".join(ws)
+    ws = re.sub(r"\b(?:that|which) (?:is|are|s) (?=(?:in|on|inside) )", "", ws).split()
     if ws[:1] and ws[0] in USING_VERBS:
         return None  # "read a book in bed": the book is used there, not put there
     named = list(named)
@@ -172,6 +188,8 @@ def reframe(text: str, lex, named: list | tuple = ()) -> str | None:
             if end is None:
                 break
             s, e = subj
+            if _then_placed(ws[end:]):
+                break  # "the cup on the table should go in the sink": "on the table" says which cup
             if not _wished(ws[:s], ws[e:i], ws[end:]):
                 break  # "the wooden spoons on the counter are dirty", "there are cups in the sink"
             subject, target = ws[s:e], ws[i + len(pw): end]
@@ -182,7 +200,8 @@ def reframe(text: str, lex, named: list | tuple = ()) -> str | None:
                 # a wished end state is met by any instance already in place ("the milk should be in
                 # the fridge" with a milk in it: nothing to do), unlike "put the milk in the fridge"
                 subject = ["a", *subject[1:]]
-            return f"put {' '.join(subject)} {prep} {' '.join(target)}"
+            said = "on top of" if pw == ("on", "top", "of") else prep  # said outright: ON, whatever it can hold
+            return f"put {' '.join(subject)} {said} {' '.join(target)}"
     for i, w in enumerate(ws):  # state: object, filler, state word (at a clause's end)
         verb = STATE_WORDS.get(w)
         if verb is None or (i + 1 < len(ws) and ws[i + 1] not in _STOP and ws[i + 1] not in FILLER):

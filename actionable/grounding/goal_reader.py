@@ -540,7 +540,12 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
             # "put the glass from the table in the dishwasher": the source picks the glass, the
             # placement after it is the target
             _, p2, t2 = _split_prep(tgt_ws)
-            if p2 in ("in", "on") and t2:
+            said = tgt_ws[: len(tgt_ws) - len(t2)][-1:] if t2 else []
+            if effect == "hold" and p2 in ("in", "on") and t2 and said and said[0] in ("in", "on", "inside"):
+                # "get me the form from the desk in the bedroom": the desk is the bedroom's; only
+                # "into" / "onto" / "to" after the source say where a held thing goes
+                obj_ws, prep, tgt_ws = obj_ws + ["from"] + tgt_ws, None, []
+            elif p2 in ("in", "on") and t2:
                 head = tgt_ws[: len(tgt_ws) - len(t2)]
                 head = head[: len(head) - next(len(x.split()) for x in sorted(_PREPS, key=lambda x: -len(x.split()))
                                                if _PREPS[x] == p2 and head[-len(x.split()):] == x.split())]
@@ -561,7 +566,8 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
         # "grab the keys on the nightstand": where the keys are, not where they go ("onto"/"into"
         # and "down onto" still place them)
         k = len(obj_ws)
-        if (rest[k:k + 1] and rest[k] in ("on", "in", "inside") and ws[0] != "get"  # "get the bread in the toaster" places it
+        if (rest[k:k + 1] and rest[k] in ("on", "in", "inside")
+                and (ws[0] != "get" or ws[1:2] == ["me"])  # "get the bread in the toaster" places it; "get me" holds
                 and lex.known([w for w in tgt_ws if w not in _DETS])):  # not "one in each hand"
             here = select(rest, lex, named)
             if isinstance(here, Selector) and here.ids:

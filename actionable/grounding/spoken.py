@@ -199,6 +199,28 @@ _APPLIANCE_DOOR = re.compile(r"\b(fridge|refrigerator|freezer|microwave|oven|dis
 _IS_CONTRACTED = re.compile(r"\b([a-z]+)'s (on|off|open|closed|shut|running|dirty|clean|empty|full|still)\b")
 #: "go grab the mug", "come stretch out on the sofa": the errand's verb is the command
 _GO_AND = re.compile(r"^(?:go|come|run) (?:and )?(?=\w)")
+#: "bring it here", "fetch the form over to me": the speaker holds it in the end (a hold, not a placement)
+_TO_SPEAKER = re.compile(r"^(bring|fetch|carry|get) (.+?) (?:over )?(?:here|to me|over here|over to me|back here)$")
+#: "later on", "from now on": a time; the "on" is no state
+_LATER_ON = re.compile(r"\b(later|from now|from then|and so) on\b", re.I)
+#: an aside about how something nameless is ("..., the fumes are awful"): asks for nothing
+_AWFUL = re.compile(r"^(?:the |this |that |these |those )?[a-z' ]+? (?:is|are|was|were|'s|'re) (?:so |really |just |too |way too |"
+                    r"absolutely |pretty )?(?:awful|terrible|horrible|unbearable|disgusting|gross|bad|strong|overpowering|"
+                    r"too much|killing me|getting to me)$")
+#: phrasings of a state verb the grammar reads ("put the lid down on the bin": close the bin; "pull its
+#: plug out": unplug it), a time's possessive ("this week's post": the post), "two pairs of pyjamas"
+_REPHRASE = ((re.compile(r"\b(?:put|pull|shut|close|drop) (?:the |its )?lid (?:down )?(?:on |of )(?=\w)"), "close "),
+             (re.compile(r"\bpull (?:out )?(its|the|their) plugs? (?:out )?(?:of (?=\w))?"), r"unplug it "),
+             (re.compile(r"\b(?:this|last|next) (?:week|month|weekend|morning|evening|year)'?s? (?=\w)"), ""),
+             (re.compile(r"\b(?:today|tonight|yesterday|tomorrow)'?s (?=\w)"), ""),
+             (re.compile(r"\b(two|three|four|five|both|all|my|the|those|these) pairs of (?=\w)"), r"\1 "))
+#: a hedged count said aside ("..., three of them I think, gather them ..."): it asks for nothing
+_COUNT = r"(?:a couple|a few|a dozen|two|three|four|five|six|seven|eight|nine|ten|\d+)(?: of them)?"
+_HEDGE = r"(?: i think| i reckon| i guess| i believe| maybe| probably| or so| at least| or more)"
+_COUNT_ASIDE = re.compile(r"(?:(?:there are |there's |there is )?(?:about|maybe|roughly|around|probably) " + _COUNT + _HEDGE
+                          + r"*|(?:there are |there's |there is )?" + _COUNT + _HEDGE + r"+)")
+#: a part that is only a state word after a part that names the thing ("the stereo is way too loud. off!")
+_BARE_STATE = {"off": "turn it off", "on": "turn it on", "open": "open it", "shut": "close it", "closed": "close it"}
 _VAGUE = re.compile(r"^(?:move|do|fix|sort|handle|deal with) (?:it|that|this|them)(?: out| please| now)?$")
 _PURPOSE = re.compile(r"\s+(?:where (?:it|they|he|she) (?:lives?|belongs?|goes|go|is kept|are kept|should be)\b.*|"
                       r"(?:or|otherwise|while|because|since|as|until|before) (?:else )?(?:i|we|you|they|he|she|everyone)(?:'ll|'m|'re|'ve|'d)?\b.*|"
@@ -332,6 +354,9 @@ def conversational(text: str, names_object=None) -> str:
     * a purpose or time at the end ("so I can see", "for later", "for dinner tonight") is dropped;
       so is the speaker's aside after a request ("or I'll oversleep", "while I paint", "by then");
     * "get / keep / make / have X open|on|off|..." is the state's verb ("get the washer open");
+    * a part that is only a state word after a part naming an object is that state of "it" ("the
+      office stereo is way too loud. off, please" -> "..., turn it off"); "bring it here" / "fetch
+      the form over to me" -> "bring me it" (the speaker holds it);
     * "turn off every light except the one in the bedroom" is "..., but leave the one in the bedroom
       on": the exception keeps whatever state it has;
     * comma parts are read one by one; "X, so Y" drops the reason X when Y asks; an aside that names
@@ -383,8 +408,15 @@ def conversational(text: str, names_object=None) -> str:
                     continue
                 if split_verb(words(out[-1]))[0] is not None:
                     continue  # "close the fridge, can you check": the check asks nothing more
-            if _INTERJECTION.fullmatch(q):
-                continue  # "ugh", "ew", "oh no"
+            if _INTERJECTION.fullmatch(q) or (out and _COUNT_ASIDE.fullmatch(q)):
+                continue  # "ugh", "ew", "oh no"; "three of them I think"
+            if out and names_object is not None and _AWFUL.fullmatch(q) and not names_object(q):
+                continue  # "keep the window open while I paint, the fumes are awful"
+            if q in _BARE_STATE and out and names_object is not None and names_object(out[-1]):
+                q = _BARE_STATE[q]  # "the music from the office stereo is way too loud. off, please": turn it off
+            q = _TO_SPEAKER.sub(r"\1 me \2", q)  # "bring it here": the speaker gets it
+            for pat, rep in _REPHRASE:
+                q = pat.sub(rep, q).strip()
             q = _RESULT.sub(r"\1", q)  # "scrub it clean": the verb's result, not "the clean one"
             for pat, rep in _DISCARD:  # "throw away the milk": into the bin
                 q = pat.sub(rep, q)
@@ -492,6 +524,7 @@ def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None
     else ``None`` and the task with a wanted end state rewritten as its verbs
     (:func:`state_request`). ``names_object(text) -> bool`` (the world's lexicon): an aside that
     names an object and is followed by "it"/"them" is kept as their antecedent (:func:`conversational`)."""
+    task = _LATER_ON.sub(r"\1", task)  # "... later on": a time, not the state "on"
     task = checked_request(polite(task))
     task = conversational(task, names_object)
     wanted = state_request(task)

@@ -509,6 +509,41 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("The bedroom chairs creak. Sit in one for me", must=(("relation", C, "ON", 103, False),
                                                                   ("state", C, "SITTING", None, False)),
              never=(("relation", C, "ON", 352, False),), kind="posture"),
+    # (7 Dec, seventh session) a source after "get me ... from" picks the instance; a room after it is
+    # the source's, never where the thing goes (it was read as "put the form in the bedroom")
+    GoalCase("Get me the form from the desk in the bedroom", clauses=1, must=(("relation", C, "HOLDS", 2122, False),),
+             never=(("relation", 2122, "INSIDE", 67, False), ("relation", 1922, "INSIDE", 67, False)), kind="holding"),
+    GoalCase("Get me the form on the desk in the bedroom", clauses=1, must=(("relation", C, "HOLDS", 2122, False),),
+             never=(("relation", 1922, "ON", 104, False),), kind="holding"),
+    GoalCase("I need that form from the desk in the bedroom, bring it here", clauses=1,
+             must=(("relation", C, "HOLDS", 2122, False),), kind="holding"),
+    # "I want X sitting on top of Y": wished; a relative clause picks X; "on top of" is ON, and the
+    # first receptacle says which X (the kettle in the cupboard), never where it goes
+    GoalCase("I want the kettle that's in the cupboard sitting on top of the oven, please.", clauses=1,
+             must=(("relation", 2121, "ON", 295, False),), never=(("relation", 2121, "INSIDE", 229, False),),
+             kind="in_vs_on"),
+    GoalCase("the bills lying on my office desk - tuck them inside the box on the office table, please", clauses=1,
+             must=(("relation", 1783, "INSIDE", 1675, False),), never=(("relation", 1675, "ON", 355, False),),
+             kind="in_vs_on"),
+    # a bare state word after a part that names the object; a hedged count said aside; "the fumes are
+    # awful" asks nothing; "later on" is a time, not the state ON
+    GoalCase("The office stereo is way too loud. Off, please", clauses=1, must=(("state", 1530, "OFF", None, False),),
+             plan=None, kind="named_instance"),
+    GoalCase("Wine bottles keep turning up all over the house, three of them I think. Gather them into the kitchen "
+             "cupboard.", clauses=3, must=(("relation", 2190, "INSIDE", 229, False),), kind="quantifier"),
+    GoalCase("I'd like to use the old stereo that's stored in a bedroom dresser later on. Get it plugged in.", clauses=1,
+             must=(("state", 1413, "PLUGGED_IN", None, False),), never=(("state", 1413, "ON", None, False),),
+             plan=None, kind="named_instance"),
+    # "put the lid down on the bin" closes it; "pull its plug out" unplugs it; "game controller" is the video
+    # game controller, not the class controller; "this week's post" is the post
+    GoalCase("There's a light bulb glowing in the bedroom bin. Switch it off, then put the lid down on the bin.",
+             clauses=2, must=(("state", 1378, "OFF", None, False), ("state", 99, "CLOSED", None, False)),
+             kind="conjunction"),
+    GoalCase("The game controller on the office table - pull its plug out and stash it in the office bookshelf",
+             clauses=2, must=(("state", 1779, "PLUGGED_OUT", None, False), ("relation", 1779, "INSIDE", 354, False)),
+             never=(("state", 1304, "PLUGGED_OUT", None, False),), kind="conjunction"),
+    GoalCase("All of this week's post needs to end up on my desk in the office.", clauses=2,
+             must=(("relation", 1340, "ON", 357, False),), kind="quantifier"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

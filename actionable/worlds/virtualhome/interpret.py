@@ -273,6 +273,7 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
         if not out:
             return self._intent(task, notes)
         out = self._doors_shut(bind_references(parts_read, lambda c, opts: self._clause(opts, c.source)))
+        out = list({c.options: c for c in reversed(out)}.values())[::-1]  # said twice ("..., bring it here"): once
         out, undone = drop_undone(out, _OPPOSITE)
         out, visits = visits_on_the_way(out)
         notes += undone + visits
@@ -328,8 +329,9 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
         k = next(i for i, w in enumerate(ws) if w in ("is", "are"))
         sel = G.select(ws[:k], self.lex, [])
         if not isinstance(sel, G.Selector):
-            # "what is the salt doing on the table in the bedroom? take it to ...": the object it mentions
-            return self._topic(ws[k + 1:]) if topic else None
+            # "what is the salt doing on the table in the bedroom? take it to ...": the object it mentions;
+            # "the music from the office stereo is too loud. turn it off": the stereo
+            return (self._topic(ws[:k]) or self._topic(ws[k + 1:])) if topic else None
         if ws[k + 1: k + 2] and ws[k + 1] in ("on", "in", "inside", "under", "by", "near"):
             where = G.select(ws[:k] + ws[k + 1:], self.lex, [])  # "the purse is on the desk": that purse
             if isinstance(where, G.Selector) and where.ids and set(where.ids) < set(sel.ids):

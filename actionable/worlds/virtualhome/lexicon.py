@@ -22,7 +22,9 @@ _PHRASES = {"wardrobe": ("closet", "dresser"), "bookcase": ("bookshelf",), "beds
             "bedside cabinet": ("nightstand",), "night stand": ("nightstand",), "worktop": ("kitchen_counter",),
             "countertop": ("kitchen_counter",), "telly": ("television",), "tap": ("faucet",),
             "settee": ("couch",), "laundry basket": ("basket_for_clothes",), "hamper": ("basket_for_clothes",),
-            "cushion": ("pillow",), "loaf": ("food_bread", "bread"), "post": ("mail", "envelope")}
+            "cushion": ("pillow",), "loaf": ("food_bread", "bread"), "post": ("mail", "envelope"),
+            "pyjama": ("pajamas",), "pyjamas": ("pajamas",), "game controller": ("video_game_controller",),
+            "games controller": ("video_game_controller",), "dish rack": ("dishrack",)}
 #: every word of those names ("wardrobe"; "bedside", "cabinet"): known object words
 _PHRASE_WORDS = frozenset(_PHRASES) | {w for p in _PHRASES for w in p.split()}
 #: words for a category of classes named by a common prefix
