@@ -42,17 +42,22 @@ def _norm_words(text: str, cut: str = " and ") -> list[str]:
     return [w for w in words(re.sub(r"[,;&+\n]|[.!?](?=\s|$)", cut, text)) if w not in ("please", "kindly", "too")]
 
 
-def clauses(task: str, object_words: Iterable[str]) -> list[str]:
+def clauses(task: str, object_words: Iterable[str], sentences: bool = False) -> list[str]:
     """The clauses of ``task``, one per conjoined object (see the module doc).
 
     Args:
         task: the instruction (any case, punctuation ignored).
         object_words: lower-case words that name objects in ``task`` ("tv", "coffee", "maker").
+        sentences: cut at ``;`` first (where :func:`actionable.grounding.spoken.conversational`
+            joins sentences) and split each sentence alone, so a sentence naming no object
+            ("my back's sore and I want to sit up in bed") keeps the others apart.
 
     Returns:
         Lower-case clauses, at least one; ``[task in lower case, words only]`` when the
         instruction is not a conjunction of objects.
     """
+    if sentences and ";" in task:
+        return [c for part in task.split(";") if part.strip() for c in clauses(part, object_words)]
     words = _norm_words(task)
     objs = {w.lower() for w in object_words}
     parts: list[list[str]] = [[]]

@@ -45,7 +45,7 @@ _DONT_LEAVE = re.compile(r"^(?:don'?t|do not|never) leave (.+?) (on|open|running
 _LEAVE = re.compile(r"^leave (.+?) (on|off|open|closed|shut|running|plugged in|unplugged)(?P<where> (?:in|inside|at) .+)?$")
 #: "take it to the kitchen and put it in the cupboard": the room is on the way to the placement that follows
 _VIA_ROOM = re.compile(r"\b(?:take|bring|carry) (it|them|(?:the|my|our|a|an|some) [a-z]+(?: [a-z]+)?) (?:to|into) (?:the )?"
-                       r"(kitchen|bathroom|bedroom|(?:home )?office|living room|dining room|hallway)(?:,| and| then)+ "
+                       r"(kitchen|bathroom|bedroom|(?:home )?office|living room|dining room|hallway)(?:,|;| and| then)+ "
                        r"((?:put|place|set|store|leave|hang)) (?:it|them)\b([^,]*)")
 #: a part that is only an interjection
 _INTERJECTION = re.compile(r"(?:(?:ugh|ew|eww|oh|ooh|hey|ok|okay|right|well|um|hmm|wow|oops|argh|yikes|gosh|phew|"
@@ -363,12 +363,13 @@ def conversational(text: str, names_object=None) -> str:
       a room lends it to "that X" ("I'm loading laundry in the office - get that washer open"); an
       aside that names an object (``names_object``) and is followed by "it"/"them" is kept.
 
-    Parts are joined with ", " (a world's clause splitter cuts there). Text without any of these
-    comes back unchanged."""
+    Parts are joined with ", " within a sentence and "; " between sentences (a world's clause
+    splitter cuts there). Text without any of these comes back unchanged."""
     parts = [p.strip(" ,") for p in _SENTENCES.split(text) if p and p.strip(" ,")]
     out, asks = [], False
+    sent: list[int] = []  # per part of ``out``: the sentence it came from
     short: set[str] = set()  # one-part sentences of at most 3 words without a verb ("Bedtime.")
-    for p in parts:
+    for si, p in enumerate(parts):
         q = re.sub(r"\s*,\s*", ", ", " ".join(re.sub(r"[^a-z0-9',]", " ",
                                                       polite(p).lower().replace("_", " ").replace(";", ",")).split()))
         q = q.strip(" ,")
@@ -436,6 +437,7 @@ def conversational(text: str, names_object=None) -> str:
             if m:
                 state = {"running": "on", "burning": "on", "lit": "on"}.get(m.group(2), m.group(2))
                 out.append(f"{m.group(1)}{m.group(3)} is {state}")
+                sent.append(si)
                 continue
             m = _DONT_LEAVE.match(q)
             if m:  # the opposite state, as its verb
@@ -473,8 +475,10 @@ def conversational(text: str, names_object=None) -> str:
             if split_verb(words(q))[0] is not None or _WANT.match(q):
                 asks = True
             out.append(q)
+            sent.append(si)
     if names_object is not None and asks:  # "Bedtime.", "Guests at eight.": a short sentence naming nothing
-        out = [q for q in out if q not in short or names_object(q)]
+        keep = [k for k, q in enumerate(out) if q not in short or names_object(q)]
+        out, sent = [out[k] for k in keep], [sent[k] for k in keep]
 
     if names_object is not None:  # "the bedroom chairs wobble. sit in one": one of the bedroom chairs
         for k, q in enumerate(out):
@@ -490,16 +494,20 @@ def conversational(text: str, names_object=None) -> str:
         nxt = out[k + 1] if k + 1 < len(out) else ""
         return names_object is not None and bool({"it", "them", "they"} & set(words(nxt))) and names_object(out[k])
 
-    kept = [q for k, q in enumerate(out) if not (asks and _CHATTER.match(q) and split_verb(words(q))[0] is None
+    keep = [k for k, q in enumerate(out) if not (asks and _CHATTER.match(q) and split_verb(words(q))[0] is None
                                                  and not re.search(r"\b(?:is|are)\b", q) and not antecedent(k))
             and not (asks and _WHEN.match(q))
             and not (asks and _TIME_PART.fullmatch(q) and not (names_object and names_object(q)))]
+    kept = [out[k] for k in keep]
     where = next((m.group(1) for q in out if q not in kept for m in [_SPEAKER_ROOM.search(q)] if m), None)
     if where:  # "I'm loading laundry in the office - get that washing machine open": the office's one
         kept = [_deictic(q, where) if " in the " not in q else q for q in kept]
+    # parts of one sentence meet at ", ", sentences at "; " (a world's clause splitter may cut sentences
+    # apart first: "My back's sore and I want to sit up in bed. Fetch every pillow ...")
+    pairs = [(sent[k], q) for k, q in zip(keep, kept) if q]
+    joined = "".join((("; " if si != pairs[j - 1][0] else ", ") if j else "") + q for j, (si, q) in enumerate(pairs))
     joined = _VIA_ROOM.sub(lambda m: f"{m.group(3)} {m.group(1)}{m.group(4)}"
-                           + ("" if _SPEAKER_ROOM.search(m.group(4)) else f" in the {m.group(2)}"),
-                           ", ".join(q for q in kept if q))
+                           + ("" if _SPEAKER_ROOM.search(m.group(4)) else f" in the {m.group(2)}"), joined)
     if not joined or (len(parts) < 2 and " ".join(words(joined)) == " ".join(words(text))):
         return text
     return joined  # parts cut at a dash or a sentence end stay cut ("the bills on my desk - file them")

@@ -544,6 +544,11 @@ VH_CASES: tuple[GoalCase, ...] = (
              never=(("state", 1304, "PLUGGED_OUT", None, False),), kind="conjunction"),
     GoalCase("All of this week's post needs to end up on my desk in the office.", clauses=2,
              must=(("relation", 1340, "ON", 357, False),), kind="quantifier"),
+    # "make toast": bread in the toaster, the toaster on (no packaged title says it)
+    GoalCase("Make toast", clauses=2, must=(("state", 292, "ON", None, False),), kind="intent"),
+    # sentences are split apart before their clauses: a sentence naming no object keeps the others apart
+    GoalCase("The TV in the office is on. Nobody is watching it. Switch it off.", clauses=1,
+             must=(("state", 410, "OFF", None, False),), plan=None, kind="named_instance"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

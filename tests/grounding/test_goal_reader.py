@@ -59,7 +59,7 @@ def test_negated_wanted_state_is_not_refused_but_a_negation_is():
 
 @pytest.mark.parametrize("text,want", [
     # an aside before a request, cut at a dash or a sentence end, stays a part of its own
-    ("the keys on the shelf - hang them on the hook", "the keys on the shelf, hang them on the hook"),
+    ("the keys on the shelf - hang them on the hook", "the keys on the shelf; hang them on the hook"),  # sentences: ";"
     # "X, so Y": the reason X goes when Y asks
     ("the draught keeps coming in, so the window has to stay shut", "close the window"),  # a wished state
     # get / keep / make X <state>: the state's verb; "make sure" is not "make"
@@ -91,7 +91,7 @@ def test_conversational_with_a_lexicon_keeps_antecedents_and_drops_short_chatter
     itself to "that X" (never to "that X from the desk", which says where X is)."""
     names = lambda t: any(w in ("computer", "mug", "lamp", "washer", "form", "desk") for w in G.words(t))  # noqa: E731
     assert S.conversational("I could hear the computer all night. Turn it off.", names) == \
-        "i could hear the computer all night, turn it off"
+        "i could hear the computer all night; turn it off"
     assert S.conversational("I could hear the computer all night. Turn it off.") == "turn it off"
     assert S.conversational("Morning. Turn the lamp on.", names) == "turn the lamp on"
     assert S.conversational("I'm ironing in the bedroom - get that lamp on", names) == "turn on the lamp in the bedroom"

@@ -67,6 +67,17 @@ class AnnotatedIntents:
                 sims[j] = -1.0
         k = int(np.argmax(sims))
         best, sim = titles[k], float(sims[k])
+        room = self._activity_room(task)
+        if sim < INTENT_SIMILARITY and room is not None:  # "read a book in the bedroom": "Read book", there
+            q2 = self.embedder.encode([P.activity(room[0])])[0]
+            sims2 = np.where(sims < -0.5, -1.0, m @ q2 / (np.linalg.norm(m, axis=1) * np.linalg.norm(q2) + 1e-9))
+            k2 = int(np.argmax(sims2))
+            if float(sims2[k2]) >= INTENT_SIMILARITY:
+                best, sim = titles[k2], float(sims2[k2])
+            else:
+                room = None
+        else:
+            room = None
         if sim < INTENT_SIMILARITY:
             return GoalReading(task, status="unclear", closest=best,
                                why=f"I can't tell what end state this asks for; the closest known task is "
@@ -80,8 +91,25 @@ class AnnotatedIntents:
             # "take a shower": close to the shower; "brush teeth": holding the brush and the paste
             extra = [f"'{best}' ends, in VirtualHome's annotated programs, when {' and '.join(c.text for c in clauses)}: "
                      f"the simulator has no action for the activity itself, so that end state is what is checked"]
+        if room is not None:  # the activity's end state, with the character in that room
+            clauses = [*clauses, self._clause([Condition("relation", CHARACTER, "INSIDE", room[1])])]
+            extra.append(f"'{room[2]}' is where it is done: the character ends in {self.name_of(room[1])}")
         return GoalReading(task, tuple(clauses), notes=notes + [
             f"end state of '{best}' (annotated goals of its packaged programs; similarity {sim:.2f})"] + extra)
+
+    def _activity_room(self, task: str):
+        """``(activity, room id, room phrase)`` of an activity said with the room it is done in ("read a
+        book in the bedroom"), or ``None``."""
+        ws = G.words(task)
+        for k in range(len(ws) - 1, 0, -1):
+            if ws[k] != "in":
+                continue
+            place = ws[k + 1:]
+            rid = self.lex.room(place) if place else None
+            if rid is not None and ws[:k]:
+                return " ".join(ws[:k]), rid, " ".join(ws[k:])
+            return None
+        return None
 
     def _part_intent(self, task: str, part: str, parts, notes: list):
         """A part the grammar cannot read: the whole task's intent reading when it finds a known

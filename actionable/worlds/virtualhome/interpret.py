@@ -52,6 +52,8 @@ _APPLIANCES = {"heat": ("microwave", "stove", "oven"), "toast": ("toaster",), "c
                "cook": ("stove", "oven", "microwave"), "bake": ("oven",), "fry": ("stove",), "boil": ("stove",)}
 _COOKING = frozenset({"cook", "bake", "fry", "boil"})
 #: a state and the one that reverses it (a clause a later one reverses is not in the end state)
+#: "make (some) toast", "make me a slice of toast": the bread toasted (no packaged title says it)
+_TOAST = re.compile(r"\bmake (?:me |us )?(?:some |a (?:slice|piece|round) of |a bit of )?toast\b", re.I)
 _OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
              "PLUGGED_OUT": "PLUGGED_IN"}
 #: words after "and" that ask for nothing ("turn off the lights and hurry")
@@ -129,7 +131,30 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
 
         Args and returns: as :meth:`_read`.
         """
-        return S.answer_question(task, self._read(task, exclude_titles, exclude_programs), self.view()).in_order(task)
+        r = self._read(task, exclude_titles, exclude_programs)
+        if r.status in ("refuse", "unclear"):
+            r = self._failing_chunk(task, r, exclude_titles, exclude_programs)
+        return S.answer_question(task, r, self.view()).in_order(task)
+
+    def _failing_chunk(self, task: str, whole: GoalReading, exclude_titles=(), exclude_programs=()) -> GoalReading:
+        """A refused or unclear ``whole`` reading of a task of several chunks ("open the window and
+        then relax") said for the first chunk that fails when another chunk reads: its own refusal
+        or "cannot tell", naming it, instead of a reading of all the words at once. ``whole`` when
+        no chunk reads or every one does, a chunk refers back, or the failing ones are asides ("I'm
+        cold")."""
+        chunks = P.chunks(task.lower())
+        if len(chunks) < 2 or any({"it", "them", "they", "one"} & set(G.words(c)) for c in chunks):
+            return whole
+        reads = [self._read(c, exclude_titles, exclude_programs) for c in chunks]
+        bad = [(c, r) for c, r in zip(chunks, reads) if r.status in ("refuse", "unclear")
+               and G.words(c)[:1] != [] and G.words(c)[0].split("'")[0] not in G.ASIDE_START  # not "i'm cold"
+               and P.drop_feeling(c, self._names_object)[1] is None]
+        good = [c for c, r in zip(chunks, reads) if r.is_goal]
+        if not bad or not good:
+            return whole
+        c, r = bad[0]
+        read = f" (the other part{'s' if len(good) > 1 else ''} read: {', '.join(repr(g) for g in good)})"
+        return GoalReading(task, status=r.status, closest=r.closest, notes=list(r.notes), why=f"in '{c}': {r.why}{read}")
 
     def _read(self, task: str, exclude_titles=(), exclude_programs=()) -> GoalReading:
         """The goal conditions of ``task`` (see the module doc).
@@ -155,6 +180,7 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
         task, feeling = P.drop_feeling(task, lambda ws: any(
             self.lex.classes([w]) or self.lex.room([w]) for w in ws if w not in G._DETS and w not in G._QUANT_ANY))
         task, refusal = S.prepare(task, "turn on the TV' or 'make sure the computer is off", self._names_object)
+        task = _TOAST.sub("toast some bread", task)  # "make toast": the product of toasting bread
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
         tw = G.words(task)
@@ -167,7 +193,7 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
         object_words += [w for w in tw if w in ("it", "them", "one")]
         object_words += [w for c in self.lex._classes if "_" in c and all(x in tw for x in c.split("_"))
                          for w in c.split("_")]
-        parts = split_clauses(task, object_words)
+        parts = split_clauses(task, object_words, sentences=True)
         if len(parts) == 1:  # "watch TV and go to sleep": a chunk names no object, so the splitter kept one
             got = self._chunks(task, None)  # part; every chunk read alone, when each reads
             if got is not None:

@@ -463,3 +463,34 @@ def test_an_activity_the_simulator_cannot_do_says_what_done_means(vh_lm):
     assert any("has no action for the activity itself" in n and "close to a shower" in n for n in r.notes), r.notes
     r = interp.read("Turn on the TV")
     assert not any("has no action for the activity itself" in n for n in r.notes)
+
+
+def test_a_chunk_that_cannot_be_read_is_named(vh_lm):
+    """A task of several chunks whose whole reading fails says which chunk fails and what the others
+    read as; an aside chunk ("I'm cold") is never the one named, and a whole reading that fails for
+    a reason of its own ("no window can be closed") keeps it."""
+    _, interp = vh_lm
+    r = interp.read("Turn on the light and then relax")
+    assert r.status == "unclear" and r.why.startswith("in 'relax': I can't tell"), r.why
+    assert "(the other part read: 'turn on the light')" in r.why
+    r = interp.read("I'm cold, turn on the light and then relax")
+    assert r.why.startswith("in 'relax'"), r.why
+    assert "can be closed" in interp.read("I'm cold, could you close the window?").why
+    assert interp.read("Sit down and watch TV").status == "goal"
+
+
+def test_an_activity_in_a_room(vh_lm):
+    """"read a book in the bedroom" was "can't tell" (0.61 < 0.8 to "Read book"): the activity is
+    compared without its room, and the character ends in that room."""
+    from actionable.planning.pipeline import plan_task
+
+    dom, interp = vh_lm
+    r = interp.read("Read a book in the bedroom")
+    assert r.status == "goal", r.why
+    got = {(o.kind, o.subject, o.value, o.target) for c in r.clauses for o in c.options}
+    assert ("relation", C, "INSIDE", 67) in got and any(v == "HOLDS" for _, _, v, _ in got), got
+    assert any("end state of 'Read book'" in n for n in r.notes)
+    res = plan_task(dom, "Read a book in the bedroom", interp, reading=r)
+    assert res.done is True, res.verdict()
+    # no known task near the activity: the room does not make one
+    assert interp.read("Dance a jig in the bedroom").status != "goal"
