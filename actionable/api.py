@@ -126,7 +126,7 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
         reading = read_goal(interp, task) if interp is not None else None
         if reading is not None and reading.is_goal:
             known = {k: v for k, v in options.items() if k in ("max_steps", "repair_budget", "lookahead", "max_options")}
-            return plan_task(domain, task, interp, GoalSearchConfig(**known), reading)
+            return plan_task(domain, task, interp, GoalSearchConfig.for_reading(reading, **known), reading)
         variant = "grounded"
         options = {k: v for k, v in options.items() if k not in ("repair_budget", "lookahead", "max_options")}
     if variant == "grounded":

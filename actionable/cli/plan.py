@@ -354,7 +354,7 @@ def plan_task_json(session, planner, domain, task: str, description: str | None 
         interp = interps[domain.name]
         reading = read_goal(interp, task) if interp is not None else None
         if reading is not None and reading.is_goal:
-            cfg = GoalSearchConfig(max_steps=max_steps) if max_steps else None
+            cfg = GoalSearchConfig.for_reading(reading, max_steps=max_steps)
             return plan_json(plan_task(domain, task, interp, cfg, reading), session, getattr(domain, "world_text", None))
     result = planner.plan(task, domain, description=description)
     _goal_check(result, domain, session)

@@ -56,7 +56,7 @@ def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output,
     reading = read_goal(interp, task)
     if not reading.is_goal:
         return fallback()
-    cfg = GoalSearchConfig(max_steps=max_steps) if max_steps else None
+    cfg = GoalSearchConfig.for_reading(reading, max_steps=max_steps)
     result = plan_task(domain, task, interp, cfg, reading)
     from actionable.cli.exitcode import decide
 
