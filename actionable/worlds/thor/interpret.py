@@ -86,6 +86,11 @@ _REWRITES = (
 _OF_LIQUID = re.compile(r"\b(a|an|the|one|my) (cup|mug|glass|bowl|pot|kettle) of (water|coffee)\b", re.I)
 
 
+#: "boil (some) water (in the kettle)", "boil the kettle": a vessel of water made hot on the stove
+_BOIL_WATER = re.compile(r"\bboil (?:some |the )?water(?: in (?:the |a )?(kettle|pot|saucepan))?\b|\bboil the (kettle)\b",
+                         re.I)
+
+
 def _of_liquid(text: str) -> str:
     """ "warm a cup of water in the microwave" -> "fill a cup with water, then warm the cup in the
     microwave": a vessel *of* a liquid is the vessel filled with it (not the faucet the water comes
@@ -221,6 +226,14 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
         spans = self._intent_spans(", ".join(_FILLER.sub("", _norm(x)) for x in re.split(r"[;,]", task) if _norm(x)))
         if spans is not None:  # "boil water and then turn off the light": a known task among other parts
             return self._mixed(task, spans, self._read)
+        boiled = _BOIL_WATER.search(task)
+        if boiled:  # "boil water in the kettle": a kettle of water heated on the stove (AI2-THOR's Hot)
+            vessel = boiled.group(1) or boiled.group(2) or "kettle"
+            task = f"{task[:boiled.start()]}warm a {vessel} of water on the stove burner{task[boiled.end():]}"
+            notes_before = [f"'{boiled.group(0)}' is read as a {vessel} of water made hot on the stove burner "
+                            f"(AI2-THOR tracks a vessel's temperature, not boiling)"]
+        else:
+            notes_before = []
         task = _of_liquid(task)
         piece = re.search(r"\b(?:a |one |two |the )?(?:slices?|pieces?|bits?|halves|half) of (?:an? |the )?(\w+)", task, re.I)
         if piece and piece.group(0).lower().lstrip().startswith("half of the") and piece.group(1).endswith("s"):
@@ -238,7 +251,7 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
         raw_text = self._door_of(re.sub(r"[;,]", " , ", task.lower()))
         if intent is not None:
             return self._intent(task, intent)
-        notes: list[str] = [feeling] if feeling else []
+        notes: list[str] = ([feeling] if feeling else []) + notes_before
         named: list = []
         said: dict = {}  # class -> the instances a statement named ("one salt shaker is in a cabinet")
         segments = self._segments(raw_text, named, notes, said)

@@ -748,3 +748,19 @@ def test_the_door_after_a_container_is_its_door(fp1, task, box):
     assert r.status == "goal", r.why
     shut = [o for c in r.clauses for o in c.options if o.value == "isOpen" and o.negate]
     assert shut and all(fp1.initial.objects[o.subject].type == box for o in shut), r.clauses
+
+
+def test_boiling_water_in_a_vessel_is_the_vessel_filled_and_hot(fp1):
+    """"boil water in the kettle" read the water as the faucet and was refused ("a Faucet cannot be
+    cooked"); it is a kettle filled with water and made hot on the stove burner, said in a note
+    (AI2-THOR tracks temperature, not boiling), and planned to Done."""
+    from actionable.core.registry import planning_domain
+    from actionable.planning.pipeline import plan_task
+
+    r = fp1.read("boil water in the kettle and then wash the plate")
+    assert r.status == "goal", r.why
+    got = {(o.subject.split("|")[0], o.value) for c in r.clauses for o in c.options if o.kind == "state"}
+    assert {("Kettle", "Hot"), ("Plate", "isDirty")} <= got, got
+    assert any("AI2-THOR tracks a vessel's temperature, not boiling" in n for n in r.notes)
+    res = plan_task(planning_domain("thor", "FloorPlan1"), r.task, fp1, reading=r)
+    assert res.done is True, res.verdict()
