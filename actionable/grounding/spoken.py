@@ -214,6 +214,8 @@ _REPHRASE = ((re.compile(r"\b(?:put|pull|shut|close|drop) (?:the |its )?lid (?:d
              (re.compile(r"\b(?:this|last|next) (?:week|month|weekend|morning|evening|year)'?s? (?=\w)"), ""),
              (re.compile(r"\b(?:today|tonight|yesterday|tomorrow)'?s (?=\w)"), ""),
              (re.compile(r"\b(two|three|four|five|both|all|my|the|those|these) pairs of (?=\w)"), r"\1 "))
+#: words at the end of a command that ask nothing more ("... on instead", "... on as well")
+_ALSO_END = re.compile(r"(?<=\w)\s+(?:instead|as well|too|also|again)$")
 #: a hedged count said aside ("..., three of them I think, gather them ..."): it asks for nothing
 _COUNT = r"(?:a couple|a few|a dozen|two|three|four|five|six|seven|eight|nine|ten|\d+)(?: of them)?"
 _HEDGE = r"(?: i think| i reckon| i guess| i believe| maybe| probably| or so| at least| or more)"
@@ -418,6 +420,7 @@ def conversational(text: str, names_object=None) -> str:
             q = _TO_SPEAKER.sub(r"\1 me \2", q)  # "bring it here": the speaker gets it
             for pat, rep in _REPHRASE:
                 q = pat.sub(rep, q).strip()
+            q = _ALSO_END.sub("", q)  # "put the floor lamp on instead": "instead" asks nothing more
             q = _RESULT.sub(r"\1", q)  # "scrub it clean": the verb's result, not "the clean one"
             for pat, rep in _DISCARD:  # "throw away the milk": into the bin
                 q = pat.sub(rep, q)

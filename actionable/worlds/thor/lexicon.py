@@ -30,6 +30,9 @@ NAMES: dict[str, str] = {
     "remote": "RemoteControl", "wine bottle": "WineBottle", "glass bottle": "Glassbottle",
     "sponge": "DishSponge", "salt": "SaltShaker", "pepper": "PepperShaker", "soap": "SoapBottle",
     "paper towel": "PaperTowelRoll", "lamp": "FloorLamp", "dish": "Plate", "dishes": "Plate",
+    "telly": "Television", "tv": "Television", "toilet roll": "ToiletPaper", "loo roll": "ToiletPaper",
+    "toilet roll holder": "ToiletPaperHanger", "loo roll holder": "ToiletPaperHanger",
+    "worktop": "CounterTop", "loo": "Toilet",
 }
 _ADJ = {"dirty": ("isDirty", False), "clean": ("isDirty", True), "open": ("isOpen", False),
         "closed": ("isOpen", True), "empty": ("isFilledWithLiquid", True), "full": ("isFilledWithLiquid", False),
