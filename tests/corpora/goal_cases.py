@@ -544,6 +544,10 @@ VH_CASES: tuple[GoalCase, ...] = (
              never=(("state", 1304, "PLUGGED_OUT", None, False),), kind="conjunction"),
     GoalCase("All of this week's post needs to end up on my desk in the office.", clauses=2,
              must=(("relation", 1340, "ON", 357, False),), kind="quantifier"),
+    # "the other set" (of keys) is the other one of the class named before
+    GoalCase("those keys on the nightstand are mine - can you fetch me the other set?", clauses=1,
+             must=(("relation", C, "HOLDS", 1868, False),), never=(("relation", C, "HOLDS", 1706, False),),
+             kind="named_instance"),
     # "make toast": bread in the toaster, the toaster on (no packaged title says it)
     GoalCase("Make toast", clauses=2, must=(("state", 292, "ON", None, False),), kind="intent"),
     # sentences are split apart before their clauses: a sentence naming no object keeps the others apart

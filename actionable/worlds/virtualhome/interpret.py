@@ -52,6 +52,8 @@ _APPLIANCES = {"heat": ("microwave", "stove", "oven"), "toast": ("toaster",), "c
                "cook": ("stove", "oven", "microwave"), "bake": ("oven",), "fry": ("stove",), "boil": ("stove",)}
 _COOKING = frozenset({"cook", "bake", "fry", "boil"})
 #: a state and the one that reverses it (a clause a later one reverses is not in the end state)
+#: words for a group of things taken as one ("the other set" of keys, "the other pair" of socks)
+_COLLECTIVE = frozenset({"set", "pair", "lot", "bunch", "load", "batch", "bundle"})
 #: "make (some) toast", "make me a slice of toast": the bread toasted (no packaged title says it)
 _TOAST = re.compile(r"\bmake (?:me |us )?(?:some |a (?:slice|piece|round) of |a bit of )?toast\b", re.I)
 _OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
@@ -444,6 +446,11 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
         ws = G.words(part)
         if prev is None:
             return part
+        for k in range(len(ws) - 1, 0, -1):  # "the other set", "the other pair": the other one; "open the other"
+            if ws[k - 1] == "other" and ws[k] in _COLLECTIVE:
+                ws[k] = "one"
+        if len(ws) > 1 and ws[-2:] == ["the", "other"]:
+            ws = ws + ["one"]
         if G.split_verb(ws, _EXTRA_VERBS)[0] is None and prev.effect != "fact" and (
                 not ws or ws[0] in G._DETS | G._QUANT_ANY | G._QUANT_ALL):
             # "... and the other one on": the verb before; never "brush your teeth" (a verb not read)
