@@ -8,6 +8,8 @@
     python benchmarks/bench_eai.py --goals retrieval:lto:5:0.5 --half tune   # k, vote share; tune = even tasks
     python benchmarks/bench_eai.py --goals retrieval:lto:5:0.5 --half report # the odd tasks, untouched while tuning
     python benchmarks/bench_eai.py --goals retrieval:lto:3:0.5:title --read-description --half tune  # + description, title actions
+    python benchmarks/bench_eai.py --goals retrieval:lto:3:0.5:title:conventions --read-clauses --half tune
+        # + EAI's annotation conventions, actions' preconditions, the description clause by clause
 
 Prints columns (a) EAI's protocol and evaluator, (b) exact annotated nodes on the planner's own
 instances, (c) class-level; empty "nothing to do" plans apart; with ``--hard`` the subset of tasks
@@ -32,11 +34,20 @@ def pct(x) -> str:
     return "-" if x is None else f"{100 * x:.1f}"
 
 
+def _conventions(word: str) -> bool:
+    """The fifth field of ``--goals retrieval:...``: ``conventions`` (EAI's annotation conventions and
+    the actions' preconditions, ``goal_retrieval.retrieval_predictor(conventions=True)``) or nothing."""
+    if word not in ("", "conventions"):
+        raise ValueError(f"the fifth field must be 'conventions' or absent, got {word!r}")
+    return word == "conventions"
+
+
 def goals_main(args) -> None:
     from actionable.evaluation.eai.goal_interpretation import (EAI_PUBLISHED_F1, evaluate_goal_interpretation,
                                                                gold_prediction, recorded_predictor)
     from actionable.evaluation.eai.source import task_ids
 
+    text = "clauses" if args.read_clauses else "both" if args.read_description else "title"
     if args.goals == "oracle":
         predict = lambda name, x: gold_prediction(x["program_id"])  # noqa: E731
     elif args.goals == "empty":
@@ -44,9 +55,8 @@ def goals_main(args) -> None:
     elif args.goals.startswith("interpreter"):  # interpreter[:lopo|lto]
         from actionable.evaluation.eai.planners import interpreter_predictor
 
-        predict = interpreter_predictor(args.goals.partition(":")[2] or "lto",
-                                        text="both" if args.read_description else "title")
-    elif args.goals.startswith("retrieval"):  # retrieval[:split[:k[:threshold[:actions]]]]
+        predict = interpreter_predictor(args.goals.partition(":")[2] or "lto", text=text)
+    elif args.goals.startswith("retrieval"):  # retrieval[:split[:k[:threshold[:actions[:conventions]]]]]
         from actionable.core.errors import ConfigError
         from actionable.evaluation.eai.goal_retrieval import retrieval_predictor
 
@@ -55,10 +65,11 @@ def goals_main(args) -> None:
             predict = retrieval_predictor(parts[0] if parts else "lto", int(parts[1]) if len(parts) > 1 else 5,
                                           float(parts[2]) if len(parts) > 2 else 0.5,
                                           with_interpreter=not args.no_interpreter,
-                                          interpreter_text="both" if args.read_description else "title",
-                                          actions=parts[3] if len(parts) > 3 else "vote")
+                                          interpreter_text=text,
+                                          actions=parts[3] if len(parts) > 3 else "vote",
+                                          conventions=_conventions(parts[4] if len(parts) > 4 else ""))
         except (ValueError, ConfigError) as exc:
-            raise SystemExit(f"--goals retrieval:<split>:<k>:<threshold>[:vote|title|both]: {exc}")
+            raise SystemExit(f"--goals retrieval:<split>:<k>:<threshold>[:vote|title|both[:conventions]]: {exc}")
     elif args.goals.startswith("recorded:"):
         predict = recorded_predictor(args.goals.split(":", 1)[1])
     else:
@@ -69,7 +80,8 @@ def goals_main(args) -> None:
         ids = ids[0 if args.half == "tune" else 1:: 2]
     ids = ids[:: args.stride][: args.limit]
     res = evaluate_goal_interpretation(predict, ids)["all"]
-    print(f"goal interpretation ({args.goals}{', + description' if args.read_description else ''}, half {args.half}), {res['n']} tasks, EAI's evaluator "
+    read = ", + description by clause" if args.read_clauses else ", + description" if args.read_description else ""
+    print(f"goal interpretation ({args.goals}{read}, half {args.half}), {res['n']} tasks, EAI's evaluator "
           f"(virtualhome-eval 0.1.1)")
     print("| category | precision | recall | F1 |\n|---|---|---|---|")
     for c in ("node", "edge", "action", "all"):
@@ -114,6 +126,9 @@ def main() -> None:
                     "interpreter[:lto|lopo]|retrieval[:lto|lopo[:k[:threshold]]]|recorded:<model>")
     ap.add_argument("--half", default="all", choices=("all", "tune", "report"),
                     help="goal interpretation: all tasks, the tune half (even positions) or the report half (odd)")
+    ap.add_argument("--read-clauses", action="store_true",
+                    help="goal interpretation: as --read-description, each sentence with the narrator's subject "
+                         "dropped ('I sit on the sofa') and read clause by clause where it does not read whole")
     ap.add_argument("--read-description", action="store_true",
                     help="goal interpretation: the interpreter also reads each sentence of EAI's task description")
     ap.add_argument("--no-interpreter", action="store_true",

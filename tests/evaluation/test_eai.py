@@ -204,3 +204,110 @@ def test_retrieval_a_neighbour_with_goals_on_the_character_only_votes_for_none(g
     monkeypatch.setattr(R, "_pool", lambda: (xs, gold, np.ones((2, 2), dtype=np.float32) / np.sqrt(2), Emb()))
     out = R.retrieval_predictor("lto", k=2, threshold=0.5, with_interpreter=False)(x["task_name"], x)
     assert out["node goals"] == [{"name": "light", "state": "ON"}], out
+
+
+# --- 7 Dec, seventh session: EAI's conventions, actions' preconditions, narrated descriptions ---
+
+def test_title_actions_read_stateless_verbs_and_their_words():
+    from actionable.evaluation.eai.goal_retrieval import title_actions
+
+    assert title_actions("Watch TV") == {("action", "WATCH")}
+    assert title_actions("Pet cat") == {("action", "TOUCH")}  # VirtualHome has no PET
+    assert title_actions("Read book") == {("action", "READ")}
+    assert title_actions("Turn on light") == set()
+
+
+def test_an_actions_precondition_on_the_character_is_predicted_on_the_one_object_that_takes_it():
+    """VirtualHome's executor: READ and DRINK need the thing held (a grabbable readable / drinkable
+    or recipient thing), WATCH facing a lookable thing, TOUCH close to it; rooms never take it."""
+    from actionable.evaluation.eai.goal_retrieval import action_preconditions
+
+    props = {"novel": frozenset({"READABLE", "GRABBABLE"}), "sink": frozenset({"RECIPIENT"}),
+             "water": frozenset({"DRINKABLE"}), "cup": frozenset({"RECIPIENT", "GRABBABLE"}),
+             "television": frozenset({"LOOKABLE", "HAS_SWITCH"}), "cat": frozenset({"GRABBABLE"}),
+             "bedroom": frozenset()}
+    rel = {"novel", "sink", "water", "cup", "television", "cat", "bedroom", "character"}
+    got = action_preconditions({("action", "READ"), ("action", "DRINK"), ("action", "WATCH")}, rel, props)
+    assert got == {("edge", "character", "HOLDS_RH", "novel"), ("edge", "character", "HOLDS_RH", "cup"),
+                   ("edge", "character", "FACING", "television")}
+    # TOUCH takes any object: the ranking (the class nearest the name) chooses among several
+    touch = action_preconditions({("action", "TOUCH")}, rel, props, rank=lambda cs: sorted(cs, key=lambda c: c != "cat"))
+    assert touch == {("edge", "character", "CLOSE", "cat")}
+    assert action_preconditions({("action", "READ")}, {"cup", "character"}, props) == set()  # nothing readable
+    assert action_preconditions({("node", "tv", "ON")}, rel, props) == set()
+
+
+def test_eai_conventions_close_an_appliance_that_is_on_and_plug_it_in():
+    from actionable.evaluation.eai.goal_retrieval import class_properties, eai_conventions
+
+    props = class_properties()  # EAI's own properties data
+    assert "CAN_OPEN" in props["cd_player"] and "READABLE" in props["novel"]
+    got = eai_conventions({("node", "cd_player", "ON"), ("node", "cd_player", "OPEN"), ("node", "computer", "ON"),
+                           ("node", "freezer", "OPEN")}, props)
+    assert got == {("node", "cd_player", "ON"), ("node", "cd_player", "CLOSED"), ("node", "cd_player", "PLUGGED_IN"),
+                   ("node", "computer", "ON"), ("node", "freezer", "OPEN")}  # the computer has neither
+
+
+def test_clean_is_predicted_as_the_action_wash_unless_a_machine_washes():
+    from actionable.core.conditions import Clause, Condition, GoalReading
+    from actionable.evaluation.eai.planners import reading_prediction
+
+    reading = GoalReading("t", clauses=(Clause((Condition("state", 5, "CLEAN"),), "hands clean"),))
+    assert reading_prediction(reading, {"hands_both": 5}, clean_as_wash=True) == {
+        "node goals": [], "edge goals": [], "action goals": [{"action": "WASH"}]}
+    assert reading_prediction(reading, {"plate": 5, "dishwasher": 6}, clean_as_wash=True)["action goals"] == []
+    assert reading_prediction(reading, {"hands_both": 5})["node goals"] == [{"name": "hands_both", "state": "CLEAN"}]
+
+
+def test_narration_is_read_as_said_and_by_clause():
+    from actionable.evaluation.eai.planners import narrated_as_said, narrated_clauses
+
+    assert narrated_as_said("I turn on CD player") == "turn on CD player"
+    assert narrated_as_said("Then I sit on the sofa") == "sit on the sofa"
+    assert narrated_as_said("Walk to the sofa") == "Walk to the sofa"
+    assert narrated_clauses("Go to office, sit at desk, turn on computer and begin work") == [
+        "Go to office", "sit at desk", "turn on computer", "begin work"]
+    assert narrated_clauses("I go to the living room and sit in the sofa") == ["go to the living room", "sit in the sofa"]
+
+
+def test_interpreter_conventions_drop_the_room_and_a_posture_that_is_not_the_task(monkeypatch):
+    """With a fake interpreter: the character's room is never predicted; a posture read in the
+    description is kept only where nothing else is read and the name says no action; a sentence
+    that does not read whole is read clause by clause, the narrator's subject dropped."""
+    import actionable.core.registry as registry
+    from actionable.core.conditions import Clause, Condition, GoalReading
+    from actionable.evaluation.eai.planners import interpreter_predictor
+
+    said = {"sit on the couch": [("state", "character", "SITTING", None), ("relation", "character", "ON", 2)],
+            "turn on computer": [("state", 3, "ON", None)],
+            "go to the office": [("relation", "character", "INSIDE", 9)]}
+    read = []
+
+    class Graph:
+        rooms = [9]
+        class_of = staticmethod({2: "couch", 3: "computer", 9: "home_office"}.get)
+        properties_of = staticmethod(lambda i: frozenset())
+
+    class Interp:
+        graph = Graph()
+
+        def read(self, text, **kw):
+            read.append(text)
+            conds = said.get(text.lower())
+            if not conds:
+                return GoalReading(text, status="unclear")
+            return GoalReading(text, clauses=tuple(Clause((Condition(k, s, v, t),), text) for k, s, v, t in conds))
+
+    real = registry.capability
+    monkeypatch.setattr(registry, "capability", lambda world, name: (lambda pid, **kw: Interp()) if name == "goals"
+                        else real(world, name))
+    predict = interpreter_predictor("lto", embedder=object(), text="clauses", conventions=True)
+    objs = {"couch": 2, "computer": 3, "home_office": 9, "character": 1}
+    work = predict("Work", {"program_id": "11_1", "objects": objs,
+                            "description": "I go to the office, sit on the couch and turn on computer."})
+    assert "turn on computer" in read and "go to the office" in read
+    assert work == {"node goals": [{"name": "computer", "state": "ON"}], "edge goals": [], "action goals": []}
+    relax = predict("Relax on sofa", {"program_id": "11_1", "objects": objs, "description": "I sit on the couch."})
+    assert relax["node goals"] == [{"name": "character", "state": "SITTING"}]
+    assert relax["edge goals"] == [{"from_name": "character", "relation": "ON", "to_name": "couch"}]
+    assert predict("Watch TV", {"program_id": "11_1", "objects": objs, "description": "I sit on the couch."}) == {}

@@ -23,6 +23,7 @@ retrieval:lto --half report``).
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 
@@ -68,11 +69,90 @@ def _as_output(goals) -> dict:
 #: EAI's actions that change no state VirtualHome records: when the task's name says one ("Read
 #: book", "Drink"), node and edge goals cannot describe it, so it is an action goal (EAI's prompt:
 #: "if node goals and edge goals are not enough to fully describe the goal, add action goals")
-STATELESS_ACTIONS = frozenset({"READ", "DRINK", "EAT", "SLEEP", "TYPE", "TOUCH", "GREET"})
+STATELESS_ACTIONS = frozenset({"READ", "DRINK", "EAT", "SLEEP", "TYPE", "TOUCH", "GREET", "WATCH", "LOOKAT"})
+
+#: English verbs of a name that say one of EAI's stateless actions under another word ("Pet cat":
+#: VirtualHome has no PET; its TOUCH is the act). Written looking at the tune half's titles (module
+#: doc of :func:`retrieval_predictor`).
+ACTION_WORDS = {"PET": "TOUCH", "STROKE": "TOUCH", "PAT": "TOUCH"}
+
+#: What VirtualHome's executor requires of the character before each stateless action
+#: (``virtualhome_eval/simulation/evolving_graph/execution.py``: ``ReadExecutor`` and ``DrinkExecutor``
+#: need the thing held, ``WatchExecutor`` and ``LookAtExecutor`` the character facing it,
+#: ``TouchExecutor`` close to it), as ``(relation, properties the thing has one of, must be grabbable)``.
+#: EAI annotates that precondition with the action (tune half: READ 12/12 with HOLDS_RH, DRINK 11/11
+#: HOLDS_RH, TOUCH 11/11 CLOSE, LOOKAT|WATCH 13/13 FACING).
+ACTION_PRECONDITIONS = {"READ": ("HOLDS_RH", ("READABLE",), True),
+                        "DRINK": ("HOLDS_RH", ("DRINKABLE", "RECIPIENT"), True),
+                        "WATCH": ("FACING", ("LOOKABLE",), False),
+                        "LOOKAT": ("FACING", ("LOOKABLE",), False),
+                        "TOUCH": ("CLOSE", (), False)}
+
+#: Stateless actions whose executor needs a posture (``SleepExecutor``: the character LYING or
+#: SITTING): a posture the description reads belongs to the task.
+POSTURE_ACTIONS = frozenset({"SLEEP"})
+
+#: VirtualHome's room classes (never the thing an action is done on).
+ROOM_CLASSES = frozenset({"bathroom", "bedroom", "dining_room", "home_office", "kitchen", "living_room",
+                          "livingroom"})
+
+
+@functools.lru_cache(maxsize=1)
+def class_properties() -> dict[str, frozenset]:
+    """``{class name: property names}`` from EAI's own properties data (``load_properties_data``)."""
+    import virtualhome_eval.simulation.evolving_graph.utils as utils
+
+    return {k: frozenset(getattr(p, "name", str(p)) for p in v) for k, v in utils.load_properties_data().items()}
+
+
+def title_actions(task_name: str) -> set:
+    """The action goals a name says: its words in :data:`STATELESS_ACTIONS`, or in
+    :data:`ACTION_WORDS` (``"Pet cat"`` -> TOUCH)."""
+    out = set()
+    for w in re.findall(r"[A-Za-z]+", task_name.upper()):
+        a = w if w in STATELESS_ACTIONS else ACTION_WORDS.get(w)
+        if a:
+            out.add(("action", a))
+    return out
+
+
+def action_preconditions(goals, relevant, props: dict, rank=None) -> set:
+    """Edge goals for the character's precondition of each stateless action goal in ``goals``
+    (:data:`ACTION_PRECONDITIONS`) on the one relevant object that can take it (``relevant``:
+    class names; ``props``: class -> properties). Where several can, ``rank(classes)`` orders them
+    (best first; default: sorted); where none can, nothing is added."""
+    out = set()
+    for g in goals:
+        if g[0] != "action" or g[1] not in ACTION_PRECONDITIONS:
+            continue
+        rel, need, grab = ACTION_PRECONDITIONS[g[1]]
+        cands = sorted(c for c in relevant if c != "character" and c not in ROOM_CLASSES and c in props
+                       and (not need or props[c] & set(need)) and (not grab or "GRABBABLE" in props[c]))
+        if cands:
+            best = rank(cands)[0] if rank is not None and len(cands) > 1 else cands[0]
+            out.add(("edge", "character", rel, best))
+    return out
+
+
+def eai_conventions(goals, props: dict) -> set:
+    """EAI's annotation conventions on a class-level goal set (``props``: class -> properties):
+    an appliance that is ``ON`` and ``CAN_OPEN`` is ``CLOSED`` (tune half: 20 of 20 annotated ``ON``
+    goals of ``CAN_OPEN`` classes carry ``CLOSED``) and so not ``OPEN``; one with ``HAS_PLUG`` is
+    ``PLUGGED_IN`` (:func:`~actionable.evaluation.eai.planners.reading_prediction`)."""
+    goals = set(goals)
+    for g in list(goals):
+        if g[0] == "node" and g[2] == "ON":
+            p = props.get(g[1], frozenset())
+            if "CAN_OPEN" in p:
+                goals.add(("node", g[1], "CLOSED"))
+                goals.discard(("node", g[1], "OPEN"))
+            if "HAS_PLUG" in p:
+                goals.add(("node", g[1], "PLUGGED_IN"))
+    return goals
 
 
 def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, with_interpreter: bool = True,
-                        interpreter_text: str = "title", actions: str = "vote"):
+                        interpreter_text: str = "title", actions: str = "vote", conventions: bool = False):
     """``predict(task_name, inputs)`` for
     :func:`~actionable.evaluation.eai.goal_interpretation.evaluate_goal_interpretation` (module doc).
 
@@ -84,7 +164,11 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
         interpreter_text: what the interpreter reads (``"title"`` or ``"both"``: title and the
             description's sentences, :func:`~actionable.evaluation.eai.planners.interpreter_predictor`).
         actions: where action goals come from: ``"vote"`` (the neighbours' vote, as node and edge
-            goals), ``"title"`` (the name's words in :data:`STATELESS_ACTIONS`), ``"both"``.
+            goals), ``"title"`` (the name's words in :data:`STATELESS_ACTIONS`, :func:`title_actions`),
+            ``"both"``.
+        conventions: add each stateless action's precondition on the character
+            (:func:`action_preconditions`) and apply EAI's annotation conventions
+            (:func:`eai_conventions`).
 
     Raises:
         ConfigError: ``k`` < 1, ``threshold`` outside [0, 1], an unknown split or ``actions``.
@@ -106,7 +190,7 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
         if with_interpreter and not interp:
             from actionable.evaluation.eai.planners import interpreter_predictor
 
-            interp.append(interpreter_predictor(split, embedder=emb, text=interpreter_text))
+            interp.append(interpreter_predictor(split, embedder=emb, text=interpreter_text, conventions=conventions))
         pid = inputs["program_id"]
         relevant = set(inputs["objects"]) | {"character"}
         ex_p, ex_t = exclusions(pid, task_name, split)
@@ -134,13 +218,23 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
         goals = {g for g, v in votes.items() if total > 0 and v / total >= threshold
                  and (g[0] != "action" or actions != "title")}
         if actions in ("title", "both"):
-            goals |= {("action", w) for w in task_name.upper().split() if w in STATELESS_ACTIONS}
+            goals |= title_actions(task_name)
         if interp:
             got = _goal_set(interp[0](task_name, inputs))
             goals |= {g for g in got if set(_classes(g)) <= relevant}
+        if conventions:
+            props = class_properties()
+
+            def rank(classes):  # the class nearest the task's name (MiniLM cosine)
+                v = np.asarray(emb.encode([c.replace("_", " ") for c in classes]), dtype=np.float32)
+                v /= np.linalg.norm(v, axis=1, keepdims=True) + 1e-9
+                return [classes[i] for i in np.argsort(-(v @ (q / (np.linalg.norm(q) + 1e-9))), kind="stable")]
+            goals |= action_preconditions(goals, relevant, props, rank)
+            goals = eai_conventions(goals, props)
         return _as_output(goals)
 
     return predict
 
 
-__all__ = ["STATELESS_ACTIONS", "retrieval_predictor"]
+__all__ = ["ACTION_PRECONDITIONS", "ACTION_WORDS", "POSTURE_ACTIONS", "STATELESS_ACTIONS", "action_preconditions", "class_properties",
+           "eai_conventions", "retrieval_predictor", "title_actions"]

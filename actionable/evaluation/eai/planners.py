@@ -16,6 +16,7 @@ goals included (``task.eai``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, Callable
@@ -198,8 +199,13 @@ def _eai_relation(rel: str, target: str, targets: dict | None) -> str | None:
     return pair if pair and target in targets.get(pair, ()) else None
 
 
+#: VirtualHome's classes that wash what is put in them: with one among the relevant objects, the
+#: washing is the machine's (its ``ON``, the things ``ON`` it), not the agent's WASH.
+WASHING_MACHINES = frozenset({"dishwasher", "washing_machine"})
+
+
 def reading_prediction(reading, objects: dict, class_of=None, targets: dict | None = None,
-                       properties_of=None) -> dict:
+                       properties_of=None, clean_as_wash: bool = False) -> dict:
     """A goal reading in EAI's goal-interpretation output format (class names; of each clause the
     option whose objects are among EAI's relevant ``objects`` (name -> id), else its first; negated
     conditions and the character's room left out; HOLDS as ``HOLDS_RH``; with ``targets``, EAI's
@@ -207,7 +213,12 @@ def reading_prediction(reading, objects: dict, class_of=None, targets: dict | No
     (:func:`_eai_relation`) or left out). With ``properties_of`` (id -> the scene's properties):
     ``ON`` of a device with ``HAS_PLUG`` also predicts ``PLUGGED_IN``, EAI's annotation convention
     (on the tune half, 39 of 40 annotated ``ON`` goals of ``HAS_PLUG`` classes carry it, and none
-    of the 30 of classes without it)."""
+    of the 30 of classes without it).
+
+    With ``clean_as_wash``: EAI never annotates ``CLEAN`` (0 of the tune half's goals); it writes
+    washing by hand as the action goal WASH ("Wash hands": ``RINSE|WASH``). A ``CLEAN`` condition is
+    so predicted as the action WASH, or as nothing where a washing machine
+    (:data:`WASHING_MACHINES`) is among the relevant ``objects``."""
     ids = set(objects.values())
     known = {v: k for k, v in objects.items()}
 
@@ -224,6 +235,9 @@ def reading_prediction(reading, objects: dict, class_of=None, targets: dict | No
         subj = "character" if o.subject == "character" else name.get(o.subject)
         if o.kind == "action":
             actions.append({"action": o.value.split("|")[0]})
+        elif o.kind == "state" and o.value == "CLEAN" and clean_as_wash:
+            if not WASHING_MACHINES & set(objects) and {"action": "WASH"} not in actions:
+                actions.append({"action": "WASH"})
         elif o.kind == "state" and subj is not None:
             nodes.append({"name": subj, "state": o.value})
             if (o.value == "ON" and properties_of is not None and subj != "character"
@@ -236,7 +250,35 @@ def reading_prediction(reading, objects: dict, class_of=None, targets: dict | No
     return {"node goals": nodes, "edge goals": edges, "action goals": actions}
 
 
-def interpreter_predictor(split: str = "lto", translation_model: str = "minilm", embedder=None, text: str = "title"):
+def _is_posture(g: dict) -> bool:
+    """The character's posture in EAI's output: ``SITTING``/``LYING``, or the character ``ON`` something."""
+    if "state" in g:
+        return g["name"] == "character" and g["state"] in ("SITTING", "LYING")
+    return g["from_name"] == "character" and g["relation"] == "ON"
+
+
+_NARRATOR = re.compile(r"^(?:(?:and|then|so|now|first|finally|next|after that)[ ,]+)*"
+                       r"(?:i|we|you)(?:'ll|'m| will| would| need to| have to| want to| can| should| then| just| go and)*\s+",
+                       re.IGNORECASE)
+
+
+def narrated_as_said(text: str) -> str:
+    """A description's first-person narration as the imperative the interpreter reads: the
+    narrator's subject dropped ("I turn on CD player" -> "turn on CD player"; "Then I sit on the
+    sofa" -> "sit on the sofa"). EAI's descriptions are mostly written so ("I walk to the sofa, and
+    lie down on the sofa")."""
+    return _NARRATOR.sub("", text.strip()).strip()
+
+
+def narrated_clauses(text: str) -> list[str]:
+    """The clauses of a description sentence (split at commas, "and", "then"), each with the
+    narrator's subject dropped (:func:`narrated_as_said`); clauses of fewer than two words left out."""
+    parts = re.split(r",|\band then\b|\bthen\b|\band\b", text, flags=re.IGNORECASE)
+    return [c for c in (narrated_as_said(p) for p in parts) if len(c.split()) >= 2]
+
+
+def interpreter_predictor(split: str = "lto", translation_model: str = "minilm", embedder=None, text: str = "title",
+                          conventions: bool = False):
     """``predict(task_name, inputs)`` for :func:`~actionable.evaluation.eai.goal_interpretation.evaluate_goal_interpretation`:
     VirtualHome's goal interpreter in the program's own scene, under ``split``'s exclusions; a
     refused or unclear reading predicts no goals (``embedder``: a loaded translation LM, else
@@ -245,6 +287,18 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
     ``text``: what is read. ``"title"``: the task name only. ``"both"``: the name and each sentence
     of EAI's task description (an input of EAI's prompt: "I walk to the sofa, and lie down"), each
     read on its own, the goals of every reading merged (a sentence refused or unclear adds none).
+    ``"clauses"``: as ``"both"``, each sentence read with the narrator's subject dropped
+    (:func:`narrated_as_said`), and a sentence that still does not read is read clause by clause
+    (:func:`narrated_clauses`: "Go to office, sit at desk, turn on computer, enter password").
+
+    ``conventions``: EAI's conventions on the reading: ``CLEAN`` as the action WASH
+    (:func:`reading_prediction`); no room of the character (EAI annotates it in 2 of the tune
+    half's 171 tasks; "I walk to the kitchen" narrates a step on the way); and a posture the
+    description reads (the character ``SITTING`` / ``LYING`` / ``ON`` a seat) only where it is the
+    task: kept when nothing else is read and the name says no action, or when the name's action
+    needs a posture (:data:`~actionable.evaluation.eai.goal_retrieval.POSTURE_ACTIONS`: SLEEP);
+    "sit on the couch and watch TV" narrates where the watching is done (tune half: EAI annotates a
+    posture only for "Relax on sofa" and "Go to sleep").
 
     Raises:
         ConfigError: an unknown ``text``.
@@ -256,8 +310,8 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
     from actionable.evaluation.eai.folds import exclusions
     from actionable.grounding.embedder import load_embedder
 
-    if text not in ("title", "both"):
-        raise ConfigError(f"interpreter text: choose title or both, got {text!r}")
+    if text not in ("title", "both", "clauses"):
+        raise ConfigError(f"interpreter text: choose title, both or clauses, got {text!r}")
     emb = embedder if embedder is not None else load_embedder(translation_model)
     goals = capability("virtualhome", "goals")
 
@@ -266,17 +320,42 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
         ex_src, ex_tasks = exclusions(pid, task_name, split)
         interp = goals(pid, embedder=emb)
         texts = [task_name]
-        if text == "both":
+        if text in ("both", "clauses"):
             texts += [t.strip() for t in re.split(r"[.!?;\n]+", inputs.get("description") or "")
                       if len(t.split()) >= 2]
         out = {"node goals": [], "edge goals": [], "action goals": []}
-        for t in texts:
-            r = interp.read(t, exclude_titles=ex_tasks, exclude_programs=ex_src)
+        rooms = {interp.graph.class_of(r) for r in interp.graph.rooms} if conventions else set()
+        readings = []
+        for i, t in enumerate(texts):
+            r = interp.read(narrated_as_said(t) if i and text == "clauses" else t,
+                            exclude_titles=ex_tasks, exclude_programs=ex_src)
+            if r.is_goal or not i or text != "clauses":
+                readings.append((i, r))
+                continue
+            for part in narrated_clauses(t):  # a sentence that does not read: its clauses, each alone
+                readings.append((i, interp.read(part, exclude_titles=ex_tasks, exclude_programs=ex_src)))
+        posture = {"node goals": [], "edge goals": []}  # the description's posture, kept below or not
+        for i, r in readings:
             if not r.is_goal:
                 continue
             for k, gs in reading_prediction(r, inputs["objects"], interp.graph.class_of,
-                                            inputs.get("relation_targets"), interp.graph.properties_of).items():
+                                            inputs.get("relation_targets"), interp.graph.properties_of,
+                                            clean_as_wash=conventions).items():
+                if conventions and k == "edge goals":  # the character's room: not EAI's goal
+                    gs = [g for g in gs if not (g["from_name"] == "character" and g["relation"] == "INSIDE"
+                                                and g["to_name"] in rooms)]
+                if conventions and i and k != "action goals":
+                    post = [g for g in gs if _is_posture(g)]
+                    posture[k] += [g for g in post if g not in posture[k]]
+                    gs = [g for g in gs if not _is_posture(g)]
                 out[k] += [g for g in gs if g not in out[k]]
+        if conventions and any(posture.values()):
+            from actionable.evaluation.eai.goal_retrieval import POSTURE_ACTIONS, title_actions
+
+            said = {a for _, a in title_actions(task_name)}
+            if not any(out.values()) and not said - POSTURE_ACTIONS or said & POSTURE_ACTIONS:
+                for k, gs in posture.items():
+                    out[k] += [g for g in gs if g not in out[k]]
         return out if any(out.values()) else {}
 
     return predict
@@ -290,5 +369,5 @@ register_planner("empty", _empty)
 register_planner("grounded", _grounded({}))
 register_planner("grounded-no-lm", _grounded({"use_lm": False}))
 
-__all__ = ["PLANNERS", "Plan", "PlanTask", "interpreter_predictor", "make_planner", "reading_prediction",
-           "register_planner"]
+__all__ = ["PLANNERS", "Plan", "PlanTask", "WASHING_MACHINES", "interpreter_predictor", "make_planner",
+           "narrated_as_said", "narrated_clauses", "reading_prediction", "register_planner"]
