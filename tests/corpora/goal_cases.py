@@ -548,6 +548,9 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("those keys on the nightstand are mine - can you fetch me the other set?", clauses=1,
              must=(("relation", C, "HOLDS", 1868, False),), never=(("relation", C, "HOLDS", 1706, False),),
              kind="named_instance"),
+    # "X would be handy, could you fetch one": the fetch is how to do the wish, not a second goal
+    GoalCase("a tray on the dining table would be handy, could you fetch one", clauses=1,
+             must=(("relation", 2074, "ON", 226, False),), kind="in_vs_on"),
     # "make toast": bread in the toaster, the toaster on (no packaged title says it)
     GoalCase("Make toast", clauses=2, must=(("state", 292, "ON", None, False),), kind="intent"),
     # sentences are split apart before their clauses: a sentence naming no object keeps the others apart

@@ -206,6 +206,7 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
         bound: dict[str, list] = {}
         prev = None
         history: list = []  # the clauses read so far (pronouns may refer further back than the last)
+        wished = None  # the last part read as a wish without a verb ("a tray on the table would be handy")
         parts_read: list = []  # (selectors, clauses) per part ("the other fridge" is another one)
         facts = [self._statement(part, topic=k + 1 < len(parts) and bool({"it", "them", "they"} & set(G.words(parts[k + 1]))))
                  for k, part in enumerate(parts)]
@@ -218,14 +219,22 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
                 prev = G.ClauseReading(part, "fact", fact)
                 notes.append(f"'{part}': a statement about {fact.describe(self.name_of)}")
                 continue
+            pw = G.words(part)
+            if (len(pw) == 2 and pw[1] == "one" and prev is not None and prev is wished
+                    and prev.effect in ("place", "put_back") and G.split_verb(pw, _EXTRA_VERBS)[0] == "hold"):
+                # "a tray on the dining table would be handy, could you fetch one": how to do the wish
+                notes.append(f"'{part}': the {prev.subject.cls.replace('_', ' ')} placed above, asks for nothing more")
+                continue
             pronoun = bool({"it", "them", "they"} & set(G.words(part)))
             part = self._pronouns(part, prev, history)
             place = P.unrecorded_place(part)
             if place and G.split_verb(G.words(part), _EXTRA_VERBS)[0] is not None:  # not "in the door"
                 return GoalReading(task, status="refuse", why=P.place_refusal(part, place, "VirtualHome",
                                                                               "put the keys on the table"))
-            r = G.read_clause(part, self.lex, named, _EXTRA_VERBS)
-            r = F.reread(part, r, self.lex, named, _EXTRA_VERBS, notes)  # "a tray on the table would be handy"
+            r0 = G.read_clause(part, self.lex, named, _EXTRA_VERBS)
+            r = F.reread(part, r0, self.lex, named, _EXTRA_VERBS, notes)  # "a tray on the table would be handy"
+            if r is not r0 and isinstance(r, G.ClauseReading):
+                wished = r  # a wish said without a verb: "fetch one" after it is how to do it
             stated = None  # "wash the dirty dishes" with none dirty: nothing to do
             if isinstance(r, G.ClauseReading):
                 for sel in (r.subject, r.target):  # "the fridge" again: the same fridge as before
