@@ -8,6 +8,7 @@
     python benchmarks/bench_eai.py --goals retrieval:lto:5:0.5 --half tune   # k, vote share; tune = even tasks
     python benchmarks/bench_eai.py --goals retrieval:lto:5:0.5 --half report # the odd tasks, untouched while tuning
     python benchmarks/bench_eai.py --goals retrieval:lto:3:0.5:title --read-description --half tune  # + description, title actions
+    python benchmarks/bench_eai.py --planner goal-predicted --split lto --half report [--name-only]  # planned to predicted goals
     python benchmarks/bench_eai.py --goals retrieval:lto:3:0.5:title:conventions --read-clauses --half tune
         # + EAI's annotation conventions, actions' preconditions, the description clause by clause
 
@@ -125,7 +126,8 @@ def main() -> None:
     ap.add_argument("--goals", default=None, help="score goal interpretation instead: oracle|empty|"
                     "interpreter[:lto|lopo]|retrieval[:lto|lopo[:k[:threshold]]]|recorded:<model>")
     ap.add_argument("--half", default="all", choices=("all", "tune", "report"),
-                    help="goal interpretation: all tasks, the tune half (even positions) or the report half (odd)")
+                    help="all tasks, the tune half (even positions of EAI's list) or the report half (odd); goal "
+                         "interpretation and action sequencing alike")
     ap.add_argument("--read-clauses", action="store_true",
                     help="goal interpretation: as --read-description, each sentence with the narrator's subject "
                          "dropped ('I sit on the sofa') and read clause by clause where it does not read whole")
@@ -150,7 +152,10 @@ def main() -> None:
     if args.planner not in PLANNERS:
         raise SystemExit(str(ConfigError(f"--planner: unknown planner {args.planner!r}; choose from "
                                          f"{', '.join(sorted(PLANNERS))}")))
-    ids = task_ids()[:: args.stride][: args.limit]
+    ids = task_ids()
+    if args.half != "all":  # the goal-interpretation halves: tune = even positions, report = odd
+        ids = ids[0 if args.half == "tune" else 1:: 2]
+    ids = ids[:: args.stride][: args.limit]
     t0 = time.perf_counter()
     out = run(args.planner, ids, args.split, args.name_only, {"model": args.model},
               progress=lambda i, n, r: print(f"  {i}/{n} {r['program_id']}", file=sys.stderr) if i % 25 == 0 else None)

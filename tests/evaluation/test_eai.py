@@ -311,3 +311,29 @@ def test_interpreter_conventions_drop_the_room_and_a_posture_that_is_not_the_tas
     assert relax["node goals"] == [{"name": "character", "state": "SITTING"}]
     assert relax["edge goals"] == [{"from_name": "character", "relation": "ON", "to_name": "couch"}]
     assert predict("Watch TV", {"program_id": "11_1", "objects": objs, "description": "I sit on the couch."}) == {}
+
+
+def test_predicted_goals_are_bound_to_the_relevant_objects_and_planned():
+    """Planner ``goal-predicted`` (actionable/evaluation/eai/predicted.py): EAI-format predicted goals
+    become clauses on EAI's relevant object of each class (else every instance of it), HOLDS_RH is
+    HOLDS, an action goal may be done on any of the goals' objects, and a class the scene lacks is
+    left out; the goal planner reaches the reading."""
+    from actionable.core.conditions import CHARACTER
+    from actionable.core.registry import planning_domain
+    from actionable.evaluation.eai.planners import PLANNERS
+    from actionable.evaluation.eai.predicted import predicted_reading
+    from actionable.planning.pipeline import interpreter_for, plan_task
+
+    assert "goal-predicted" in PLANNERS
+    dom = planning_domain("virtualhome", "default")
+    pred = {"node goals": [{"name": "television", "state": "ON"}, {"name": "unicorn", "state": "ON"}],
+            "edge goals": [{"from_name": "character", "relation": "HOLDS_RH", "to_name": "remote_control"}],
+            "action goals": [{"action": "WATCH"}]}
+    r = predicted_reading("Watch TV", pred, {"television": 410, "character": 65}, dom.graph)
+    opts = [[(o.kind, o.subject, o.value, o.target) for o in c.options] for c in r.clauses]
+    assert opts[0] == [("state", 410, "ON", None)]  # the relevant television, not every one
+    assert all(k == "relation" and s == CHARACTER and v == "HOLDS" for k, s, v, _ in opts[1])
+    assert len(r.clauses) == 3 and r.clauses[2].text == "did WATCH"  # the unicorn left out
+    assert ("action", 410, "WATCH", None) in opts[2]
+    res = plan_task(dom, "Watch TV", interpreter_for(dom), reading=r)
+    assert res.done is True, res.verdict()

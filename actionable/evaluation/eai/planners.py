@@ -361,7 +361,16 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
     return predict
 
 
+def _goal_predicted(settings: dict) -> Plan:
+    """Goal-directed planning to the goals the goal-interpretation predictor reads (never the
+    target's annotation): :mod:`actionable.evaluation.eai.predicted`."""
+    from actionable.evaluation.eai.predicted import make_goal_predicted
+
+    return make_goal_predicted(settings)
+
+
 register_planner("goal", _goal)
+register_planner("goal-predicted", _goal_predicted)
 register_planner("goal+fallback", _goal_fallback)
 register_planner("goal-given", _goal_given)
 register_planner("gold", _gold)
