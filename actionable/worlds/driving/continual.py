@@ -154,14 +154,15 @@ class DrivingHouse:
         before their conditions end, from true signal programs and incident ends
         (:mod:`~actionable.worlds.driving.oracle_plan`); ``None`` (nearest first) for more than
         ``MAX_PLAN``. Only the oracle calls this."""
-        from actionable.worlds.driving.oracle_plan import MAX_PLAN, plan_first, remaining_s
+        from actionable.worlds.driving.oracle_plan import MAX_PLAN, plan_first, remaining_s, route_leg
         from actionable.worlds.driving.sim import LEVELS
 
         if len(due) > MAX_PLAN:
             return None
         rem = {id(i): remaining_s(self, i) for i in due}
+        leg = None if self.world.sim.ego()["internal"] else (lambda pos, t, ins: route_leg(self, pos, t, ins))
         return plan_first(due, self.room_of, lambda a, b: self.room_hops[a][b], self._ego_room(), rem,
-                          LEVELS[self.level].cycle)
+                          LEVELS[self.level].cycle, leg=leg)
 
     def placement(self, node):  # no movable objects on the road
         return None
@@ -244,9 +245,10 @@ class DrivingHouse:
             sim.tick()
         return not sim.ego()["internal"]
 
-    def _onto(self, street: str) -> str | None:
-        """Drive onto ``street``; an error text (the skill fails, the episode goes on) when the ego
-        cannot leave the junction it is in or cannot reach the street within ``DRIVE_CAP_S`` s."""
+    def _onto(self, street: str, lane: int | None = None) -> str | None:
+        """Drive onto ``street`` (with ``lane``: ending once in that lane there, see
+        ``DrivingWorld.drive_along``); an error text (the skill fails, the episode goes on) when the
+        ego cannot leave the junction it is in or cannot reach the street within ``DRIVE_CAP_S`` s."""
         if not self._settle():
             return f"still inside the {self.rooms[self._ego_room()]} junction after {SETTLE_S} s"
         e = self.world.sim.ego()
@@ -255,7 +257,7 @@ class DrivingHouse:
                 seq = self.world.route_from_ego(to_edge=street)
             except KeyError:
                 return f"no route from {self.town.street_name(e['edge'])} to {self.town.street_name(street)}"
-            self.world.drive_along(seq, DRIVE_CAP_S)
+            self.world.drive_along(seq, DRIVE_CAP_S, lane)
             if self.world.sim.ego()["edge"] != street:
                 return f"could not reach {self.town.street_name(street)} in time"
         return None
@@ -275,7 +277,10 @@ class DrivingHouse:
             ok, err = self._do("drive_to", place) if self.rooms[self._ego_room()] != place else self._hold()
         elif k in ("stop_on", "keep_right"):
             street = self.street_of_node[skill.args[0]]
-            err = self._onto(street)
+            err = self._onto(street, RIGHT_LANE if k == "keep_right" else None)
+            e = sim.ego()
+            if err is None and k == "keep_right" and e["lane"] != RIGHT_LANE and e["to_line"] > APPROACH:
+                self.world.drive_along([], 90, RIGHT_LANE)  # already on the street: move over on the way
             if err is None and k == "stop_on":
                 if sim.ego()["to_line"] > APPROACH:  # halted (or slow) far from the line: drive up first
                     self.world.drive_along([], 90)
