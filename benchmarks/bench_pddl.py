@@ -42,24 +42,14 @@ ROWS = ("goal", "goal-search", "lm", "no-lm", "no-lm-deep")
 def classical(scene: str) -> dict:
     """Plan lengths and seconds of pyperplan (any) and pyperplan-opt (optimal) on ``scene``."""
     import unified_planning.shortcuts as up
-    from unified_planning.engines import CompilationKind
-    from unified_planning.engines.compilers import (DisjunctiveConditionsRemover, NegativeConditionsRemover,
-                                                    QuantifiersRemover)
 
     from actionable.worlds import make
+    from actionable.worlds.pddl.goals import strips_problem
     from actionable.worlds.pddl.model import load_task
 
     up.get_environment().credits_stream = None
     task = load_task(scene)
-    problem, back = task.lifted, []
-    for comp, kind in ((QuantifiersRemover, CompilationKind.QUANTIFIERS_REMOVING),
-                       (DisjunctiveConditionsRemover, CompilationKind.DISJUNCTIVE_CONDITIONS_REMOVING),
-                       (NegativeConditionsRemover, CompilationKind.NEGATIVE_CONDITIONS_REMOVING)):
-        c = comp()
-        if c.supports(problem.kind):
-            r = c.compile(problem, kind)
-            problem = r.problem
-            back.append(r)
+    problem, back = strips_problem(task.lifted)
     out = {}
     for name in ("pyperplan", "pyperplan-opt"):
         t = time.perf_counter()

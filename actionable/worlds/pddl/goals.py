@@ -134,7 +134,7 @@ class PddlGoals:
         for name in ENGINES:
             problem, back = self.task.lifted, []
             if not _supports(name, problem):  # pyperplan reads STRIPS only: compile (once) and map back
-                strips = strips or _strips(self.task.lifted)
+                strips = strips or strips_problem(self.task.lifted)
                 problem, back = strips
                 if problem is None or not _supports(name, problem):
                     continue
@@ -163,7 +163,7 @@ def _supports(name: str, problem) -> bool:
         return False
 
 
-def _strips(problem):
+def strips_problem(problem):
     """``(problem, compilation results)`` compiled to STRIPS (what pyperplan reads), or
     ``(None, [])`` when unified-planning's compilers are missing."""
     try:
@@ -210,4 +210,4 @@ def _solve(name: str, problem, timeout_s: float):
     return None if th.is_alive() else box.get("plan")
 
 
-__all__ = ["CLASSICAL_TIMEOUT_S", "ENGINES", "PddlGoals"]
+__all__ = ["CLASSICAL_TIMEOUT_S", "ENGINES", "PddlGoals", "strips_problem"]
