@@ -521,6 +521,9 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
         return None
     if effect in ("stand",) and not [w for w in rest if w not in _DETS]:
         return ClauseReading(text, effect, None)
+    if effect == "stand" and rest[:1] and rest[0] in ("a", "an", "the", "it", "them", "my", "some") \
+            and any(p in rest for p in ("in", "on", "into", "onto", "inside")):
+        effect = "place"  # "stand a colander in the sink", "stand it on the counter": put it there
     if effect in ("sit", "lie") and not [w for w in rest if w not in _DETS | {"down"}]:
         return ClauseReading(text, effect, None)
     if effect == "go":
@@ -572,7 +575,7 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
             here = select(rest, lex, named)
             if isinstance(here, Selector) and here.ids:
                 obj_ws, prep, tgt_ws = rest, None, []
-            elif isinstance(here, str):
+            elif isinstance(here, str) and ws[0] != "get":
                 return here  # "grab the apple in the fridge" with none there: never "put it in the fridge"
     subject = None
     if obj_ws:

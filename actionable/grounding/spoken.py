@@ -415,7 +415,9 @@ def conversational(text: str, names_object=None) -> str:
                 continue  # "ugh", "ew", "oh no"; "three of them I think"
             if out and names_object is not None and _AWFUL.fullmatch(q) and not names_object(q):
                 continue  # "keep the window open while I paint, the fumes are awful"
-            if q in _BARE_STATE and out and names_object is not None and names_object(out[-1]):
+            if (q in _BARE_STATE and out and names_object is not None and names_object(out[-1])
+                    and not re.search(r"\b(?:and|are|were|all|both|every|off|on)\b|,", out[-1])):
+                # one thing named before: "... all on in the kitchen. Off, off, off" names several (unread)
                 q = _BARE_STATE[q]  # "the music from the office stereo is way too loud. off, please": turn it off
             q = _TO_SPEAKER.sub(r"\1 me \2", q)  # "bring it here": the speaker gets it
             for pat, rep in _REPHRASE:

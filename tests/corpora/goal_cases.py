@@ -551,6 +551,17 @@ VH_CASES: tuple[GoalCase, ...] = (
     # "X would be handy, could you fetch one": the fetch is how to do the wish, not a second goal
     GoalCase("a tray on the dining table would be handy, could you fetch one", clauses=1,
              must=(("relation", 2074, "ON", 226, False),), kind="in_vs_on"),
+    # (7 Dec, seventh session: regressions of this session's rules, found on the report halves and fixed)
+    # "get me X out on Y" places X; "off, off, off" after several things names none of them (never one);
+    # "stand a colander in the sink" places it; "yes, the clean ones too" stresses the ones named
+    GoalCase("I need the cutting board out on the kitchen counter", clauses=1,
+             must=(("relation", 1500, "ON", 230, False),), kind="in_vs_on"),
+    GoalCase("The coffee machine, the toaster AND the oven are all on in the kitchen. Off, off, off.",
+             status="unclear", plan=None, kind="conjunction"),
+    GoalCase("The pasta's nearly done. Stand a colander in the kitchen sink so I can drain it.", clauses=1,
+             must=(("relation", 1016, "INSIDE", 231, False),), kind="in_vs_on"),
+    GoalCase("round up the forks, all of them, and load them into the kitchen dishwasher. yes, the clean ones too",
+             must=(("relation", 1046, "INSIDE", 1277, False),), plan=None, kind="quantifier"),
     # "make toast": bread in the toaster, the toaster on (no packaged title says it)
     GoalCase("Make toast", clauses=2, must=(("state", 292, "ON", None, False),), kind="intent"),
     # sentences are split apart before their clauses: a sentence naming no object keeps the others apart

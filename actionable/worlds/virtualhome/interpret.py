@@ -52,6 +52,8 @@ _APPLIANCES = {"heat": ("microwave", "stove", "oven"), "toast": ("toaster",), "c
                "cook": ("stove", "oven", "microwave"), "bake": ("oven",), "fry": ("stove",), "boil": ("stove",)}
 _COOKING = frozenset({"cook", "bake", "fry", "boil"})
 #: a state and the one that reverses it (a clause a later one reverses is not in the end state)
+#: a part that only stresses the objects named before ("yes, the clean ones too", "those ones as well")
+_THE_ONES = re.compile(r"(?:yes |and |even )?(?:the|those|these) (?:[a-z]+ )?ones(?: too| as well| also)?")
 #: words for a group of things taken as one ("the other set" of keys, "the other pair" of socks)
 _COLLECTIVE = frozenset({"set", "pair", "lot", "bunch", "load", "batch", "bundle"})
 #: "make (some) toast", "make me a slice of toast": the bread toasted (no packaged title says it)
@@ -220,6 +222,10 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
                 notes.append(f"'{part}': a statement about {fact.describe(self.name_of)}")
                 continue
             pw = G.words(part)
+            if prev is not None and _THE_ONES.fullmatch(" ".join(pw)):
+                # "load them into the dishwasher. yes, the clean ones too": those named, all of them
+                notes.append(f"'{part}': the ones named before, asks for nothing more")
+                continue
             if (len(pw) == 2 and pw[1] == "one" and prev is not None and prev is wished
                     and prev.effect in ("place", "put_back") and G.split_verb(pw, _EXTRA_VERBS)[0] == "hold"):
                 # "a tray on the dining table would be handy, could you fetch one": how to do the wish
