@@ -6,10 +6,13 @@ goal-directed planner (:mod:`actionable.planning.goaldirected`) here as in Virtu
 
 * **Reading** (:meth:`PddlGoals.read`): a PDDL problem states its goal, so the reading is that
   goal, one clause per top-level conjunct (``(on a b)``), source ``the problem's :goal``. The task
-  text only has to name it: a text that shares no word with the domain ("Turn on the TV" in
-  Blocksworld) is refused, as the grounded planner refuses it, and a text that names objects of
-  the problem none of which is in the goal ("Put c on a": the goal is about a and b) is refused
-  too, since a "Done" on the problem's goal would not be that task.
+  text must say that goal, since a "Done" on the problem's goal would otherwise not be the task:
+  every object of every conjunct named, those of a conjunct of two or more in their order with no
+  other goal object between ("Stack a on b and b on c" says Sussman's (on a b) (on b c); "Put
+  block c on the table" or "Stack a on b and b on a" do not, and are refused with the goal they
+  miss), or the goal asked for as such ("reach the goal", "solve the problem"). A text that shares
+  no word with the domain ("Turn on the TV" in Blocksworld) is refused as the grounded planner
+  refuses it.
 * **Planning** (:meth:`PddlGoals.classical`): unified-planning's ``OneshotPlanner``: Fast
   Downward's optimal search (``fast-downward-opt``, PyPI ``up-fast-downward``) on the lifted
   problem first, then pyperplan's A* (``pyperplan-opt``) on the problem compiled to STRIPS
@@ -24,6 +27,7 @@ goal-directed planner (:mod:`actionable.planning.goaldirected`) here as in Virtu
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -36,6 +40,8 @@ ENGINES = ("fast-downward-opt", "pyperplan-opt", "fast-downward", "pyperplan")
 CLASSICAL_TIMEOUT_S = 20.0
 #: words that name no object even where a problem has an object of that name (Blocksworld's ``a``)
 _ARTICLES = frozenset({"a", "an", "the"})
+#: a text that asks for the problem's goal as such
+_WHOLE_GOAL = re.compile(r"\b(?:reach|achieve|solve|satisfy|meet|plan for|plan to)\b.{0,40}\b(?:goal|problem)\b", re.I)
 #: the source of every clause
 SOURCE = "the problem's :goal"
 
@@ -82,22 +88,66 @@ class PddlGoals:
         said = {w for w in words(task) if len(w) > 2}
         vocab = {w for n in [*t.objects, *t.objects.values(), *t.schemas, *t.goal_texts]
                  for w in words(n) if len(w) > 2}
-        if not (said & vocab) and not ((set(words(task)) - _ARTICLES) & set(t.objects)):
+        whole = bool(_WHOLE_GOAL.search(task))  # "reach the goal", "solve the problem": the goal as such
+        if not whole and not (said & vocab) and not ((set(words(task)) - _ARTICLES) & set(t.objects)):
             return GoalReading(task, status="refuse", why=(
                 f"the task {task!r} names nothing in PDDL domain {t.domain_name!r} (objects: "
                 f"{', '.join(sorted(t.objects)[:8])}); in the pddl world the problem's :goal is what is planned "
                 f"and checked, so describe that goal"))
         in_goal = {w for g in t.goal_texts for w in words(g)}
         named = [o for o in t.objects if o in set(words(task)) - _ARTICLES or " ".join(words(o)) in " ".join(words(task))]
-        if named and not any(o in in_goal or set(words(o)) <= in_goal for o in named):
+        if not whole and named and not any(o in in_goal or set(words(o)) <= in_goal for o in named):
             return GoalReading(task, status="refuse", why=(
                 f"the task names {', '.join(named)}, which the goal of PDDL problem {t.problem_name!r} does not "
                 f"mention (its goal: {' '.join(t.goal_texts)}); the pddl world plans and checks the problem's "
                 f":goal only: write a problem file with the goal you want"))
+        unsaid = self._unsaid(task)
+        if unsaid is not None:
+            return GoalReading(task, status="refuse", why=(
+                f"the task does not say the goal of PDDL problem {t.problem_name!r} ({' '.join(t.goal_texts)}): "
+                f"{unsaid}; the pddl world plans and checks the problem's :goal only, so say that goal (e.g. "
+                f"'{self._example()}'), or 'reach the goal', or write a problem file with the goal you want"))
         clauses = tuple(Clause((Condition("pddl", text, "holds"),), text, SOURCE) for text in t.goal_texts)
         note = (f"the task is read as the goal of PDDL problem {t.problem_name!r} ({len(clauses)} conjunct"
                 f"{'s' if len(clauses) != 1 else ''}): the pddl world plans and checks the problem's :goal")
         return GoalReading(task, clauses, notes=[note])
+
+    def _unsaid(self, task: str) -> str | None:
+        """What of the problem's goal the text does not say, or ``None`` when it says all of it: every
+        object of every conjunct named, the objects of a conjunct of two or more in its order with no
+        other goal object between ("Stack a on b and b on c" says (on a b) (on b c); "Put block c on
+        the table" or "Stack a on b and b on a" do not); a text that asks for the goal as such ("reach
+        the goal", "solve the problem") says it all."""
+        from actionable.grounding.objects import words
+
+        if _WHOLE_GOAL.search(task):
+            return None
+        ws = words(task)
+        goal_objects = [[o for o in _objects_in(g) if o in self.task.objects] for g in self.task.goals]
+        every = {o for objs in goal_objects for o in objs}
+        pos = {o: [i for i in range(len(ws)) if ws[i:i + len(words(o))] == words(o)] for o in every}
+        for text, objs in zip(self.task.goal_texts, goal_objects):
+            missing = [o for o in objs if not pos[o]]
+            if missing:
+                return f"{text} names {', '.join(missing)}, which the task does not"
+            if len(objs) < 2:
+                continue
+            def follows(i, rest):  # an occurrence of each next object after i, no other goal object between
+                if not rest:
+                    return True
+                for j in pos[rest[0]]:
+                    between = {o for o in every for k in pos[o] if i < k < j} - set(objs)
+                    if i < j <= i + 6 and not between and follows(j, rest[1:]):
+                        return True
+                return False
+            if not any(follows(i, objs[1:]) for i in pos[objs[0]]):
+                return f"{text} is not said (its objects in that order: {' '.join(objs)})"
+        return None
+
+    def _example(self) -> str:
+        """The problem's goal as words ("on a b and on b c")."""
+        return " and ".join(g.strip("()").replace("(", "").replace(")", "").replace("-", " ")
+                            for g in self.task.goal_texts)
 
     def view(self, state=None) -> _View:
         return _View(self, self.task.initial if state is None else state)
@@ -161,6 +211,13 @@ def _supports(name: str, problem) -> bool:
             return planner.supports(problem.kind)
     except Exception:  # noqa: BLE001 - UP raises its own errors for an engine not installed
         return False
+
+
+def _objects_in(node) -> list[str]:
+    """Object names in a UP expression, in order (``(on a b)`` -> ``["a", "b"]``)."""
+    if node.is_object_exp():
+        return [node.object().name]
+    return [o for a in node.args for o in _objects_in(a)]
 
 
 def strips_problem(problem):
