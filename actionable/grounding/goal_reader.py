@@ -317,7 +317,8 @@ def negation_refusal(text: str, example: str) -> str | None:
 #: first words of an aside ("nobody is using it", "what is the salt doing here", "tonight we eat late"),
 #: shared by the worlds' readers
 ASIDE_START = frozenset({"i", "we", "you", "they", "he", "she", "it", "nobody", "no", "someone", "somebody", "what",
-                         "why", "how", "who", "there", "tonight", "today", "tomorrow"})
+                         "why", "how", "who", "there", "tonight", "today", "tomorrow", "so", "anyway", "because",
+                         "since", "well"})
 
 
 def select_cut(ws: list[str], lex: Lexicon, named: list) -> tuple["Selector | None | str", int]:

@@ -214,6 +214,9 @@ _REPHRASE = ((re.compile(r"\b(?:put|pull|shut|close|drop) (?:the |its )?lid (?:d
              (re.compile(r"\b(?:this|last|next) (?:week|month|weekend|morning|evening|year)'?s? (?=\w)"), ""),
              (re.compile(r"\b(?:today|tonight|yesterday|tomorrow)'?s (?=\w)"), ""),
              (re.compile(r"\b(two|three|four|five|both|all|my|the|those|these) pairs of (?=\w)"), r"\1 "))
+#: "... if it's open", "... if they are on": a condition that leaves the command's end state as it is
+_IF_SO = re.compile(r"(?<=\w)\s+if (?:it|they|that|so)(?:'s|'re| is| are| s)? ?(?:still |already )?"
+                    r"(?:open|on|off|closed|shut|running|plugged in|unplugged|dirty|clean|there|needed|necessary)$")
 #: words at the end of a command that ask nothing more ("... on instead", "... on as well")
 _ALSO_END = re.compile(r"(?<=\w)\s+(?:instead|as well|too|also|again)$")
 #: a hedged count said aside ("..., three of them I think, gather them ..."): it asks for nothing
@@ -423,6 +426,7 @@ def conversational(text: str, names_object=None) -> str:
             for pat, rep in _REPHRASE:
                 q = pat.sub(rep, q).strip()
             q = _ALSO_END.sub("", q)  # "put the floor lamp on instead": "instead" asks nothing more
+            q = _IF_SO.sub("", q)  # "close the fridge if it's open": the end state is the same either way
             q = _RESULT.sub(r"\1", q)  # "scrub it clean": the verb's result, not "the clean one"
             for pat, rep in _DISCARD:  # "throw away the milk": into the bin
                 q = pat.sub(rep, q)

@@ -562,6 +562,15 @@ VH_CASES: tuple[GoalCase, ...] = (
              must=(("relation", 1016, "INSIDE", 231, False),), kind="in_vs_on"),
     GoalCase("round up the forks, all of them, and load them into the kitchen dishwasher. yes, the clean ones too",
              must=(("relation", 1046, "INSIDE", 1277, False),), plan=None, kind="quantifier"),
+    # a new user's wrong Done claims (7 Dec clean-clone check): "the other one" after a named light is one
+    # other light, not every other one; "the banana peel" is no banana (the head names nothing here)
+    GoalCase("Turn off the light in the dining room and the other one too", clauses=2,
+             must=(("state", 245, "OFF", None, False),), kind="named_instance"),
+    GoalCase("Throw the banana peel in the trash", status="refuse", plan=None, kind="impossible"),
+    # a greeting and "so ..., the place is a mess" ask nothing; "close the fridge if it's open" closes it
+    GoalCase("Hey there! So my mom is visiting tomorrow and the place is a mess. Then please turn off the TV. "
+             "Oh, and close the fridge if it's open.", clauses=2, must=(("state", 248, "OFF", None, False),),
+             kind="conjunction"),
     # "make toast": bread in the toaster, the toaster on (no packaged title says it)
     GoalCase("Make toast", clauses=2, must=(("state", 292, "ON", None, False),), kind="intent"),
     # sentences are split apart before their clauses: a sentence naming no object keeps the others apart

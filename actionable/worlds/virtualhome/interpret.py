@@ -658,8 +658,8 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
                 # means every one of them, turning on / opening / cleaning one of them
                 todo = [i for i in sel.ids if state not in g.states_of(i)]
                 if todo:
-                    sel.ids = todo
-                    sel.quantifier = "all" if state in ("OFF", "CLOSED", "PLUGGED_OUT") else "any"
+                    sel.ids = todo  # "the other light": one other, never every other one
+                    sel.quantifier = "all" if state in ("OFF", "CLOSED", "PLUGGED_OUT") and not sel.other else "any"
             return self._per_subject(sel, lambda i: [Condition("state", i, state)])
         if eff in ("place", "put_away", "heat", "chill", "toast") and sel is not None:
             if tgt is None and r.room is not None:

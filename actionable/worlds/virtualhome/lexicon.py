@@ -24,7 +24,8 @@ _PHRASES = {"wardrobe": ("closet", "dresser"), "bookcase": ("bookshelf",), "beds
             "settee": ("couch",), "laundry basket": ("basket_for_clothes",), "hamper": ("basket_for_clothes",),
             "cushion": ("pillow",), "loaf": ("food_bread", "bread"), "post": ("mail", "envelope"),
             "pyjama": ("pajamas",), "pyjamas": ("pajamas",), "game controller": ("video_game_controller",),
-            "games controller": ("video_game_controller",), "dish rack": ("dishrack",)}
+            "games controller": ("video_game_controller",), "dish rack": ("dishrack",),
+            "drawer": ("closetdrawer", "drawer"), "drawers": ("closetdrawer", "drawer")}
 #: every word of those names ("wardrobe"; "bedside", "cabinet"): known object words
 _PHRASE_WORDS = frozenset(_PHRASES) | {w for p in _PHRASES for w in p.split()}
 #: words for a category of classes named by a common prefix
@@ -93,6 +94,14 @@ class SceneLexicon:
         if ws and ws[-1] in ("dishes", "dish") and self._dishes():
             return self._dishes()[:1]
         got = self._match(ws)
+        head = ws[-1] if ws else ""
+        if (got and len(ws) > 1 and head not in _FUNCTION_WORDS and not {"and", "or", "with"} & set(ws)
+                and not any(head in w.split() or head.startswith(w) for w, _ in got)
+                and not self._match([head]) and not self._match([head.rstrip("s")])):
+            # the head is not what matched: a modifier is not the object ("the tv remote" is a remote,
+            # not the TV; "the banana peel" is no banana): the head alone, else nothing; a participle
+            # after the noun is no head ("the bills lying ...", "a light bulb glowing ...")
+            return self.classes(ws[:-1]) if head.endswith(("ing", "ed")) else self.classes([head])
         if not got and ws and ws[-1].endswith("s"):  # plural: "lights", "cups"
             for stem in (ws[-1][:-1], ws[-1][:-2]):
                 got = self._match(ws[:-1] + [stem])
