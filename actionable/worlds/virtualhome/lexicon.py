@@ -95,7 +95,7 @@ class SceneLexicon:
             return self._dishes()[:1]
         got = self._match(ws)
         head = ws[-1] if ws else ""
-        if (got and len(ws) > 1 and head not in _FUNCTION_WORDS and not {"and", "or", "with"} & set(ws)
+        if (got and len(ws) > 1 and head not in _FUNCTION_WORDS and not {"and", "or", "with", "that", "which", "s"} & set(ws)
                 and not any(head in w.split() or head.startswith(w) for w, _ in got)
                 and not self._match([head]) and not self._match([head.rstrip("s")])):
             # the head is not what matched: a modifier is not the object ("the tv remote" is a remote,
