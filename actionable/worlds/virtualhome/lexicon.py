@@ -96,12 +96,9 @@ class SceneLexicon:
         got = self._match(ws)
         head = ws[-1] if ws else ""
         if (got and len(ws) > 1 and head not in _FUNCTION_WORDS and not {"and", "or", "with", "that", "which", "s"} & set(ws)
-                and not any(head in w.split() or head.startswith(w) for w, _ in got)
+                and all(c == "food_food" for _, c in got) and not head.endswith(("ing", "ed"))
                 and not self._match([head]) and not self._match([head.rstrip("s")])):
-            # the head is not what matched: a modifier is not the object ("the tv remote" is a remote,
-            # not the TV; "the banana peel" is no banana): the head alone, else nothing; a participle
-            # after the noun is no head ("the bills lying ...", "a light bulb glowing ...")
-            return self.classes(ws[:-1]) if head.endswith(("ing", "ed")) else self.classes([head])
+            return []  # "the banana peel": VirtualHome's any-food class for a word that only modifies the head
         if not got and ws and ws[-1].endswith("s"):  # plural: "lights", "cups"
             for stem in (ws[-1][:-1], ws[-1][:-2]):
                 got = self._match(ws[:-1] + [stem])
