@@ -23,9 +23,10 @@ retrieval:lto --half report``).
 from __future__ import annotations
 
 import functools
-import re
 
 import numpy as np
+
+from actionable.evaluation.eai.actions import ACTION_WORDS, POSTURE_ACTIONS, STATELESS_ACTIONS, title_actions
 
 
 @functools.lru_cache(maxsize=1)
@@ -66,16 +67,6 @@ def _as_output(goals) -> dict:
             "action goals": [{"action": g[1]} for g in goals if g[0] == "action"]}
 
 
-#: EAI's actions that change no state VirtualHome records: when the task's name says one ("Read
-#: book", "Drink"), node and edge goals cannot describe it, so it is an action goal (EAI's prompt:
-#: "if node goals and edge goals are not enough to fully describe the goal, add action goals")
-STATELESS_ACTIONS = frozenset({"READ", "DRINK", "EAT", "SLEEP", "TYPE", "TOUCH", "GREET", "WATCH", "LOOKAT"})
-
-#: English verbs of a name that say one of EAI's stateless actions under another word ("Pet cat":
-#: VirtualHome has no PET; its TOUCH is the act). Written looking at the tune half's titles (module
-#: doc of :func:`retrieval_predictor`).
-ACTION_WORDS = {"PET": "TOUCH", "STROKE": "TOUCH", "PAT": "TOUCH"}
-
 #: What VirtualHome's executor requires of the character before each stateless action
 #: (``virtualhome_eval/simulation/evolving_graph/execution.py``: ``ReadExecutor`` and ``DrinkExecutor``
 #: need the thing held, ``WatchExecutor`` and ``LookAtExecutor`` the character facing it,
@@ -88,10 +79,6 @@ ACTION_PRECONDITIONS = {"READ": ("HOLDS_RH", ("READABLE",), True),
                         "LOOKAT": ("FACING", ("LOOKABLE",), False),
                         "TOUCH": ("CLOSE", (), False)}
 
-#: Stateless actions whose executor needs a posture (``SleepExecutor``: the character LYING or
-#: SITTING): a posture the description reads belongs to the task.
-POSTURE_ACTIONS = frozenset({"SLEEP"})
-
 #: VirtualHome's room classes (never the thing an action is done on).
 ROOM_CLASSES = frozenset({"bathroom", "bedroom", "dining_room", "home_office", "kitchen", "living_room",
                           "livingroom"})
@@ -103,17 +90,6 @@ def class_properties() -> dict[str, frozenset]:
     import virtualhome_eval.simulation.evolving_graph.utils as utils
 
     return {k: frozenset(getattr(p, "name", str(p)) for p in v) for k, v in utils.load_properties_data().items()}
-
-
-def title_actions(task_name: str) -> set:
-    """The action goals a name says: its words in :data:`STATELESS_ACTIONS`, or in
-    :data:`ACTION_WORDS` (``"Pet cat"`` -> TOUCH)."""
-    out = set()
-    for w in re.findall(r"[A-Za-z]+", task_name.upper()):
-        a = w if w in STATELESS_ACTIONS else ACTION_WORDS.get(w)
-        if a:
-            out.add(("action", a))
-    return out
 
 
 def action_preconditions(goals, relevant, props: dict, rank=None) -> set:

@@ -296,7 +296,7 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
     half's 171 tasks; "I walk to the kitchen" narrates a step on the way); and a posture the
     description reads (the character ``SITTING`` / ``LYING`` / ``ON`` a seat) only where it is the
     task: kept when nothing else is read and the name says no action, or when the name's action
-    needs a posture (:data:`~actionable.evaluation.eai.goal_retrieval.POSTURE_ACTIONS`: SLEEP);
+    needs a posture (:data:`~actionable.evaluation.eai.actions.POSTURE_ACTIONS`: SLEEP);
     "sit on the couch and watch TV" narrates where the watching is done (tune half: EAI annotates a
     posture only for "Relax on sofa" and "Go to sleep").
 
@@ -350,7 +350,7 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
                     gs = [g for g in gs if not _is_posture(g)]
                 out[k] += [g for g in gs if g not in out[k]]
         if conventions and any(posture.values()):
-            from actionable.evaluation.eai.goal_retrieval import POSTURE_ACTIONS, title_actions
+            from actionable.evaluation.eai.actions import POSTURE_ACTIONS, title_actions
 
             said = {a for _, a in title_actions(task_name)}
             if not any(out.values()) and not said - POSTURE_ACTIONS or said & POSTURE_ACTIONS:
@@ -361,16 +361,7 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
     return predict
 
 
-def _goal_predicted(settings: dict) -> Plan:
-    """Goal-directed planning to the goals the goal-interpretation predictor reads (never the
-    target's annotation): :mod:`actionable.evaluation.eai.predicted`."""
-    from actionable.evaluation.eai.predicted import make_goal_predicted
-
-    return make_goal_predicted(settings)
-
-
 register_planner("goal", _goal)
-register_planner("goal-predicted", _goal_predicted)
 register_planner("goal+fallback", _goal_fallback)
 register_planner("goal-given", _goal_given)
 register_planner("gold", _gold)

@@ -19,6 +19,8 @@ product has none (``actionable plan`` reads goals with the interpreter alone: pl
 
 from __future__ import annotations
 
+from actionable.evaluation.eai.planners import make_planner, register_planner
+
 #: the predictor's settings: k nearest tasks, vote share, action goals from the title (the
 #: goal-interpretation row of docs/results.md, tuned on the tune half)
 K, THRESHOLD, ACTIONS = 3, 0.5, "title"
@@ -69,8 +71,6 @@ def make_goal_predicted(settings: dict):
     from actionable.evaluation.eai.goal_retrieval import _pool, retrieval_predictor
     from actionable.planning.pipeline import interpreter_for, plan_task
 
-    from actionable.evaluation.eai.planners import make_planner
-
     predictors: dict = {}
     inputs = {x["program_id"]: x for x in _pool()[0]}
     fallback = make_planner("goal", settings)
@@ -91,5 +91,7 @@ def make_goal_predicted(settings: dict):
 
     return plan
 
+
+register_planner("goal-predicted", make_goal_predicted)
 
 __all__ = ["make_goal_predicted", "predicted_reading"]

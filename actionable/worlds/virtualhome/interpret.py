@@ -30,6 +30,7 @@ from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.virtualhome.achieve import _FLOORS, VirtualHomeAchievers
+from actionable.worlds.virtualhome.discourse import _NEEDS, _STATE_OF, Discourse
 from actionable.worlds.virtualhome.goalview import ConditionViewVH, _as_view
 from actionable.worlds.virtualhome.intents import EXTRA_VERBS as _EXTRA_VERBS, AnnotatedIntents, _room_classes
 from actionable.worlds.virtualhome.lexicon import SceneLexicon, human
@@ -41,11 +42,6 @@ _COMPLAINT = re.compile(r"^(?:the|my|our|this|that|these|those) [a-z ]+? (?:is|a
 
 #: cosine (translation LM) of the task to a packaged title for its annotated goals to be the reading
 INTENT_SIMILARITY = G.INTENT_SIMILARITY
-#: the property an object needs for a state effect (VirtualHome's object properties)
-_NEEDS = {"ON": "HAS_SWITCH", "OFF": "HAS_SWITCH", "OPEN": "CAN_OPEN", "CLOSED": "CAN_OPEN",
-          "PLUGGED_IN": "HAS_PLUG", "PLUGGED_OUT": "HAS_PLUG"}
-_STATE_OF = {"on": "ON", "off": "OFF", "open": "OPEN", "closed": "CLOSED", "plugged_in": "PLUGGED_IN",
-             "plugged_out": "PLUGGED_OUT", "clean": "CLEAN"}
 #: the appliances that do a verb's work, in order of preference (VirtualHome has no cooked state:
 #: "bake the turkey" is the turkey in the oven with the oven on)
 _APPLIANCES = {"heat": ("microwave", "stove", "oven"), "toast": ("toaster",), "chill": ("freezer", "fridge"),
@@ -54,29 +50,17 @@ _COOKING = frozenset({"cook", "bake", "fry", "boil"})
 #: a state and the one that reverses it (a clause a later one reverses is not in the end state)
 #: a part that only stresses the objects named before ("yes, the clean ones too", "those ones as well")
 _THE_ONES = re.compile(r"(?:yes |and |even )?(?:the|those|these) (?:[a-z]+ )?ones(?: too| as well| also)?")
-#: words for a group of things taken as one ("the other set" of keys, "the other pair" of socks)
-_COLLECTIVE = frozenset({"set", "pair", "lot", "bunch", "load", "batch", "bundle"})
 #: "make (some) toast", "make me a slice of toast": the bread toasted (no packaged title says it)
 _TOAST = re.compile(r"\bmake (?:me |us )?(?:some |a (?:slice|piece|round) of |a bit of )?toast\b", re.I)
 _OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
              "PLUGGED_OUT": "PLUGGED_IN"}
-#: words after "and" that ask for nothing ("turn off the lights and hurry")
-_COURTESY = frozenset({"hurry", "quickly", "quick", "please", "thanks", "thank", "you", "now", "fast", "asap",
-                       "be", "then", "so", "too", "also", "as", "well"})
 #: (state an adjective names, state the verb makes) where the verb undoes the adjective ("wash the
 #: dirty dishes"): with no instance in that state there is nothing to do
 _UNDOES = frozenset({("DIRTY", "CLEAN"), ("OPEN", "CLOSED"), ("CLOSED", "OPEN"), ("ON", "OFF"), ("OFF", "ON"),
                      ("PLUGGED_IN", "PLUGGED_OUT"), ("PLUGGED_OUT", "PLUGGED_IN")})
 
 
-
-
-#: first words of a span that may name the object of a clause without a command
-_TOPIC_START = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that", "some", "one",
-                          "two", "both", "all", "every"})
-
-
-class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
+class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
     """The ``goals`` capability for one VirtualHome scene (a name or a ``SceneGraph``).
 
     Args:
@@ -139,26 +123,6 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
         if r.status in ("refuse", "unclear"):
             r = self._failing_chunk(task, r, exclude_titles, exclude_programs)
         return S.answer_question(task, r, self.view()).in_order(task)
-
-    def _failing_chunk(self, task: str, whole: GoalReading, exclude_titles=(), exclude_programs=()) -> GoalReading:
-        """A refused or unclear ``whole`` reading of a task of several chunks ("open the window and
-        then relax") said for the first chunk that fails when another chunk reads: its own refusal
-        or "cannot tell", naming it, instead of a reading of all the words at once. ``whole`` when
-        no chunk reads or every one does, a chunk refers back, or the failing ones are asides ("I'm
-        cold")."""
-        chunks = P.chunks(task.lower())
-        if len(chunks) < 2 or any({"it", "them", "they", "one"} & set(G.words(c)) for c in chunks):
-            return whole
-        reads = [self._read(c, exclude_titles, exclude_programs) for c in chunks]
-        bad = [(c, r) for c, r in zip(chunks, reads) if r.status in ("refuse", "unclear")
-               and G.words(c)[:1] != [] and G.words(c)[0].split("'")[0] not in G.ASIDE_START  # not "i'm cold"
-               and P.drop_feeling(c, self._names_object)[1] is None]
-        good = [c for c, r in zip(chunks, reads) if r.is_goal]
-        if not bad or not good:
-            return whole
-        c, r = bad[0]
-        read = f" (the other part{'s' if len(good) > 1 else ''} read: {', '.join(repr(g) for g in good)})"
-        return GoalReading(task, status=r.status, closest=r.closest, notes=list(r.notes), why=f"in '{c}': {r.why}{read}")
 
     def _read(self, task: str, exclude_titles=(), exclude_programs=()) -> GoalReading:
         """The goal conditions of ``task`` (see the module doc).
@@ -357,65 +321,6 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
             out.append(f"'{w}' is read as {human(c)} (this scene's name for it)")
         return list(dict.fromkeys(out))
 
-    def _statement(self, part: str, topic: bool = False):
-        """The selector of a clause that states a fact ("one pillow on the bed is dirty": the
-        pillows on the bed that are dirty), or ``None`` for a clause with a verb of its own.
-        With ``topic`` (the next part says "it"/"them"), a bare noun phrase is a fact too: "the
-        bills lying on my office desk - tuck them in the box" names those bills."""
-        ws = G.words(part)
-        if G.split_verb(ws, _EXTRA_VERBS)[0] is not None:
-            return None
-        if topic and not {"is", "are"} & set(ws):
-            return self._topic(ws)
-        if not {"is", "are"} & set(ws):
-            return None
-        k = next(i for i, w in enumerate(ws) if w in ("is", "are"))
-        sel = G.select(ws[:k], self.lex, [])
-        if not isinstance(sel, G.Selector):
-            # "what is the salt doing on the table in the bedroom? take it to ...": the object it mentions;
-            # "the music from the office stereo is too loud. turn it off": the stereo
-            return (self._topic(ws[:k]) or self._topic(ws[k + 1:])) if topic else None
-        if ws[k + 1: k + 2] and ws[k + 1] in ("on", "in", "inside", "under", "by", "near"):
-            where = G.select(ws[:k] + ws[k + 1:], self.lex, [])  # "the purse is on the desk": that purse
-            if isinstance(where, G.Selector) and where.ids and set(where.ids) < set(sel.ids):
-                return where
-        for w in ws[k + 1:]:
-            adj = self.lex.adjective(w)
-            if adj:
-                keep = [i for i in sel.ids if self.lex.has_state(i, adj[0]) != adj[1]]
-                sel.ids = keep or sel.ids
-        return sel
-
-    def _names_object(self, text: str) -> bool:
-        """Some word of ``text`` names an object class of this scene (not a room)."""
-        return any(self.lex.classes([w]) for w in G.words(text) if w not in G._DETS and not self.lex.room([w]))
-
-    def _topic(self, ws: list[str]):
-        """The object a clause without a command mentions, for the "it" of the next clause ("I could
-        hear the bedroom computer humming all night", "somebody keeps leaving my comb out by the
-        sink"): the longest span of at most 7 words from a determiner or a class word that selects
-        instances of this scene (the earliest of equal length); ``None`` when no span does."""
-        best = None
-        for i, w in enumerate(ws):
-            if w not in _TOPIC_START and not self.lex.classes([w]):
-                continue
-            for j in range(min(len(ws), i + 7), i, -1):
-                if best is not None and j - i <= best[0]:
-                    break
-                sel = G.select(ws[i:j], self.lex, [])
-                span = ws[i:j]  # a room said as a place ("the tv in the bedroom"), not a compound ("bathroom sink")
-                room = next((r for t, r in enumerate(self.lex.room([w]) for w in span)
-                             if r is not None and "in" in span[max(0, t - 2):t]), None)
-                if room is not None and not (isinstance(sel, G.Selector) and sel.ids
-                                             and all(self.lex.in_room(x, room) for x in sel.ids)):
-                    break  # "the tv in the bedroom" with no tv there: not every tv (nor "the tv in")
-                if ws[j - 1] in G._PREPS or ws[j - 1] in G._DETS:
-                    continue
-                if isinstance(sel, G.Selector) and sel.ids:
-                    best = (j - i, sel)
-                    break
-        return best[1] if best else None
-
     def _part_read(self, task, part, parts, notes, out, parts_read):
         """:meth:`_part_intent` of a part the grammar cannot read; its clauses are added to ``out``
         and ``parts_read``. Returns them, or the :class:`GoalReading` to return for the task."""
@@ -424,102 +329,6 @@ class VirtualHomeGoals(AnnotatedIntents, VirtualHomeAchievers):
             out.extend(got)
             parts_read.append(([], list(got)))
         return got
-
-    def _unread_tail(self, r) -> str | None:
-        """The words after an "and" in a noun phrase that name nothing here ("the radio and dance":
-        "dance"), which the reading would drop without a word; ``None`` when every conjunct names an
-        object or is a courtesy ("... and hurry", "... and thanks")."""
-        for sel in (r.subject, r.target):
-            if sel is None or not sel.words or " and " not in f" {sel.words} ":
-                continue
-            for tail in sel.words.split(" and ")[1:]:
-                tw = [w for w in tail.split() if w not in G._DETS and w not in _COURTESY]
-                if tw and not any(self.lex.classes([w]) or self.lex.known([w]) or self.lex.room([w]) for w in tw):
-                    return tail
-        return None
-
-    def _aside(self, part: str, parts: list[str]) -> bool:
-        """``part`` says how things are or why (no command verb, no wished state; it starts with a
-        person, a question word or a time word) while another part asks for something: "nobody is
-        using it", "what is the salt doing on the table"."""
-        ws = G.words(part)
-        # "the bedroom chairs creak": a statement about things (a determiner, no verb the reader knows)
-        later = parts[parts.index(part) + 1:] if part in parts else []
-        stated = (bool(ws) and ws[0] in ("the", "my", "our", "these", "those") and not G.has_verb(ws)
-                  and not any(re.search(r"\b(?:it|them|they)\b|\bone\b(?! of)", " ".join(G.words(p)))
-                              for p in later))  # "..., wash them": the statement names them
-        if not ws or (ws[0] not in G.ASIDE_START and not stated) or G.split_verb(ws, _EXTRA_VERBS)[0] is not None:
-            return False
-        if F.reframe(part, self.lex, []) is not None:
-            return False
-        return any(p is not part and G.split_verb(G.words(p), _EXTRA_VERBS)[0] is not None for p in parts)
-
-    def _pronouns(self, part: str, prev, history=()) -> str:
-        """"it" / "them" / "the other one" -> the object of the clause before (its target for a state
-        verb: "put the milk in the fridge and close it" closes the fridge); a clause without a verb
-        takes the verb of the clause before ("turn the TV off and the other one on")."""
-        ws = G.words(part)
-        if prev is None:
-            return part
-        for k in range(len(ws) - 1, 0, -1):  # "the other set", "the other pair": the other one; "open the other"
-            if ws[k - 1] == "other" and ws[k] in _COLLECTIVE:
-                ws[k] = "one"
-        if len(ws) > 1 and ws[-2:] == ["the", "other"]:
-            ws = ws + ["one"]
-        if G.split_verb(ws, _EXTRA_VERBS)[0] is None and prev.effect != "fact" and (
-                not ws or ws[0] in G._DETS | G._QUANT_ANY | G._QUANT_ALL):
-            # "... and the other one on": the verb before; never "brush your teeth" (a verb not read)
-            pw = G.words(prev.text)
-            _, rest = G.split_verb(pw, _EXTRA_VERBS)  # the whole verb phrase: "turn off", not "turn"
-            verb = pw[: len(pw) - len(rest)] if rest and pw[-len(rest):] == rest else pw[:1]
-            ws = verb + ws
-        if "door" in ws and ws.index("door") > 0 and ws[ws.index("door") - 1] == "the":
-            # "put it in the fridge and shut the door": the door of the container named before
-            box = next((sel for h in reversed(list(history)) for sel in (h.target, h.subject) if sel is not None
-                        and sel.ids and sel.cls != "door"
-                        and all("CAN_OPEN" in self.graph.properties_of(i) for i in sel.ids)), None)
-            if box is not None:
-                ws[ws.index("door")] = box.cls.replace("_", " ")
-        for pat in (["one", "of", "the", "other", "ones"], ["one", "of", "the", "others"]):
-            # "bring me one of the other ones": another one of the class named before
-            k = next((k for k in range(len(ws) - len(pat) + 1) if ws[k: k + len(pat)] == pat), None)
-            if k is not None and prev.subject is not None:
-                ws[k: k + len(pat)] = ["another", prev.subject.cls.replace("_", " ")]
-                break
-        if "one" in ws and prev.subject is not None:
-            k = ws.index("one")
-            if k > 0 and (ws[k - 1] in ("other", "the", "another", "that")
-                          or (k > 1 and ws[k - 2] in ("the", "that", "other") and self.lex.room([ws[k - 1]]) is not None)):
-                # "the other one", "the bedroom one": the class named before
-                ws[k] = prev.subject.cls.replace("_", " ")
-        if not {"it", "them"} & set(ws):
-            return " ".join(ws)
-        eff, _ = G.split_verb(ws, _EXTRA_VERBS)
-        k = next(i for i, w in enumerate(ws) if w in ("it", "them"))
-        # "open the fridge, take out the milk and close it": what an earlier clause opened or switched
-        earlier = next((h.subject for h in reversed(history) if eff in _STATE_OF and h.effect in _STATE_OF
-                        and h.subject is not None and _NEEDS.get(_STATE_OF[h.effect]) == _NEEDS.get(_STATE_OF[eff])),
-                       None)
-        if earlier is not None:
-            ref = earlier
-        elif prev.subject is None or prev.target is None:
-            ref = prev.subject or prev.target
-        elif k > 0 and ws[k - 1] in ("on", "in", "into", "onto", "inside", "to"):
-            ref = prev.target  # "put the remote on the sofa and sit on it": the place named before
-        elif (ws[0] in ("bring", "carry", "take", "move", "fetch") and prev.prep in ("in", "into", "inside")
-              and all({"GRABBABLE", "CONTAINERS"} <= self.graph.properties_of(i) for i in prev.target.ids)):
-            ref = prev.target  # "put the keys in the purse and bring it to the bedroom": the purse
-        elif eff in _STATE_OF:  # the one that can take the state: "put the milk in the fridge and close it"
-            need = _NEEDS.get(_STATE_OF[eff])
-            order = (prev.subject, prev.target) if need is None else (prev.target, prev.subject)
-            can = [sel for sel in order if need is None or any(need in self.graph.properties_of(i) for i in sel.ids)]
-            ref = can[0] if can else prev.subject  # "put the plate in the sink and wash it": the plate
-        else:
-            ref = prev.subject
-        if ref is None:
-            return part
-        phrase = ("all the " if "them" in ws else "the ") + ref.cls.replace("_", " ")
-        return " ".join(phrase if w in ("it", "them") else w for w in ws)
 
     def _clause(self, opts, source="rule") -> Clause:
         opts = tuple(dict.fromkeys(opts))
