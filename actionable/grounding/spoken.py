@@ -208,12 +208,14 @@ _AWFUL = re.compile(r"^(?:the |this |that |these |those )?[a-z' ]+? (?:is|are|wa
                     r"absolutely |pretty )?(?:awful|terrible|horrible|unbearable|disgusting|gross|bad|strong|overpowering|"
                     r"too much|killing me|getting to me)$")
 #: phrasings of a state verb the grammar reads ("put the lid down on the bin": close the bin; "pull its
-#: plug out": unplug it), a time's possessive ("this week's post": the post), "two pairs of pyjamas"
+#: plug out": unplug it), a time's possessive ("this week's post": the post), "two pairs of pyjamas",
+#: "do the dishes" (wash them)
 _REPHRASE = ((re.compile(r"\b(?:put|pull|shut|close|drop) (?:the |its )?lid (?:down )?(?:on |of )(?=\w)"), "close "),
              (re.compile(r"\bpull (?:out )?(its|the|their) plugs? (?:out )?(?:of (?=\w))?"), r"unplug it "),
              (re.compile(r"\b(?:this|last|next) (?:week|month|weekend|morning|evening|year)'?s? (?=\w)"), ""),
              (re.compile(r"\b(?:today|tonight|yesterday|tomorrow)'?s (?=\w)"), ""),
-             (re.compile(r"\b(two|three|four|five|both|all|my|the|those|these) pairs of (?=\w)"), r"\1 "))
+             (re.compile(r"\b(two|three|four|five|both|all|my|the|those|these) pairs of (?=\w)"), r"\1 "),
+             (re.compile(r"^do (?:the |all the )?(dishes|washing up|washing-up)$"), "wash the dishes"))
 #: "... if it's open", "... if they are on": a condition that leaves the command's end state as it is
 _IF_SO = re.compile(r"(?<=\w)\s+if (?:it|they|that|so)(?:'s|'re| is| are| s)? ?(?:still |already )?"
                     r"(?:open|on|off|closed|shut|running|plugged in|unplugged|dirty|clean|there|needed|necessary)$")
