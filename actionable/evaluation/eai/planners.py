@@ -176,17 +176,24 @@ def _goal_given(settings: dict) -> Plan:
             rooms = set(domain.graph.rooms)
             objs = [i for i in sequencing_inputs(task.program_id)["objects"].values()
                     if i != char and i not in rooms and domain.graph.class_of(i) is not None]
-        for g in spec.actions:
-            value = "|".join(g.alternatives)
-            opts = [Condition("action", None, value)] + [Condition("action", o, value) for o in objs[:6]]
-            opts += [Condition("action", o, value, t) for o in objs[:6] for t in objs[:6] if o != t]
-            clauses.append(Clause(tuple(opts), g.describe(), "annotation (given)"))
+        clauses += [action_clause("|".join(g.alternatives), objs, g.describe(), "annotation (given)")
+                    for g in spec.actions]
         reading = GoalReading(task.task, tuple(clauses))
         res = plan_task(domain, task.task, interp, reading=reading)
         return Program(tuple(res.resolved_program.steps), task.task, task.description,
                        meta={"stop": res.stop_reason, "done": res.done})
 
     return plan
+
+
+def action_clause(value: str, objs: list, text: str, source: str):
+    """An EAI action goal as a clause: the action (``"RINSE|WASH"``) done with no object, on one of
+    the first six ``objs``, or on a pair of them (EAI's action goals name no object)."""
+    from actionable.core.conditions import Clause, Condition
+
+    opts = [Condition("action", None, value)] + [Condition("action", o, value) for o in objs[:6]]
+    opts += [Condition("action", o, value, t) for o in objs[:6] for t in objs[:6] if o != t]
+    return Clause(tuple(opts), text, source)
 
 
 def _eai_relation(rel: str, target: str, targets: dict | None) -> str | None:
@@ -369,5 +376,5 @@ register_planner("empty", _empty)
 register_planner("grounded", _grounded({}))
 register_planner("grounded-no-lm", _grounded({"use_lm": False}))
 
-__all__ = ["PLANNERS", "Plan", "PlanTask", "WASHING_MACHINES", "interpreter_predictor", "make_planner",
+__all__ = ["PLANNERS", "Plan", "PlanTask", "action_clause", "WASHING_MACHINES", "interpreter_predictor", "make_planner",
            "narrated_as_said", "narrated_clauses", "reading_prediction", "register_planner"]

@@ -19,7 +19,7 @@ product has none (``actionable plan`` reads goals with the interpreter alone: pl
 
 from __future__ import annotations
 
-from actionable.evaluation.eai.planners import make_planner, register_planner
+from actionable.evaluation.eai.planners import action_clause, make_planner, register_planner
 
 #: the predictor's settings: k nearest tasks, vote share, action goals from the title (the
 #: goal-interpretation row of docs/results.md, tuned on the tune half)
@@ -30,7 +30,7 @@ def predicted_reading(task: str, pred: dict, objects: dict, graph):
     """EAI-format predicted goals (class names) as a :class:`~actionable.core.conditions.GoalReading`
     on ``graph``'s instances: a name is EAI's relevant object of that class (``objects``: name ->
     id), else every instance of the class in the scene; ``HOLDS_RH``/``HOLDS_LH`` as ``HOLDS``; an
-    action goal on any of the goals' objects (as :func:`~actionable.evaluation.eai.planners._goal_given`).
+    action goal on any of the goals' objects (:func:`~actionable.evaluation.eai.planners.action_clause`).
     Goals naming a class the scene lacks are left out."""
     from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
 
@@ -57,11 +57,7 @@ def predicted_reading(task: str, pred: dict, objects: dict, graph):
     objs = list(dict.fromkeys(o for o in objs if o not in set(graph.rooms)))
     if not objs:
         objs = [i for i in objects.values() if i not in set(graph.rooms) and graph.class_of(i) not in (None, "character")]
-    for g in pred.get("action goals", []):
-        value = g["action"]
-        opts = [Condition("action", None, value)] + [Condition("action", o, value) for o in objs[:6]]
-        opts += [Condition("action", o, value, t) for o in objs[:6] for t in objs[:6] if o != t]
-        clauses.append(Clause(tuple(opts), f"did {value}", "predicted"))
+    clauses += [action_clause(g["action"], objs, f"did {g['action']}", "predicted") for g in pred.get("action goals", [])]
     return GoalReading(task, tuple(clauses))
 
 

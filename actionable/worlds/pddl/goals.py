@@ -119,11 +119,12 @@ class PddlGoals:
         the table" or "Stack a on b and b on a" do not); a text that asks for the goal as such ("reach
         the goal", "solve the problem") says it all."""
         from actionable.grounding.objects import words
+        from actionable.worlds.pddl.model import objects_of
 
         if _WHOLE_GOAL.search(task):
             return None
         ws = words(task)
-        goal_objects = [[o for o in _objects_in(g) if o in self.task.objects] for g in self.task.goals]
+        goal_objects = [[o for o in objects_of(g) if o in self.task.objects] for g in self.task.goals]
         every = {o for objs in goal_objects for o in objs}
         pos = {o: [i for i in range(len(ws)) if ws[i:i + len(words(o))] == words(o)] for o in every}
         for text, objs in zip(self.task.goal_texts, goal_objects):
@@ -211,13 +212,6 @@ def _supports(name: str, problem) -> bool:
             return planner.supports(problem.kind)
     except Exception:  # noqa: BLE001 - UP raises its own errors for an engine not installed
         return False
-
-
-def _objects_in(node) -> list[str]:
-    """Object names in a UP expression, in order (``(on a b)`` -> ``["a", "b"]``)."""
-    if node.is_object_exp():
-        return [node.object().name]
-    return [o for a in node.args for o in _objects_in(a)]
 
 
 def strips_problem(problem):

@@ -79,6 +79,13 @@ def _product_size(pools) -> int:
     return n
 
 
+def objects_of(node) -> list[str]:
+    """Object names in a UP expression, in order (``(on a b)`` -> ``["a", "b"]``)."""
+    if node.is_object_exp():
+        return [node.object().name]
+    return [o for a in node.args for o in objects_of(a)]
+
+
 def conjuncts(node) -> list:
     """The top-level conjuncts of an expression (``(and x (and y z))`` -> ``[x, y, z]``)."""
     if node.is_and():

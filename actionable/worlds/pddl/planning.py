@@ -29,6 +29,7 @@ from __future__ import annotations
 from actionable.core.program import Argument
 from actionable.core.errors import ResolutionError
 from actionable.core.planning import Attempt, Committing
+from actionable.worlds.pddl.model import objects_of
 from actionable.worlds.pddl.repair import Repairer
 from actionable.worlds.pddl.steps import PddlStep, split_action, split_phrase
 
@@ -82,7 +83,7 @@ class PddlAffordance(Committing):
         match.missing, match.unknown = [], set()
         have = set(match.classes)
         for g in self.task.goals:
-            for obj in _objects_of(g):
+            for obj in objects_of(g):
                 if obj in self.task.objects and obj not in have:
                     match.matched.append((obj, obj, "goal", 1.0))
                     have.add(obj)
@@ -203,13 +204,6 @@ class PddlAffordance(Committing):
         return ({"executable": False, "failed_index": i, "failed_step": st.to_script(), "error_type": "precondition",
                  "unmet_preconditions": unmet, "steps_executed": i,
                  "error": f"{st.to_script()} is not executable: unmet {', '.join(unmet)}"}, s)
-
-
-def _objects_of(node) -> list[str]:
-    """Object names in an expression, in order."""
-    if node.is_object_exp():
-        return [node.object().name]
-    return [o for a in node.args for o in _objects_of(a)]
 
 
 class PddlPlanning:
