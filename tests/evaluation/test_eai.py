@@ -337,3 +337,16 @@ def test_predicted_goals_are_bound_to_the_relevant_objects_and_planned():
     assert ("action", 410, "WATCH", None) in opts[2]
     res = plan_task(dom, "Watch TV", interpreter_for(dom), reading=r)
     assert res.done is True, res.verdict()
+
+
+@pytest.mark.slow
+def test_goal_predicted_plans_a_real_task_to_its_predicted_goals():
+    """Planner ``goal-predicted`` for real: the goal-interpretation predictor (MiniLM, EAI's inputs,
+    leave-title-out) reads "Wash clothes" 954_2, the goal planner plans to it in the program's own
+    scene, and the plan executes (scored in all three columns by :func:`run_task`)."""
+    from actionable.evaluation.eai.columns import run_task
+    from actionable.evaluation.eai.planners import make_planner
+
+    r = run_task(make_planner("goal-predicted", {}), "954_2", "lto", False, None)
+    assert r["refused"] is None and r["executable"]
+    assert "washing_machine" in r["eai_output"]  # the predicted goal puts the clothes in the machine
