@@ -7,7 +7,8 @@ The planner is run as ``actionable plan`` runs it (``actionable.api.plan``'s pat
 planning domain, its default example bank, ``GroundedConfig()`` defaults, no exclusions) and is
 given the instruction, world and scene only; it never sees the conditions or the reference plans.
 Outcome mapping: an ``ActionableError`` from the planner (an ``error:`` line, exit 2) is a
-refusal; ``stop_reason == "already_done"`` is "nothing to do" (exit 0); an executable plan is
+refusal; ``stop_reason == "already_done"`` (or a question answered Yes, ``"answered"``) is "nothing to do"
+(exit 0), a question answered No a refusal (nothing is done, as before 7 Dec); an executable plan is
 "done" (exit 0); anything else failed (exit 1); an exception that is not an ``ActionableError``
 (a planner crash) is recorded as failed with ``crash`` in its detail. Today's planner has no
 "cannot tell" answer.
@@ -44,8 +45,10 @@ def _goal_outcome(interp, task, domain):
         return PlanOutcome("refused", reason=f"{type(exc).__name__}: {exc}"), None
     except Exception as exc:  # a planner bug: no claim, counted as a crash
         return PlanOutcome("failed", reason=f"crash: {type(exc).__name__}: {exc}"), None
-    if res.done and res.stop_reason == "already_done":
+    if res.done and res.stop_reason in ("already_done", "answered"):  # a question answered Yes: nothing to do
         return PlanOutcome("nothing_to_do", res.final_state), res
+    if res.stop_reason == "answered":  # answered No: nothing done, the reason said (a refusal, as before 7 Dec)
+        return PlanOutcome("refused", reason=res.verdict()), None
     if res.done:
         return PlanOutcome("done", res.final_state), res
     return PlanOutcome("failed", reason=res.verdict()), res

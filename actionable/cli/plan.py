@@ -40,10 +40,15 @@ def plan_command(
                                  "ALFRED and TEACh, symbolic; goal planner with ALFRED's predicates) or pddl "
                                  "(a PDDL domain: its problem's :goal, planned by Fast Downward or pyperplan through unified-planning "
                                  "and replayed; --variant grounded for the grounded planner)."),
-    model: str = typer.Option(D.MODEL, "--model", "-m",
-                              help="Planning LM: embedded (SmolLM2-135M, offline), gguf:<file>, "
-                                   "openai:<name>@<base_url> (completions), openai-chat:<name>@<base_url> "
-                                   "(chat: scored through a choice prompt, see --lm-mode), hf:<path>."),
+    model: Optional[str] = typer.Option(None, "--model", "-m",
+                                        help="Planning LM (default embedded): embedded (SmolLM2-135M, offline), "
+                                             "gguf:<file>, openai:<name>@<base_url> (completions), "
+                                             "openai-chat:<name>@<base_url> (chat: scored through a choice prompt, "
+                                             "see --lm-mode), hf:<path>. Used by --variant grounded, the paper "
+                                             "variants and the goal planner's fallback (a task it cannot read as "
+                                             "goal conditions); the goal planner itself uses no planning LM (its "
+                                             "reader uses the translation LM), so it is not loaded and the output "
+                                             "says so when --model is given."),
     lm_mode: str = typer.Option("auto", "--lm-mode", metavar="auto|score|choice-logprobs|choice-name",
                                 help="How the grounded planner scores candidates with the LM: score = (a) each "
                                      "candidate's log-likelihood (needs prompt log-probs: embedded, gguf:, hf:, "
@@ -136,6 +141,7 @@ def plan_command(
     plan that does not execute, or no steps); 2 bad input, or a task refused as
     impossible; 3 the plan executes but no goal could be checked; 130 interrupted.
     """
+    model_given, model = model is not None, (model if model is not None else D.MODEL)
     if quiet:
         from actionable.cli.progress import set_quiet
 
@@ -201,6 +207,7 @@ def plan_command(
                        "without an LM", err=True)
 
         return plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, _output,
+                         model if model_given else None,
                          lambda: _plan_grounded(task, domain, model, translation_model, samples, max_steps,
                                                 temperature, top_p, seed, bank, no_cache, fmt, html, png, lm_mode),
                          after=lambda result: _replay(result, domain, html, png))
@@ -545,8 +552,11 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
     con.print(f"[bold]Task:[/bold] {result.task}   [dim](variant {result.variant}, scene {info['scene']})[/dim]")
     if result.example:
         con.print(f"[dim]Example in the prompt: {result.example['task']} ({result.example['source']})[/dim]")
-    already = result.stop_reason == "already_done"
-    if already:
+    already = result.stop_reason in ("already_done", "answered")
+    if result.answer is not None:
+        con.print(f"Answered from the state of scene {info['scene']}: a question is never acted on (no plan)"
+                  + (f"; {result.answer['hint']}" if result.answer.get("hint") else "") + ".")
+    elif already:
         con.print("[green]Nothing to do:[/green] what the task asks already holds in scene "
                   f"{info['scene']} ({' / '.join(result.task_steps)}); the plan is empty.")
     elif not result.steps:
@@ -597,7 +607,9 @@ def _print_human(result, session, where: str = "the VirtualHome simulator") -> N
         if ex.get("unmet_preconditions"):
             con.print("  unmet precondition(s): " + "; ".join(ex["unmet_preconditions"]))
     gc = result.goal_check or {}
-    if gc.get("checked"):
+    if result.answer is not None:
+        pass  # the first line answered it
+    elif gc.get("checked"):
         verdict = "[green]goal met[/green]" if gc["task_success"] else "[yellow]goal not met[/yellow]"
         origin = gc.get("origin") or ("read from the task text" if gc.get("source") else
                                       f"of program {gc['program_id']} ({gc['task']})")

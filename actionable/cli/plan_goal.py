@@ -11,6 +11,12 @@ Exit codes of ``plan`` (every variant):
   read ("I can't tell what end state this asks for"): one ``error:`` line, no plan;
 * 3 — "Executes; goal not checked" (no goal could be read for the check: a world without a
   ``goals`` capability, or a paper variant whose task the interpreter cannot read).
+
+A question ("Is the TV on?", "Is the plate dirty?") is answered from the scene's state, never
+planned: the first line is "Yes: <the instances it holds for>" (exit 0) or "No: not so now: <the
+conditions that do not hold, instances named>" (exit 1); ``--json`` has ``question: true``,
+``answer`` (``"yes"`` / ``"no"``), ``answer_detail`` (``holds``, ``unmet``, ``hint``) and ``done``
+(true for Yes, false for No).
 """
 
 from __future__ import annotations
@@ -41,9 +47,20 @@ def exit_code(result) -> int:
     return 0 if result.done else 1
 
 
-def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output, fallback, after=None) -> None:
+def unused_model_note(model: str, translation_model: str) -> str:
+    """The note a goal plan carries when ``--model`` was given: the goal planner never loads it."""
+    return (f"--model {model} was not used: the goal planner reads the task by rules and the translation LM "
+            f"({translation_model}, for names and known tasks) and searches the world's affordance without a "
+            f"planning LM; --model plans with --variant grounded, a paper variant, or the fallback for a task "
+            f"the goal reader cannot read")
+
+
+def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output, model, fallback,
+              after=None) -> None:
     """Run the goal-directed planner and exit with :func:`exit_code`; ``fallback()`` (the imitation
-    planner) runs when the world has no ``goals`` capability."""
+    planner, which loads the planning LM) runs when the world has no ``goals`` capability or the
+    task reads as no goal. ``model``: the ``--model`` given (``None``: not given); the goal planner
+    does not use it, and the result's ``notes`` say so (:func:`unused_model_note`)."""
     from actionable.core.config import LMConfig, make_config
     from actionable.planning.goaldirected import GoalSearchConfig
     from actionable.planning.pipeline import LazyEmbedder, interpreter_for, plan_task, read_goal
@@ -58,6 +75,8 @@ def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output,
         return fallback()
     cfg = GoalSearchConfig.for_reading(reading, max_steps=max_steps)
     result = plan_task(domain, task, interp, cfg, reading)
+    if model is not None:
+        result.notes.append(unused_model_note(model, translation_model))
     from actionable.cli.exitcode import decide
 
     code = decide(exit_code(result))  # before printing: a reader that closes stdout early keeps the verdict
@@ -70,13 +89,14 @@ def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output,
 
 #: the notes of a reading the human output shows (they say how the words were read)
 _SHOWN_NOTES = (" is read as ", " that fit are bound (", " so there is nothing to ", " names nothing to do",
-                " so nothing is kept ", "said without a verb I know", " has no action for the activity itself")
+                " so nothing is kept ", "said without a verb I know", " has no action for the activity itself", "' means one: ")
 
 
 def print_reading(con, result) -> None:
     """The verdict's first line and the conditions read (human output)."""
     v = result.verdict()
-    colour = "green" if v in ("Done", "Nothing to do") else ("yellow" if "not checked" in v else "red")
+    colour = ("green" if v in ("Done", "Nothing to do") or v.startswith("Yes:")
+              else ("yellow" if "not checked" in v else "red"))
     con.print(f"[bold {colour}]{v}[/bold {colour}]")
     r = result.reading or {}
     if r.get("clauses"):
@@ -95,6 +115,8 @@ def print_reading(con, result) -> None:
     st = result.stopped_at or {}
     for text, why in (st.get("blockers") or {}).items():
         con.print(f"  [yellow]blocked:[/yellow] {text}: {why}")
+    for note in result.notes:  # "--model X was not used: ..."
+        con.print(f"[yellow]note:[/yellow] {note}")
 
 
-__all__ = ["GoalSessionInfo", "exit_code", "plan_goal", "print_reading"]
+__all__ = ["GoalSessionInfo", "exit_code", "plan_goal", "print_reading", "unused_model_note"]

@@ -87,6 +87,8 @@ class GoalReading:
             read (for ``--json`` and the human output). ordered: the task says an order ("then",
             "before", "after"): the clauses are in the order it wants them done (the readers put
             "X after Y" as Y, then X), which the goal planner tries first.
+        question: the task only asks whether the clauses hold ("Is the TV on?", "Is the plate
+            dirty?"): it is answered from the state, Yes or No, and never planned or acted on.
     """
 
     task: str
@@ -96,6 +98,7 @@ class GoalReading:
     closest: str | None = None
     notes: list[str] = field(default_factory=list)
     ordered: bool = False
+    question: bool = False
 
     @property
     def is_goal(self) -> bool:
@@ -111,7 +114,8 @@ class GoalReading:
 
     def to_dict(self) -> dict:
         return {"task": self.task, "status": self.status, "why": self.why, "closest": self.closest,
-                "clauses": [c.to_dict() for c in self.clauses], "notes": list(self.notes), "ordered": self.ordered}
+                "clauses": [c.to_dict() for c in self.clauses], "notes": list(self.notes), "ordered": self.ordered,
+                "question": self.question}
 
 
 @runtime_checkable

@@ -31,7 +31,7 @@ _ROOMS = frozenset({"bathroom", "bedroom", "kitchen", "office", "lounge", "hallw
 _DETERMINERS = frozenset({"the", "a", "an", "my", "your", "his", "her", "our", "their", "some", "this", "that",
                           "these", "those", "all", "every", "both"})
 _ARTICLES = frozenset({"the", "a", "an", "my", "your", "his", "her", "our", "their", "some", "this", "that",
-                       "these", "those", "both", "also"})
+                       "these", "those", "both", "also", "all", "every", "each"})
 
 
 def _norm_words(text: str, cut: str = " and ") -> list[str]:

@@ -8,7 +8,8 @@ sure the TV is off"), the order said with "before" / "after", and spoken shapes 
 ("the sponge goes in the sink", "take the pot off the oven"). :func:`prepare` rewrites a task into
 commands before a world reads it (:func:`conversational`, :func:`state_request`,
 :func:`checked_request`, :func:`polite`); :func:`state_question` and :func:`answer_question` answer
-a question on a state instead of acting on it. Both worlds' readers use this module.
+a question on a state instead of acting on it (:func:`adjective_question` reads one said with an
+adjective of the world's lexicon, "Is the plate dirty?"). Both worlds' readers use this module.
 """
 
 from __future__ import annotations
@@ -169,22 +170,63 @@ def state_question(text: str) -> bool:
     return asked
 
 
-def answer_question(task: str, reading, view):
-    """``reading`` of a state question (:func:`state_question`) whose clauses do not all hold on
-    ``view`` (the scene's initial state): a refusal that answers "No" and names what does not hold;
-    ``reading`` unchanged otherwise (a question whose state holds is "Nothing to do")."""
-    from actionable.core.conditions import GoalReading, check_clauses
+def answer_question(task: str, reading, view=None):
+    """``reading`` marked as a question (:attr:`~actionable.core.conditions.GoalReading.question`)
+    when ``task`` is a state question (:func:`state_question`): answered Yes or No from the state by
+    the planner (:func:`~actionable.planning.pipeline.plan_task`), never acted on; ``reading``
+    unchanged otherwise. ``view`` is not used (kept for callers of the earlier signature)."""
+    import dataclasses
 
     if not (reading.is_goal and state_question(task)):
         return reading
-    got = check_clauses(reading.clauses, view)
-    if got.met == got.total:
-        return reading
-    command = conversational(checked_request(polite(task)))
-    command = command if command != task and split_verb(words(command))[0] is not None else "turn on the TV"
-    return GoalReading(task, status="refuse", notes=list(reading.notes),
-                       why=f"No: {'; '.join(got.unmet)} does not hold now. That was a question, so nothing is done; "
-                           f"say it as a command (e.g. '{command.replace(' a ', ' the ')}') to make it so")
+    return dataclasses.replace(reading, question=True)
+
+
+def as_command(task: str) -> str:
+    """A state question said as the command that would make it so ("Is the TV on?" -> "turn on the
+    tv"), for the hint after a "No" answer; ``None`` when no command makes it ("Is the plate dirty?")."""
+    command = state_request(conversational(checked_request(polite(task))))
+    ok = command != task and split_verb(words(command))[0] is not None
+    return command.replace(" a ", " the ") if ok else None
+
+
+#: "is the plate dirty", "are the mugs still full": a yes/no question on a state said by an adjective
+#: (checked against the world's lexicon: :func:`adjective_question`)
+_YES_NO_ADJ = re.compile(r"^(?:is|are) " + _SUBJECT + r" (?:still |already |now )?([a-z]+)(?: now| yet| still)?$")
+
+
+def adjective_question(task: str, lex, clause):
+    """A yes/no question on a state the world's lexicon names by an adjective that no command of
+    the grammar makes ("Is the plate dirty?", "Are the mugs empty?", "is the bread sliced"), read as
+    that state, marked as a question; ``None`` for any other text.
+
+    Args:
+        task: the text. lex: the world's :class:`~actionable.grounding.goal_reader.Lexicon` (its
+            ``adjective(word) -> (state, negate) | None`` names the state).
+        clause: ``options -> Clause`` of the world (its readable text).
+
+    Returns:
+        a :class:`~actionable.core.conditions.GoalReading` with ``question=True``: "the plate" is any
+        plate (one clause, an option per instance), a plural or "all" every one (a clause each); or
+        ``None``.
+    """
+    from actionable.core.conditions import Condition, GoalReading
+    from actionable.grounding.goal_reader import Selector, select
+
+    q = " ".join(re.sub(r"[^a-z0-9']", " ", polite(task.lower()).replace("_", " ")).split())
+    q = _IS_CONTRACTED.sub(r"\1 is \2", q)
+    m = _YES_NO_ADJ.match(q)
+    if not m or re.fullmatch(_STATE_WORD, m.group(2)):
+        return None  # a state a command makes ("is the tv on"): the grammar reads it
+    adj = lex.adjective(m.group(2))
+    sel = select(words(m.group(1)), lex, []) if adj is not None else None
+    if not isinstance(sel, Selector) or not sel.ids:
+        return None
+    state, negate = adj
+    opts = [Condition("state", i, state, negate=negate) for i in sel.ids]
+    clauses = tuple(clause([o]) for o in opts) if sel.quantifier == "all" else (clause(opts),)
+    return GoalReading(task, clauses, question=True,
+                       notes=[f"'{m.group(2)}' is read as the state {state}" + (" not holding" if negate else "")])
 
 
 #: "..., but leave the lamps on", "and keep the one on the table running": a second command whose
@@ -574,5 +616,5 @@ def state_request(text: str) -> str:
     return " and ".join(out)
 
 
-__all__ = ["answer_question", "checked_request", "conversational", "in_order", "polite", "prepare",
-           "state_question", "state_request"]
+__all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "conversational", "in_order",
+           "polite", "prepare", "state_question", "state_request"]

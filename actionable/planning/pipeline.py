@@ -6,7 +6,9 @@
    (:class:`~actionable.core.conditions.GoalReading`); a refusal or an unreadable goal raises
    :class:`~actionable.core.errors.GoalReadingError` (exit 2) and no plan is made;
 2. conditions that already hold give an empty plan, ``stop_reason == "already_done"``
-   ("Nothing to do");
+   ("Nothing to do"); a question (``reading.question``: "Is the TV on?") is answered from the initial
+   state, never planned: ``stop_reason == "answered"``, ``result.answer`` (:func:`answer`), ``done``
+   True for Yes and False for No, the verdict "Yes: ..." / "No: ...";
 3. otherwise :func:`~actionable.planning.goaldirected.plan_to_goal` searches the world's exact
    affordance for a plan (or replays a world's classical plan: the ``pddl`` world's;
    ``result.config["planner"]`` says which);
@@ -117,15 +119,18 @@ def plan_task(domain, task: str, interp, config: GoalSearchConfig | None = None,
     res._domain = domain  # for the step each condition became true at (not serialised)
     start = domain.start(repair_budget=cfg.repair_budget)
     t_read = time.perf_counter() - t0
-    if check_clauses(reading.clauses, interp.view(start.state)).done:
-        res.stop_reason = "already_done"
+    if reading.question:  # a question: answered from the state, no plan (module doc)
+        res.answer = answer(reading, interp, start.state, task)
+    if reading.question or check_clauses(reading.clauses, interp.view(start.state)).done:
+        res.stop_reason = "answered" if reading.question else "already_done"
         res.program = Program(())
         res.resolved_program = Program(())
         res.final_state = start.state
         res.executability = {"executable": True, "failed_index": None, "failed_step": None, "error_type": None,
                              "error": None, "unmet_preconditions": [], "steps_executed": 0}
         res.task_steps = [c.text for c in reading.clauses]
-        res.warnings.append("nothing to do: every goal condition already holds")
+        if not reading.question:
+            res.warnings.append("nothing to do: every goal condition already holds")
     else:
         gp = plan_to_goal(domain, interp, reading, cfg)
         res.steps = [StepTrace(position=i + 1, sample_text="", action=s.unresolved().to_text(), step=s.unresolved(),
@@ -144,6 +149,29 @@ def plan_task(domain, task: str, interp, config: GoalSearchConfig | None = None,
     res.timings["total_s"] = time.perf_counter() - t0
     attach_goal_check(res, interp, reading)
     return res
+
+
+def answer(reading: GoalReading, interp, state, task: str | None = None) -> dict:
+    """A question's answer on ``state``: ``{"answer": "yes" | "no", "holds": [...], "unmet": [...],
+    "hint": ...}``: "yes" when every clause holds; ``holds`` names the instances that make each
+    clause hold ("television 248 in the dining room is ON" for "Is the TV on?"), ``unmet`` the
+    clauses that do not (their instances named), ``hint`` the command that would make it so (from
+    ``task``, the question as asked; default ``reading.task``)."""
+    from actionable.core.conditions import clause_holds
+    from actionable.grounding.spoken import as_command
+
+    view = interp.view(state)
+    describe = getattr(interp, "describe", None)
+    holds, unmet = [], []
+    for c in reading.clauses:
+        if not clause_holds(c, view):
+            unmet.append(c.text)
+            continue
+        opts = [o for o in c.options if o.kind != "action" and view.holds(o)]
+        holds += [describe(o) for o in opts] if describe is not None and opts else [c.text]
+    command = as_command(task or reading.task) if unmet else None
+    return {"answer": "no" if unmet else "yes", "holds": holds, "unmet": unmet,
+            "hint": f"say it as a command (e.g. '{command}') to make it so" if command else None}
 
 
 class LazyEmbedder:
@@ -206,5 +234,5 @@ def check_result(result, domain, session) -> None:
             result.done = bool(result.goal_check.get("task_success"))
 
 
-__all__ = ["LazyEmbedder", "attach_goal_check", "check_result", "check_with_interpreter", "interpreter_for",
+__all__ = ["LazyEmbedder", "answer", "attach_goal_check", "check_result", "check_with_interpreter", "interpreter_for",
            "plan_task", "read_goal"]

@@ -103,6 +103,10 @@ class PlanResult:
             known); ``actionable.verify`` judges the plan there.
         lm_mode: grounded only: how the LM scored candidates (:mod:`actionable.lm.choice`):
             ``score`` (a), ``choice-logprobs`` (b), ``choice-name`` (c), or ``none``.
+        answer: a question's answer (the task only asked whether a state holds; ``stop_reason ==
+            "answered"``, no plan): ``{"answer": "yes" | "no", "holds": [...], "unmet": [...],
+            "hint": ...}``, the clauses (instances named) that hold and that do not; ``None`` for a task.
+        notes: lines the output shows after the verdict (e.g. a ``--model`` the planner did not use).
     """
 
     task: str
@@ -136,6 +140,8 @@ class PlanResult:
     reading: dict | None = None
     done: bool | None = None
     lm_mode: str = ""
+    answer: dict | None = None
+    notes: list = field(default_factory=list)
 
     @property
     def repairs(self) -> int:
@@ -147,8 +153,14 @@ class PlanResult:
         return [s.step for s in self.steps if s.step is not None]
 
     def verdict(self) -> str:
-        """The first verdict line: ``"Done"``, ``"Nothing to do"``, ``"Not done: <unmet>"`` or
-        ``"Executes; goal not checked"`` / ``"Does not execute; goal not checked"``."""
+        """The first verdict line: ``"Done"``, ``"Nothing to do"``, ``"Not done: <unmet>"``,
+        ``"Executes; goal not checked"`` / ``"Does not execute; goal not checked"``, or for a question
+        ``"Yes: <the instances that hold>"`` / ``"No: not so now: <the clauses that do not>"``."""
+        if self.answer is not None:  # a question: "Yes: <what holds>" / "No: <what does not>"
+            a = self.answer
+            if a["answer"] == "yes":
+                return "Yes: " + "; ".join(a["holds"][:6])
+            return "No: not so now: " + "; ".join(a["unmet"][:6])
         gc = self.goal_check or {}
         if self.done is None or not gc.get("checked"):
             return ("Executes; goal not checked" if self.executable else "Does not execute; goal not checked")
@@ -191,6 +203,9 @@ class PlanResult:
             "task_steps": list(self.task_steps),
             "objects": self.objects, "warnings": list(self.warnings),
             "goal_check": self.goal_check,
+            "question": self.answer is not None,
+            **({"answer": self.answer["answer"], "answer_detail": self.answer} if self.answer is not None else {}),
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
 
     def to_json(self, indent: int | None = None) -> str:

@@ -6,7 +6,9 @@ Each :class:`GoalCase` gives the instruction, the reading's status, and what a p
 conditions ``(kind, subject, value, target, negate)`` that some clause must offer as an option
 (subject/target: a world id, or ``"character"``). ``never`` lists conditions no clause may offer (the
 instance a person would not mean). ``plan`` says whether the goal-directed planner
-must reach it (``"done"``), find it already true (``"nothing"``) or neither (``None``).
+must reach it (``"done"``), find it already true (``"nothing"``), answer a question Yes (``"yes"``)
+or No (``"no"``: a question is read as its state, marked ``question``, never planned), or neither
+(``None``).
 
 VirtualHome ids are those of the default scene (TrimmedTestScene1 plus the packaged objects,
 ``actionable scenes default --classes``); THOR cases live in tests/worlds/thor.
@@ -154,7 +156,7 @@ VH_CASES: tuple[GoalCase, ...] = (
              must=(("relation", 1706, "INSIDE", 1324, False), ("relation", 1324, "INSIDE", 67, False)),
              kind="pronoun"),
     # a placement question is answered, never acted on
-    GoalCase("Are the plates on the table?", status="refuse", plan=None, kind="question"),
+    GoalCase("Are the plates on the table?", plan="no", kind="question"),
     # "ironing board": "board" ends four classes' names and "ironing" is in none; it moved the chessboard
     GoalCase("Set up the ironing board in the bedroom", status="refuse", plan=None, kind="impossible"),
     # "wall lights" are wall lamps (this house has none with a switch); it switched the ceiling lights off
@@ -401,11 +403,11 @@ VH_CASES: tuple[GoalCase, ...] = (
     # (nothing to do when it does); "can you check" after a wished state asks nothing more; "but
     # leave / and keep X on" is a second command; "on the desk" through an object between (laptop
     # 1314 stands on a mouse pad on desk 357); size words name no class
-    GoalCase("Is the bedroom light on?", clauses=1, must=(("state", 169, "ON", None, False),), plan="nothing",
+    GoalCase("Is the bedroom light on?", clauses=1, must=(("state", 169, "ON", None, False),), plan="yes",
              kind="already_true"),
     GoalCase("The table lamps are on, aren't they?", clauses=2, must=(("state", 97, "ON", None, False),
                                                                       ("state", 98, "ON", None, False)),
-             plan="nothing", kind="already_true"),
+             plan="yes", kind="already_true"),
     GoalCase("The fridge has to stay closed, can you check?", clauses=1, must=(("state", 289, "CLOSED", None, False),),
              plan="nothing", kind="already_true"),
     GoalCase("did somebody leave the TV on", status="unclear", plan=None, kind="question"),
@@ -423,8 +425,9 @@ VH_CASES: tuple[GoalCase, ...] = (
     # "but leave the lamps on" keeps the lamps that are on (97, 98), never switches on the floor
     # lamps that are off; "all the lights but leave the bedroom one on": every light but 169; "on
     # top of" is ON even where the target is a container; "in the house" is the whole scene
-    GoalCase("Is the TV in the home office on?", status="refuse", plan=None, kind="question"),
-    GoalCase("Is the TV still on?", clauses=1, must=(("state", 248, "ON", None, False),), plan="nothing",
+    GoalCase("Is the TV in the home office on?", clauses=1, must=(("state", 410, "ON", None, False),), plan="no",
+             kind="question"),
+    GoalCase("Is the TV still on?", clauses=1, must=(("state", 248, "ON", None, False),), plan="yes",
              kind="question"),
     GoalCase("Is the stove off? If not, switch it off", clauses=1, must=(("state", 295, "OFF", None, False),),
              plan="nothing", kind="question"),
@@ -446,7 +449,7 @@ VH_CASES: tuple[GoalCase, ...] = (
              kind="conjunction"),
     GoalCase("Turn off the lights in the bathroom and the bedroom",
              must=(("state", 64, "OFF", None, False), ("state", 169, "OFF", None, False)), kind="named_instance"),
-    GoalCase("Are all the lights off?", status="refuse", plan=None, kind="question"),
+    GoalCase("Are all the lights off?", plan="no", kind="question"),
     # a new user's check (7 Dec): order said with "before"/"after", cycles, a placement moved on,
     # amounts, a room before the target
     GoalCase("Close the fridge after putting the milk in it", clauses=2,

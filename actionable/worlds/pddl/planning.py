@@ -90,27 +90,25 @@ class PddlAffordance(Committing):
         return match
 
     def _check_task_names_domain(self, task: str, match) -> None:
-        """Refuse a task that shares no word with the domain ("Turn on the TV" in Blocksworld): the
-        problem's ``:goal`` is what gets planned and checked, and a "Done" on it would not be the task.
+        """Refuse a task that does not state the problem's goal, by the rule of the ``goals``
+        capability (:meth:`~actionable.worlds.pddl.goals.PddlGoals.read`): every object of every
+        goal conjunct named, a conjunct's objects in order, or the goal asked for as such ("reach
+        the goal"); a text that names nothing of the domain ("Turn on the TV") is refused too. The
+        problem's ``:goal`` is what gets planned and checked, and a "Done" on it would otherwise not
+        be the task. ``match`` is not used (kept for the planner's call).
 
         Raises:
-            WorldGoalError: the task names no object, type or action of the domain, and no word of
-                the problem's goal.
+            GoalReadingError: the reader's refusal, word for word, ``status == "refuse"`` (the same
+                as ``--variant goal``'s).
         """
-        from actionable.core.errors import WorldGoalError
-        from actionable.grounding.objects import words
+        from actionable.core.errors import GoalReadingError
+        from actionable.worlds.pddl.goals import PddlGoals
 
-        if any(how != "translation" for _, _, how, _ in match.matched):
-            return
-        t = self.task
-        # the goal's PDDL text names its predicates
-        vocab = {w for n in [*t.objects, *t.objects.values(), *t.schemas, *t.goal_texts] for w in words(n) if len(w) > 2}
-        if vocab & {w for w in words(task) if len(w) > 2}:
-            return
-        raise WorldGoalError(
-            f"the task {task!r} names nothing in PDDL domain {t.domain_name!r} (objects: "
-            f"{', '.join(sorted(t.objects)[:8])}; actions: {', '.join(list(t.schemas)[:6])}); in the pddl world "
-            f"the problem's :goal is what is planned and checked, so describe that goal (e.g. with its objects)")
+        reading = PddlGoals(self.task).read(task)
+        if reading.status == "refuse":
+            err = GoalReadingError(reading.why)
+            err.status = "refuse"
+            raise err
 
     def candidates(self, classes) -> list[PddlStep]:
         """Every statically possible grounded action as a class-level step (module doc); those over

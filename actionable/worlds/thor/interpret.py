@@ -204,9 +204,13 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
     def read(self, task: str) -> GoalReading:
         """``task`` as goal conditions over this scene (see the module doc). Never raises for
         text: refusals and unreadable goals come back as ``status`` ``refuse`` / ``unclear``; a
-        question on a state that does not hold is answered "No" (a refusal), never acted on
-        (:func:`~actionable.grounding.spoken.answer_question`)."""
-        return S.answer_question(task, self._read(task), self.view()).in_order(task)
+        question on a state ("Is the fridge open?", "Is the plate dirty?") is marked ``question``:
+        answered Yes or No, never acted on (:func:`~actionable.grounding.spoken.answer_question`,
+        :func:`~actionable.grounding.spoken.adjective_question`)."""
+        asked = S.adjective_question(task, self.lex, self._clause)
+        if asked is not None:
+            return asked
+        return S.answer_question(task, self._read(task)).in_order(task)
 
     def _read(self, task: str) -> GoalReading:
         self.after = {}

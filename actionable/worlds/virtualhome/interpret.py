@@ -52,6 +52,9 @@ _COOKING = frozenset({"cook", "bake", "fry", "boil"})
 _THE_ONES = re.compile(r"(?:yes |and |even )?(?:the|those|these) (?:[a-z]+ )?ones(?: too| as well| also)?")
 #: "make (some) toast", "make me a slice of toast": the bread toasted (no packaged title says it)
 _TOAST = re.compile(r"\bmake (?:me |us )?(?:some |a (?:slice|piece|round) of |a bit of )?toast\b", re.I)
+#: the states that undo another (ending a state): over every instance, vacuous for those that cannot be in
+#: the other one
+_UNDONE = frozenset({"OFF", "CLOSED", "PLUGGED_OUT"})
 _OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
              "PLUGGED_OUT": "PLUGGED_IN"}
 #: (state an adjective names, state the verb makes) where the verb undoes the adjective ("wash the
@@ -81,6 +84,8 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         self.name = getattr(self.graph, "name", "")
         self.embedder = embedder
         self.lex = SceneLexicon(self.graph, embedder)
+        self._vacuous: list[str] = []
+        self._said_rooms: set = set()
 
     # --- naming
     def name_of(self, x) -> str:
@@ -113,16 +118,19 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
 
     # --- reading
     def read(self, task: str, exclude_titles=(), exclude_programs=()) -> GoalReading:
-        """The goal conditions of ``task`` (see the module doc); a question on a state that does not
-        hold is answered "No" (a refusal), never acted on
-        (:func:`~actionable.grounding.spoken.answer_question`).
+        """The goal conditions of ``task`` (see the module doc); a question on a state ("Is the TV
+        on?", "Is the plate dirty?") is marked ``question``: answered Yes or No, never acted on
+        (:func:`~actionable.grounding.spoken.answer_question`, :func:`~actionable.grounding.spoken.adjective_question`).
 
         Args and returns: as :meth:`_read`.
         """
+        asked = S.adjective_question(task, self.lex, self._clause)  # "Is the plate dirty?"
+        if asked is not None:
+            return asked
         r = self._read(task, exclude_titles, exclude_programs)
         if r.status in ("refuse", "unclear"):
             r = self._failing_chunk(task, r, exclude_titles, exclude_programs)
-        return S.answer_question(task, r, self.view()).in_order(task)
+        return S.answer_question(task, r).in_order(task)
 
     def _read(self, task: str, exclude_titles=(), exclude_programs=()) -> GoalReading:
         """The goal conditions of ``task`` (see the module doc).
@@ -141,6 +149,10 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         from actionable.core.dataset import normalize_task
 
         self._exclude = (frozenset(normalize_task(t) for t in exclude_titles), frozenset(exclude_programs))
+        self._vacuous: list[str] = []  # parts over every instance of a class none of which can be otherwise
+        ws = G.words(task)  # the rooms the task names anywhere (:meth:`_nearest`)
+        self._said_rooms = {r for k in range(len(ws)) for n in (1, 2) if k + n <= len(ws)
+                            for r in [self.lex.room(ws[k:k + n])] if r is not None}
         if G.not_a_task(task):
             return GoalReading(task, status="refuse", why="the text is not a household task (it addresses a chat "
                                                            "model, not an agent in the house); give a task such "
@@ -277,6 +289,9 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
                 named.extend(r.subject.ids)
             notes.append(f"'{part}': {r.effect}" + (f" {r.subject.describe(self.name_of)}" if r.subject else "")
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
+        if not out and self._vacuous:
+            return GoalReading(task, status="refuse", why=self._vacuous[0])
+        notes += [f"{v}" for v in self._vacuous]
         if not out:
             return self._intent(task, notes)
         out = self._doors_shut(bind_references(parts_read, lambda c, opts: self._clause(opts, c.source)))
@@ -284,7 +299,9 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         out, undone = drop_undone(out, _OPPOSITE)
         out, visits = visits_on_the_way(out)
         notes += undone + visits
-        return GoalReading(task, tuple(out), notes=self._aliases(tw) + notes)
+        bound_classes = {self.graph.class_of(x) for c in out for o in c.options for x in (o.subject, o.target)
+                         if x not in (None, CHARACTER)}
+        return GoalReading(task, tuple(out), notes=self._aliases(tw, bound_classes) + notes)
 
     def _adjectives(self, part: str, r, notes: list):
         """A state adjective before the subject's or target's noun ("the dirty dishes", "the open
@@ -308,15 +325,16 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         return (f"none of the {what} in scene {self.name!r} is {word} ({states}), so none fits "
                 f"'{word} {what}'; say which one, or leave out '{word}'")
 
-    def _aliases(self, ws) -> list[str]:
+    def _aliases(self, ws, bound=None) -> list[str]:
         """Notes for words read as a class of another name ("apple" -> food_food: this scene's
-        name for it), so that a reading by synonym is never silent."""
+        name for it), so that a reading by synonym is never silent; with ``bound`` (the classes the
+        clauses bind), only those ("the tv remote" binds no television: 'tv' is no alias there)."""
         from actionable.grounding.objects import compact_name
 
         out = []
         for w, c in self.lex._match(list(ws)):
             cw, cc = compact_name(w), compact_name(c)
-            if cw in cc or cw.rstrip("s") in cc or cc in cw:
+            if cw in cc or cw.rstrip("s") in cc or cc in cw or (bound is not None and c not in bound):
                 continue
             out.append(f"'{w}' is read as {human(c)} (this scene's name for it)")
         return list(dict.fromkeys(out))
@@ -446,8 +464,16 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
                 if not ok and held and (sel.quantifier != "all" or keep):  # ("the ceiling lamps": no switch)
                     ok = held  # "is the window open?" with it open: nothing to do, though no one could open it
                 if not ok:
-                    return (f"no {human(sel.cls)} in scene {self.name!r} can be {state.lower().replace('_', ' ')} "
-                            f"(it lacks {need})")
+                    why = (f"no {human(sel.cls)} in scene {self.name!r} can be {state.lower().replace('_', ' ')} "
+                           f"(it lacks {need})")
+                    if (sel.quantifier == "all" and state in _UNDONE
+                            and not any(_OPPOSITE[state] in g.states_of(i) for i in sel.ids)):
+                        # "close all the cupboards and drawers" where no drawer opens: none can be open,
+                        # so every one that can be closed is closed already; the other parts are read
+                        self._vacuous.append(f"{why}: none is open, so there is nothing to close"
+                                             if state == "CLOSED" else f"{why}, so there is nothing to do for them")
+                        return []
+                    return why
                 sel.ids = ok
             if state in ("ON", "OFF"):
                 sw = [i for i in sel.ids if {"ON", "OFF"} & g.states_of(i)]
@@ -463,12 +489,22 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
                 sel.ids = held
                 sel.quantifier = "all"
             elif sel.quantifier == "the" and len(sel.ids) > 1:
-                # "the TV": the instances not yet in the state; turning off / closing / unplugging
-                # means every one of them, turning on / opening / cleaning one of them
+                # "the TV": one of the instances not yet in the state (turning on / opening / cleaning:
+                # any of them; turning off / closing / unplugging: the nearest, named)
                 todo = [i for i in sel.ids if state not in g.states_of(i)]
                 if todo:
                     sel.ids = todo  # "the other light": one other, never every other one
-                    sel.quantifier = "all" if state in ("OFF", "CLOSED", "PLUGGED_OUT") and not sel.other else "any"
+                    sel.quantifier = "any"
+                if len(todo) > 1 and state in _UNDONE and any(self.lex.plural(w) for w in G.words(sel.words)):
+                    sel.quantifier = "all" if not sel.other else "any"  # "the lights and hurry": a plural
+                elif len(todo) > 1 and state in _UNDONE:
+                    # "close the door": a singular definite is one instance (not every open door);
+                    # the text does not say which, so the one nearest the character, named in a note
+                    sel.ids = [self._nearest(todo)]
+                    sel.note = (f"'the {sel.words}' means one: {self.name_of(sel.ids[0])} (of {len(todo)} not "
+                                f"{state.replace('_', ' ')}; chosen as the one in a room the task names, else the "
+                                f"nearest to the character, in the {human(g.class_of(g.room_of(g.character_id)) or 'house')}); "
+                                f"say which one, or 'all the {P.plural(sel.words)}' for every one")
             return self._per_subject(sel, lambda i: [Condition("state", i, state)])
         if eff in ("place", "put_away", "heat", "chill", "toast") and sel is not None:
             if tgt is None and r.room is not None:
@@ -582,6 +618,29 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         if eff == "go" and tgt is not None:
             return [self._clause([Condition("relation", CHARACTER, "CLOSE", t) for t in tgt.ids])]
         return None
+
+    def _nearest(self, ids):
+        """Of ``ids``, one in a room the task names ("everything in the bedroom is open. Close the
+        bookcase": the bedroom's), then the one fewest rooms away from the character's room in the
+        scene (rooms joined by the doors between them; a door is in both rooms it joins), then the
+        scene's order."""
+        g = self.graph
+        doors = {d: set(g.targets(d, "BETWEEN")) for d in g.node_ids if g.targets(d, "BETWEEN")}
+        start = g.room_of(g.character_id)
+        away, frontier = {start: 0}, [start]
+        while frontier:
+            r = frontier.pop(0)
+            for joined in doors.values():
+                if r in joined:
+                    for other in joined - set(away):
+                        away[other] = away[r] + 1
+                        frontier.append(other)
+
+        def dist(i):
+            rooms = doors.get(i) or {g.room_of(i)}
+            return min(away.get(x, len(away) + 1) for x in rooms)
+        said = self._said_rooms
+        return min(ids, key=lambda i: (not ((doors.get(i) or {g.room_of(i)}) & said), dist(i), ids.index(i)))
 
     def _to_room(self, sel, room):
         """ "bring the book to the bedroom", "put the cup in the kitchen": the object in that room (on or

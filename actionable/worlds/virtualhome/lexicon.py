@@ -95,6 +95,12 @@ class SceneLexicon:
             return self._dishes()[:1]
         got = self._match(ws)
         head = ws[-1] if ws else ""
+        if got and len(ws) > 1 and head not in _FUNCTION_WORDS and not any(head in w.split() for w, _ in got):
+            # a compound noun names its head ("the tv remote" is a remote control, "the coffee mug" a
+            # mug): a word before the head that names another class only modifies it
+            own = self.classes([head])
+            if own and not set(own) & {c for _, c in got}:
+                return own
         if (got and len(ws) > 1 and head not in _FUNCTION_WORDS and not {"and", "or", "with", "that", "which", "s"} & set(ws)
                 and all(c == "food_food" for _, c in got) and not head.endswith(("ing", "ed"))
                 and not self._match([head]) and not self._match([head.rstrip("s")])):

@@ -18,6 +18,8 @@ x OPEN / CLOSED / ON / OFF /           ``[OPEN]`` / ``[CLOSE]`` / ``[SWITCHON]``
 PLUGGED_IN / PLUGGED_OUT               ``[SWITCHOFF]`` / ``[PLUGIN]`` / ``[PLUGOUT]`` ``<x>``
 NOT character SITTING / LYING          ``[STANDUP]``
 PUTIN x c, c CLOSED (no unmet named)   ``[OPEN] <c>``
+SIT / LIE x, x full ("Too many things  ``[GRAB] <o>``, ``[PUTBACK] <o> <surface nearby>`` for an
+on x", no unmet named)                 object o on x (the lowest id: the scene's own before added)
 character FACING x                     ``[TURNTO] <x>``
 =====================================  =========================================
 
@@ -134,6 +136,16 @@ def corrective_steps(unmet: list[tuple[bool, dict]], view: Any, step: Step) -> l
             n = _node(view, nid)
             if n is not None:
                 return [_step(act, n)]
+    if step.action in ("SIT", "LIE") and len(step.args) == 1 and step.args[0].id is not None:
+        # VirtualHome's sit/lie executors refuse furniture with too many things on it (the bed after
+        # "put the towel on the bed"), without naming a precondition: one object on it is moved off
+        x = step.args[0].id
+        near = view.close_to_character()
+        on = [o for o in view.sources(x, "ON") if "GRABBABLE" in view.properties_of(o)]
+        if x in near and on:
+            o = _node(view, on[0])
+            surf = _free_surface(view, args | {on[0], x})
+            return [_step("GRAB", o)] + ([_step("PUTBACK", o, _node(view, surf))] if surf is not None else [])
     if step.action == "PUTIN" and len(step.args) == 2 and step.args[1].id is not None:
         # the simulator refuses to put into a closed container without naming OPEN as unmet
         t = step.args[1].id

@@ -224,6 +224,12 @@ class StateView:
         """Ids ``t`` with an edge ``node_id --relation--> t`` in this state."""
         return sorted(self._state.get_node_ids_from(node_id, self._R[relation]))
 
+    def sources(self, node_id: int, relation: str) -> list[int]:
+        """Ids ``s`` (ascending) with an edge ``s --relation--> node_id`` in this state (a scan of
+        every node: for repairs, not for inner loops)."""
+        r = self._R[relation]
+        return sorted(n.id for n in self._state.get_nodes() if node_id in self._state.get_node_ids_from(n.id, r))
+
     def room_of(self, node_id: int) -> int | None:
         """Room holding ``node_id`` via INSIDE edges (transitively); ``None`` if none."""
         seen: set[int] = set()

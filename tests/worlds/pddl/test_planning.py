@@ -70,7 +70,7 @@ def test_candidates_are_every_grounded_action_and_objects_include_the_goal(emb):
     d = PddlPlanning("household:p01")
     aff = d.start()
     assert len(aff.candidates([])) == len(d.task.actions) == 18
-    m = aff.match_objects("Put the milk away", emb)
+    m = aff.match_objects("Reach the goal: put the milk away", emb)  # the goal asked for as such
     assert ("milk", "milk", "name", 1.0) in m.matched and ("fridge", "fridge", "goal", 1.0) in m.matched
     assert not m.missing  # a word that names no object is only a word here
 
@@ -124,10 +124,26 @@ def test_real_embedded_model_plans_both_domains():
 
 def test_a_task_naming_nothing_in_the_domain_is_refused():
     """"Turn on the TV" in Blocksworld: the problem's :goal would be planned and called Done."""
-    from actionable.core.errors import WorldGoalError
+    from actionable.core.errors import GoalReadingError
 
     aff = PddlPlanning("blocksworld:p01").start()
-    with pytest.raises(WorldGoalError) as e:
+    with pytest.raises(GoalReadingError) as e:
         aff.match_objects("Turn on the TV", None)
-    assert "names nothing in PDDL domain 'blocksworld'" in str(e.value) and "stack" in str(e.value)
-    assert aff.match_objects("Stack a on b", None).classes  # a task naming its objects still reads
+    assert "names nothing in PDDL domain 'blocksworld'" in str(e.value)
+    assert aff.match_objects("Stack a on b and b on c", None).classes  # a task saying the goal still reads
+
+
+@pytest.mark.parametrize("task", ["Put a block somewhere", "Stack a on b", "Stack a on b and b on a"])
+def test_the_grounded_planner_refuses_a_text_that_does_not_say_the_goal(task):
+    """A new user's probe (7 Dec): ``--env pddl --variant grounded`` planned any text naming the domain
+    ("Put a block somewhere") to the problem's goal and called it Done. It now applies the goals
+    capability's rule (every object of every conjunct, in order, or "the goal"), with the same
+    typed refusal as ``--variant goal``."""
+    from actionable.core.errors import GoalReadingError
+    from actionable.worlds.pddl.goals import PddlGoals
+
+    aff = PddlPlanning("blocksworld:p01").start()
+    with pytest.raises(GoalReadingError) as e:
+        aff.match_objects(task, None)
+    assert str(e.value) == PddlGoals("blocksworld:p01").read(task).why
+    assert "does not say the goal" in str(e.value) and e.value.status == "refuse"
