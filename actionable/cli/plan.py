@@ -123,11 +123,14 @@ def plan_command(
     by "and", "then" or commas, known activities among them: "sit on the
     couch and watch TV"), searches for steps that make them true, and checks
     them on the final state. The first line is the
-    verdict: Done, Nothing to do, Not done: <unmet conditions>. A task that asks
-    for the impossible is refused, a question whose state does not hold is answered
-    "No: ...", and a task it cannot read as goal conditions gets "I can't tell what
+    verdict: Done, Nothing to do, Not done: <unmet conditions>. A question on the
+    state ("Is the TV on?", "Is the plate dirty?") is answered from the scene and
+    never planned: "Yes: <instances>" (exit 0) or "No: not so now: <conditions>"
+    (exit 1); --json has question, answer (yes/no) and answer_detail. A task that asks
+    for the impossible is refused, and a task it cannot read as goal conditions gets "I can't tell what
     end state this asks for" with the closest known task: these print one error:
-    line on stderr and nothing on stdout (exit 2). A world without a goal reader
+    line on stderr and nothing on stdout (exit 2). The goal planner uses no planning
+    LM: --model is not loaded, and a note says so when it is given. A world without a goal reader
     plans with grounded (exit 3: executes, goal not checked). --variant grounded (the LM planner) or a paper
     variant (vanilla|translated|corrected|full, Huang et al. 2022) plan with the
     LM and are checked against the same reading. A paper
@@ -137,9 +140,10 @@ def plan_command(
     Progress goes to stderr: a spinner on a terminal, timestamped lines otherwise
     (--quiet: none).
 
-    Exit code 0 Done or Nothing to do; 1 Not done (an unmet goal condition, a
-    plan that does not execute, or no steps); 2 bad input, or a task refused as
-    impossible; 3 the plan executes but no goal could be checked; 130 interrupted.
+    Exit code 0 Done, Nothing to do, or a question answered Yes; 1 Not done (an
+    unmet goal condition, a plan that does not execute, or no steps), or a question
+    answered No; 2 bad input, or a task refused as impossible or unreadable; 3 the
+    plan executes but no goal could be checked; 130 interrupted.
     """
     model_given, model = model is not None, (model if model is not None else D.MODEL)
     if quiet:

@@ -14,9 +14,9 @@ with ``{`` is a task's text). Blank lines and lines starting with ``#`` are skip
 Output line: ``{"id", "task", "ok": true, "exit", "result": <the plan's --json object>}``, or for a
 task that cannot be planned ``{"id", "task", "ok": false, "exit", "error_type", "error"}`` (the
 same message the single ``plan`` command prints). ``exit`` is the exit code the single ``plan``
-command would give the task: 0 Done or Nothing to do, 1 Not done, 2 refused, unreadable or
-answered "No" (a :class:`~actionable.core.errors.GoalReadingError`) or bad input, 3 executes with
-no goal checked. A refusal is an answer, not a failure: it is counted as ``refused``.
+command would give the task: 0 Done, Nothing to do or a question answered "Yes", 1 Not done or a
+question answered "No", 2 refused or unreadable (a :class:`~actionable.core.errors.GoalReadingError`)
+or bad input, 3 executes with no goal checked. A refusal is an answer, not a failure: it is counted as ``refused``.
 """
 
 from __future__ import annotations

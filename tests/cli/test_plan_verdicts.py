@@ -74,3 +74,48 @@ def test_a_verb_read_as_another_says_so_in_the_human_output(capsys):
     that says so was in --json only."""
     code, out, _ = _run(capsys, "Pour some milk into a glass")
     assert code == 0 and "said without a verb I know; read as 'put some milk in a glass'" in out
+
+
+# --- a new user's probe of issue 24 (7 Dec, eighth session): one behaviour for questions, in both
+# worlds; "Yes" printed "Nothing to do" (exit 0) and "No" was an error line (exit 2)
+
+def test_a_question_answered_yes_is_exit_0_naming_the_instance(capsys):
+    code, out, err = _run(capsys, "Is the TV on?")
+    assert code == 0 and out.splitlines()[0] == "Yes: television 248 in the dining room is ON", out
+    assert "no plan" in out and "error:" not in err
+
+
+def test_a_question_answered_no_is_exit_1_with_the_command_to_make_it_so(capsys):
+    code, out, err = _run(capsys, "Is the TV in the home office on?")
+    assert code == 1 and out.splitlines()[0] == "No: not so now: television 410 in the home office is ON", out
+    assert "'turn on the tv in the home office'" in out and not err.strip()
+
+
+def test_a_question_in_the_kitchen_follows_the_same_rule(capsys):
+    code, out, _ = _run(capsys, "Is the plate dirty?", "--env", "thor", "--json")
+    d = json.loads(out)
+    assert code == 1 and d["question"] is True and d["answer"] == "no" and d["done"] is False
+    assert d["verdict"].startswith("No: not so now: Plate_1 is dirty") and d["program_script_lines"] == []
+    assert d["answer_detail"]["unmet"] and d["stop_reason"] == "answered"
+    code, out, _ = _run(capsys, "Is the fridge closed?", "--env", "thor", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["answer"] == "yes" and d["verdict"] == "Yes: Fridge_1 is not open (isOpen)"
+
+
+def test_a_task_is_no_question(capsys):
+    code, out, _ = _run(capsys, "Turn on the bathroom light", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["question"] is False and "answer" not in d
+
+
+def test_a_model_the_goal_planner_does_not_use_is_named(capsys):
+    """``--model`` was silently unused by the goal planner (it plans with no planning LM): one note
+    line says so, ``--json`` carries it in ``notes``; without ``--model`` there is no note."""
+    code, out, _ = _run(capsys, "Close the door", "--model", "embedded")
+    notes = [ln for ln in out.splitlines() if ln.startswith("note: --model embedded was not used")]
+    assert code == 0 and len(notes) == 1, out
+    code, out, _ = _run(capsys, "Close the door", "--model", "embedded", "--json")
+    d = json.loads(out)
+    assert d["notes"][0].startswith("--model embedded was not used") and d["session"]["planning_model"].startswith("none")
+    code, out, _ = _run(capsys, "Close the door")
+    assert "--model" not in out
