@@ -78,6 +78,8 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
             (``actionable scenes``); THOR ``FloorPlan<N>`` or ``teach:<game>`` (``"default"``:
             FloorPlan1; ``actionable scenes --env thor``).
         model: planning LM spec (``embedded``, ``gguf:<file>``, ``openai:<name>@<url>``, ``hf:<path>``).
+            The goal planner uses none (never loaded); a model other than the default is then named
+            in ``result.notes`` as not used.
         variant: ``goal`` (default: read the task as goal conditions, search the world's exact
             affordance for a plan that reaches them, check the same conditions; a world without a
             ``goals`` capability plans with ``grounded``), ``grounded`` (the LM-scored imitation
@@ -126,7 +128,12 @@ def plan(task: str, world: str = D.WORLD, scene: str = D.PLAN_SCENE, model: str 
         reading = read_goal(interp, task) if interp is not None else None
         if reading is not None and reading.is_goal:
             known = {k: v for k, v in options.items() if k in ("max_steps", "repair_budget", "lookahead", "max_options")}
-            return plan_task(domain, task, interp, GoalSearchConfig.for_reading(reading, **known), reading)
+            result = plan_task(domain, task, interp, GoalSearchConfig.for_reading(reading, **known), reading)
+            if model != D.MODEL:  # a planning LM asked for and not used: said, as by the CLI
+                from actionable.planning.pipeline import unused_model_note
+
+                result.notes.append(unused_model_note(model, translation_model))
+            return result
         variant = "grounded"
         options = {k: v for k, v in options.items() if k not in ("repair_budget", "lookahead", "max_options")}
     if variant == "grounded":

@@ -86,3 +86,14 @@ def test_follow_end_to_end_real_model():
     json.dumps(d)
     assert len(f.trace) == 4 and f.instructions and f.settings["model"] == "embedded"
     assert f.sr is None or 0.0 <= f.sr <= 1.0
+
+
+def test_the_goal_planner_names_a_model_it_does_not_use():
+    """A new user's probe (7 Dec, eighth session): a planning LM given to the goal planner was silently
+    unused. ``result.notes`` says so (never loaded: a spec of a file that does not exist passes,
+    since nothing loads it); the default model gets no note. A question is answered, not planned."""
+    r = actionable.plan("Close the door", model="openai:nothing@http://127.0.0.1:9/v1", progress=False)
+    assert r.done and r.notes and r.notes[0].startswith("--model openai:nothing@") and "not used" in r.notes[0]
+    assert not actionable.plan("Close the door", progress=False).notes
+    q = actionable.plan("Is the TV on?", progress=False)
+    assert q.answer["answer"] == "yes" and not q.steps and q.verdict().startswith("Yes: television 248")

@@ -27,6 +27,7 @@ _VARIANT_HELP = ("Planner: goal (default) = read the task as goal conditions ove
 
 
 def plan_command(
+    ctx: typer.Context,
     task: Optional[str] = typer.Argument(None, help="The household task, e.g. \"Make coffee\" (at most 300 "
                                                     "characters). Omit it with --tasks."),
     variant: str = typer.Option(D.VARIANT, "--variant", "-v", help=_VARIANT_HELP),
@@ -40,15 +41,14 @@ def plan_command(
                                  "ALFRED and TEACh, symbolic; goal planner with ALFRED's predicates) or pddl "
                                  "(a PDDL domain: its problem's :goal, planned by Fast Downward or pyperplan through unified-planning "
                                  "and replayed; --variant grounded for the grounded planner)."),
-    model: Optional[str] = typer.Option(None, "--model", "-m",
-                                        help="Planning LM (default embedded): embedded (SmolLM2-135M, offline), "
-                                             "gguf:<file>, openai:<name>@<base_url> (completions), "
-                                             "openai-chat:<name>@<base_url> (chat: scored through a choice prompt, "
-                                             "see --lm-mode), hf:<path>. Used by --variant grounded, the paper "
-                                             "variants and the goal planner's fallback (a task it cannot read as "
-                                             "goal conditions); the goal planner itself uses no planning LM (its "
-                                             "reader uses the translation LM), so it is not loaded and the output "
-                                             "says so when --model is given."),
+    model: str = typer.Option(D.MODEL, "--model", "-m",
+                              help="Planning LM: embedded (SmolLM2-135M, offline), gguf:<file>, "
+                                   "openai:<name>@<base_url> (completions), openai-chat:<name>@<base_url> "
+                                   "(chat: scored through a choice prompt, see --lm-mode), hf:<path>. Used by "
+                                   "--variant grounded, the paper variants and the goal planner's fallback (a "
+                                   "task it cannot read as goal conditions); the goal planner itself uses no "
+                                   "planning LM (its reader uses the translation LM), so it is not loaded and "
+                                   "the output says so when --model is given."),
     lm_mode: str = typer.Option("auto", "--lm-mode", metavar="auto|score|choice-logprobs|choice-name",
                                 help="How the grounded planner scores candidates with the LM: score = (a) each "
                                      "candidate's log-likelihood (needs prompt log-probs: embedded, gguf:, hf:, "
@@ -126,11 +126,12 @@ def plan_command(
     verdict: Done, Nothing to do, Not done: <unmet conditions>. A question on the
     state ("Is the TV on?", "Is the plate dirty?") is answered from the scene and
     never planned: "Yes: <instances>" (exit 0) or "No: not so now: <conditions>"
-    (exit 1); --json has question, answer (yes/no) and answer_detail. A task that asks
-    for the impossible is refused, and a task it cannot read as goal conditions gets "I can't tell what
-    end state this asks for" with the closest known task: these print one error:
-    line on stderr and nothing on stdout (exit 2). The goal planner uses no planning
-    LM: --model is not loaded, and a note says so when it is given. A world without a goal reader
+    (exit 1); --json has question, answer (yes/no) and answer_detail. A task that
+    asks for the impossible is refused, and a task it cannot read as goal
+    conditions gets "I can't tell what end state this asks for" with the closest
+    known task: these print one error: line on stderr and nothing on stdout (exit
+    2). The goal planner uses no planning LM: --model is not loaded, and a note
+    says so when it is given. A world without a goal reader
     plans with grounded (exit 3: executes, goal not checked). --variant grounded (the LM planner) or a paper
     variant (vanilla|translated|corrected|full, Huang et al. 2022) plan with the
     LM and are checked against the same reading. A paper
@@ -141,11 +142,12 @@ def plan_command(
     (--quiet: none).
 
     Exit code 0 Done, Nothing to do, or a question answered Yes; 1 Not done (an
-    unmet goal condition, a plan that does not execute, or no steps), or a question
-    answered No; 2 bad input, or a task refused as impossible or unreadable; 3 the
-    plan executes but no goal could be checked; 130 interrupted.
+    unmet goal condition, a plan that does not execute, or no steps), or a
+    question answered No; 2 bad input, or a task refused as impossible or
+    unreadable; 3 the plan executes but no goal could be checked; 130 interrupted.
     """
-    model_given, model = model is not None, (model if model is not None else D.MODEL)
+    source = ctx.get_parameter_source("model")  # given on the command line (or the environment)
+    model_given = source is not None and getattr(source, "name", "DEFAULT") != "DEFAULT"
     if quiet:
         from actionable.cli.progress import set_quiet
 

@@ -47,23 +47,16 @@ def exit_code(result) -> int:
     return 0 if result.done else 1
 
 
-def unused_model_note(model: str, translation_model: str) -> str:
-    """The note a goal plan carries when ``--model`` was given: the goal planner never loads it."""
-    return (f"--model {model} was not used: the goal planner reads the task by rules and the translation LM "
-            f"({translation_model}, for names and known tasks) and searches the world's affordance without a "
-            f"planning LM; --model plans with --variant grounded, a paper variant, or the fallback for a task "
-            f"the goal reader cannot read")
-
-
 def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output, model, fallback,
               after=None) -> None:
     """Run the goal-directed planner and exit with :func:`exit_code`; ``fallback()`` (the imitation
     planner, which loads the planning LM) runs when the world has no ``goals`` capability or the
     task reads as no goal. ``model``: the ``--model`` given (``None``: not given); the goal planner
-    does not use it, and the result's ``notes`` say so (:func:`unused_model_note`)."""
+    does not use it, and the result's ``notes`` say so
+    (:func:`~actionable.planning.pipeline.unused_model_note`)."""
     from actionable.core.config import LMConfig, make_config
     from actionable.planning.goaldirected import GoalSearchConfig
-    from actionable.planning.pipeline import LazyEmbedder, interpreter_for, plan_task, read_goal
+    from actionable.planning.pipeline import LazyEmbedder, interpreter_for, plan_task, read_goal, unused_model_note
 
     lcfg = make_config(LMConfig, translation_model=translation_model, cache=not no_cache)
     emb = LazyEmbedder(lcfg.translation_model, lcfg.cache_dir)
@@ -119,4 +112,4 @@ def print_reading(con, result) -> None:
         con.print(f"[yellow]note:[/yellow] {note}")
 
 
-__all__ = ["GoalSessionInfo", "exit_code", "plan_goal", "print_reading", "unused_model_note"]
+__all__ = ["GoalSessionInfo", "exit_code", "plan_goal", "print_reading"]

@@ -174,6 +174,17 @@ def answer(reading: GoalReading, interp, state, task: str | None = None) -> dict
             "hint": f"say it as a command (e.g. '{command}') to make it so" if command else None}
 
 
+def unused_model_note(model: str, translation_model: str) -> str:
+    """The note a goal plan carries when a planning LM (``--model``, ``model=``) was given: the goal
+    planner reads the task by rules and the translation LM and searches the world's affordance, so
+    it never loads a planning LM (the grounded planner, the paper variants and the fallback for a task
+    that reads as no goal do)."""
+    return (f"--model {model} was not used: the goal planner reads the task by rules and the translation LM "
+            f"({translation_model}, for names and known tasks) and searches the world's affordance without a "
+            f"planning LM; --model plans with --variant grounded, a paper variant, or the fallback for a task "
+            f"the goal reader cannot read")
+
+
 class LazyEmbedder:
     """The translation LM, loaded on the first ``encode`` (only intent readings need it)."""
 
@@ -234,5 +245,5 @@ def check_result(result, domain, session) -> None:
             result.done = bool(result.goal_check.get("task_success"))
 
 
-__all__ = ["LazyEmbedder", "answer", "attach_goal_check", "check_result", "check_with_interpreter", "interpreter_for",
+__all__ = ["LazyEmbedder", "answer", "unused_model_note", "attach_goal_check", "check_result", "check_with_interpreter", "interpreter_for",
            "plan_task", "read_goal"]
