@@ -297,10 +297,12 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
     from actionable.planning.session import PlanningSession
 
     with _Progress() as prog:
-        session = PlanningSession(lcfg, None, scene=domain, progress=prog.update,
+        # the goal planner needs no planning LM: it is loaded on the first task that falls back
+        session = PlanningSession(lcfg, None, scene=domain, progress=prog.update, lazy_lm=variant == "goal",
                                   bank=bank if bank is not None else domain.example_bank())
-        planner = session.grounded_planner(gcfg)
-    planner.progress = None
+        planner = _LazyPlanner(lambda: session.grounded_planner(gcfg))
+        if variant != "goal":
+            planner.get()
     domains = {domain.name: domain}
 
     interps: dict = {}
@@ -333,6 +335,27 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
             f"{counts['failed']} failed, {counts['skipped']} already in {out} (LM mode {planner.lm_mode})")
     if counts["failed"]:
         raise typer.Exit(1)
+
+
+class _LazyPlanner:
+    """The grounded planner of a batch, built (and the planning LM loaded) on the first task that
+    needs it (``plan``); ``lm_mode`` says "not loaded" until then."""
+
+    def __init__(self, make):
+        self._make, self._p = make, None
+
+    def get(self):
+        if self._p is None:
+            self._p = self._make()
+            self._p.progress = None
+        return self._p
+
+    def plan(self, *args, **kw):
+        return self.get().plan(*args, **kw)
+
+    @property
+    def lm_mode(self) -> str:
+        return self._p.lm_mode if self._p is not None else "none: no task needed the planning LM, not loaded"
 
 
 def plan_task_json(session, planner, domain, task: str, description: str | None = None, variant: str = "goal",

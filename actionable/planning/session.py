@@ -47,6 +47,8 @@ class PlanningSession:
             or the domain's).
         lm: an already-built planning LM (skips ``load_lm``; e.g. ScriptedLM).
         progress: callback for progress events (see :class:`ZeroShotPlanner`).
+        lazy_lm: load the planning LM on first use of :attr:`lm`, not now (a batch of goal-planner
+            tasks, which may need no planning LM at all).
 
     Attributes:
         scene: the :class:`~actionable.core.planning.PlanningDomain` plans are made in.
@@ -60,7 +62,8 @@ class PlanningSession:
 
     def __init__(self, lm_config: LMConfig | None = None, planner_config: PlannerConfig | None = None,
                  scene="default", bank: ExampleBank | str | Path | None = None, lm=None,
-                 progress: Callable[[dict], None] | None = None, world: str | None = None):
+                 progress: Callable[[dict], None] | None = None, world: str | None = None,
+                 lazy_lm: bool = False):
         from actionable.grounding.embedder import load_embedder
         self.lm_config = lm_config or LMConfig()
         self.planner_config = planner_config or PlannerConfig()
@@ -70,14 +73,9 @@ class PlanningSession:
         self.world = world or getattr(scene, "world", None) or WORLD
         self.scene = _domain(self.world, scene)
         self.load_timings["scene_s"] = time.perf_counter() - t
-        self._emit(event="load", what="planning LM", spec=redact_spec(self.lm_config.model))
-        t = time.perf_counter()
-        if lm is None:
-            from actionable.lm.registry import load_lm
-
-            lm = load_lm(self.lm_config.model, self.lm_config)
-        self.lm = lm
-        self.load_timings["lm_s"] = time.perf_counter() - t
+        self._lm = lm
+        if lm is None and not lazy_lm:
+            self._load_lm()
         self._emit(event="load", what="translation LM", spec=self.lm_config.translation_model)
         t = time.perf_counter()
         self.embedder = load_embedder(self.lm_config.translation_model, self.lm_config.cache_dir)
@@ -93,6 +91,24 @@ class PlanningSession:
         self.bank = bank
         self.load_timings["bank_s"] = time.perf_counter() - t
         self._retriever = None
+
+    def _load_lm(self):
+        self._emit(event="load", what="planning LM", spec=redact_spec(self.lm_config.model))
+        t = time.perf_counter()
+        from actionable.lm.registry import load_lm
+
+        self._lm = load_lm(self.lm_config.model, self.lm_config)
+        self.load_timings["lm_s"] = time.perf_counter() - t
+        return self._lm
+
+    @property
+    def lm(self):
+        """The planning LM (loaded here on first use when the session was made with ``lazy_lm``)."""
+        return self._lm if self._lm is not None else self._load_lm()
+
+    @lm.setter
+    def lm(self, value) -> None:
+        self._lm = value
 
     @property
     def index(self):
@@ -163,7 +179,8 @@ class PlanningSession:
 
     def info(self) -> dict:
         """Session facts for reports: scene, models, index size and cache status."""
-        return {"scene": getattr(self.scene, "name", ""), "planning_model": self.lm.model_id,
+        planning = self._lm.model_id if self._lm is not None else f"{redact_spec(self.lm_config.model)} (not loaded)"
+        return {"scene": getattr(self.scene, "name", ""), "planning_model": planning,
                 "translation_model": self.embedder.model_id,
                 "admissible_actions": len(self._index) if self._index is not None else None,
                 "index_cache_hit": self._index.cache_hit if self._index is not None else None,

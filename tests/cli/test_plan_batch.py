@@ -171,3 +171,18 @@ def test_a_changed_task_file_is_refused_on_resume_rather_than_skipping_the_wrong
     with pytest.raises(InputError, match="task id '1' is 'Turn on the TV' there but 'Close the microwave'"):
         run_batch(read_tasks(f), out, lambda t: {"done": True})
     assert len(out.read_text().splitlines()) == 2
+
+
+def test_a_batch_the_goal_planner_reads_loads_no_planning_lm(tmp_path):
+    """A new user's probe (7 Dec, eighth session): the planning LM was loaded for a batch whose
+    tasks the goal planner reads (it uses none). It is loaded on the first task that falls back to
+    the grounded planner; here none does: the progress never says "loading planning LM"."""
+    f = tmp_path / "t.jsonl"
+    f.write_text('{"id": "a", "task": "Close the door"}\n{"id": "b", "task": "Is the TV on?"}\n')
+    out = tmp_path / "o.jsonl"
+    r = subprocess.run(_cli("plan", "--tasks", str(f), "--out", str(out)), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "loading planning LM" not in r.stderr and "no task needed the planning LM" in r.stderr
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [x["exit"] for x in lines] == [0, 0] and lines[1]["result"]["answer"] == "yes"
+    assert lines[0]["result"]["session"]["planning_model"] == "embedded (not loaded)"
