@@ -208,9 +208,12 @@ class SimulatorJudge(Regrounding):
         """Resolve ``plan`` in the task's scene and choose the goal matching: a plan written
         without node ids names classes ("the television"), so its goals are met by any node of
         the annotated class (as the sequencing benchmark scores generated plans); a plan with ids
-        must meet them on the annotated nodes."""
+        must meet them on the annotated nodes. The goal text's instances bind first also in later
+        rounds, whose conditions were derived from it (``goal_source``): the steps a round inserted
+        bind to the milk the goal means, as the plan's own steps did in round 1."""
         self._match = "id" if all(s.is_resolved for s in plan.steps) else "class"
-        return self.world.resolve_plan(plan, self._scene(task), goal=task.goal if task.goal_spec is None else None)
+        derived = task.goal_spec is None or task.goal_source is not None
+        return self.world.resolve_plan(plan, self._scene(task), goal=task.goal if derived else None)
 
     # ---------------------------------------------------------------- helpers
     def _say(self, message: str) -> None:
@@ -447,8 +450,10 @@ class SimulatorJudge(Regrounding):
                 step_no = entries[k][0] + 1 if entries[k][0] is not None else "?"
                 entries[pos:pos] = [(None, new[0])]
                 entries[pos2:pos2] = [(None, new2[0])]
-                for st, reason in ((new[0], why), (new2[0], why2)):
-                    at = next(m for m, e in enumerate(entries) if e[0] is None and e[1] is st)
+                at_of = lambda st: next(m for m, e in enumerate(entries) if e[0] is None and e[1] is st)  # noqa: E731
+                # in plan order: two MISSING steps before one step are inserted in critique order
+                for st, reason in sorted(((new[0], why), (new2[0], why2)), key=lambda p: at_of(p[0])):
+                    at = at_of(st)
                     anchor = next((o for o, _ in entries[at:] if o is not None), n_plan)
                     crits.append(Critique(CritiqueKind.MISSING, anchor, st.to_script(),
                                           f"precondition of step {step_no}: {reason}", st, self.name))
