@@ -48,11 +48,11 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=None, help="JSONL of per-plan records (resumable)")
     ap.add_argument("--render", default=None, help="print the table of these JSONL files (no judge runs)")
     a = ap.parse_args(argv)
-    from actionable.evaluation.verification.table2 import every_kth, markdown, parse_pairs, summarise
+    from actionable.evaluation.verification.table2 import every_kth, markdown, parse_pairs, summarise, with_lm_subset
 
     if a.render:
         recs = [json.loads(x) for f in a.render.split(",") for x in open(f, encoding="utf-8") if x.strip()]
-        print(markdown(summarise(recs)))
+        print(markdown(sorted(summarise(with_lm_subset(recs)), key=lambda r: r["set"])))
         return 0
     models = dict(x.split("=", 1) for x in a.models.split(",") if x.strip())
     pairs = parse_pairs(a.pairs, models)
@@ -100,7 +100,7 @@ def main(argv=None) -> int:
                     print(f"[{pair.key} {name} {i + 1}/{len(chosen)}] {it.id} "
                           f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
                 recs.append(done[key])
-    print(markdown(summarise(recs)))
+    print(markdown(sorted(summarise(with_lm_subset(recs)), key=lambda r: r["set"])))
     return 0
 
 

@@ -144,6 +144,19 @@ def summarise(recs: list[dict]) -> list[dict]:
     return rows
 
 
+def with_lm_subset(recs: list[dict]) -> list[dict]:
+    """``recs`` plus, for each pair without an LM (key without ``:``), a copy of its records on the
+    plans the LM pairs of the same set ran (pair key + ``" (LM subset)"``), so that the LM rows can
+    be read against the same plans."""
+    lm_ids: dict[str, set] = {}
+    for r in recs:
+        if ":" in r["pair"]:
+            lm_ids.setdefault(r["set"], set()).add(r["id"])
+    extra = [{**r, "pair": r["pair"] + " (LM subset)"} for r in recs
+             if ":" not in r["pair"] and r["id"] in lm_ids.get(r["set"], ())]
+    return list(recs) + extra
+
+
 def markdown(rows: list[dict]) -> str:
     """The rows of :func:`summarise` as the Table 2 markdown table."""
     head = ("| set | judge / planner | plans | P | R | F1 | F1 round 1 | success before -> after | lost | "
@@ -157,4 +170,5 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
-__all__ = ["Pair", "parse_pairs", "every_kth", "from_new", "from_teach", "summarise", "markdown", "CONV_KS"]
+__all__ = ["Pair", "parse_pairs", "every_kth", "from_new", "from_teach", "summarise", "with_lm_subset", "markdown",
+           "CONV_KS"]

@@ -55,3 +55,13 @@ def test_runner_on_one_plan_of_each_set(tmp_path, capsys):
     assert "| teach | sim/apply | 1 |" in capsys.readouterr().out
     assert main(["--pairs", "sim/apply", "--sets", "teach,new", "--limit", "1", "--out", str(out)]) == 0
     assert len(out.read_text().splitlines()) == 2  # resumed: nothing run again
+
+
+def test_no_lm_pairs_are_also_shown_on_the_lm_subset():
+    from actionable.evaluation.verification.table2 import with_lm_subset
+
+    recs = [_rec(i, before=True, after=True, revisions=0) for i in range(3)]
+    recs.append({**_rec(1, before=True, after=False, revisions=1), "pair": "hybrid:smol/apply"})
+    rows = {r["pair"]: r for r in summarise(with_lm_subset(recs))}
+    assert rows["sim/apply"]["plans"] == 3 and rows["sim/apply (LM subset)"]["plans"] == 1
+    assert rows["hybrid:smol/apply"]["lost"] == 1 and rows["sim/apply (LM subset)"]["lost"] == 0
