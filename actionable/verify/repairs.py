@@ -91,6 +91,10 @@ def precondition_fixes(steps: list[Step], k: int, view: StateView, unmet: Sequen
     for obj in must_hold:
         for p in range(k, max(-1, k - max_positions), -1):
             out.append((p, [_step("GRAB", obj)], f"{obj[0]} must be held before step {k + 1}"))
+    for obj in must_hold:  # the grab needs its own preconditions: fetch the object (issue 26)
+        for fetch, why in fetches(obj, view):
+            for p in range(k, max(-1, k - max_positions), -1):
+                out.append((p, fetch, f"{obj[0]} must be held before step {k + 1} ({why})"))
     if s.action in ("SLEEP", "WAKEUP") and not view.states(ch) & {"SITTING", "LYING"}:
         seen: list[tuple[str, int]] = []
         for st in reversed(steps[:k]):
@@ -129,6 +133,24 @@ def precondition_fixes(steps: list[Step], k: int, view: StateView, unmet: Sequen
     if s.action in ("LOOKAT", "WATCH", "LOOKAT_SHORT", "LOOKAT_LONG", "POINTAT") and args:
         out.append((k, [_step("TURNTO", args[0])], f"the agent must face {args[0][0]}"))
         out.append((k, [_step("WALK", args[0])], f"the agent is not near {args[0][0]}"))
+    return out
+
+
+def fetches(obj: tuple[str, int], view: StateView) -> list[tuple[list[Step], str]]:
+    """The step sequences that bring ``obj`` ``(class, id)`` into hand when a bare ``GRAB`` does
+    not execute (issue 26: a put whose grab was never written gets the grab inserted with what the
+    grab needs, not the put removed), each with a reason, cheapest first: ``WALK obj, GRAB obj``;
+    when ``obj`` lies in a closed container ``C`` (in ``view``), ``WALK C, OPEN C, GRAB obj`` and
+    ``WALK C, OPEN C, WALK obj, GRAB obj``. Each step costs ``INSERT`` (1) in the simulator judge's
+    cost model, so a fetch of 2-3 steps is cheaper than removing the put when the put serves a goal
+    (``REMOVE_GOAL`` = 5), and no dearer than removing a failing put that does not (3)."""
+    out = [([_step("WALK", obj), _step("GRAB", obj)], f"the agent is not close to {obj[0]}")]
+    c = view.container_closed(obj[1])
+    if c is not None:
+        cont = (view.cls(c), c)
+        why = f"{obj[0]} is inside the closed {cont[0]}"
+        out.append(([_step("WALK", cont), _step("OPEN", cont), _step("GRAB", obj)], why))
+        out.append(([_step("WALK", cont), _step("OPEN", cont), _step("WALK", obj), _step("GRAB", obj)], why))
     return out
 
 

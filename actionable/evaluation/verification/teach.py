@@ -69,8 +69,10 @@ def _score(plan: Program, lab: list[bool], removed_idx: list[int], missing_keys:
             "removed": sum(rem.values()), "missing": sum(ms.values())}
 
 
-def run_demo(demo, judge_name: str, *, which: str = "noised", lm=None, max_rounds: int = 5) -> dict:
-    """Run one judge through the loop (apply planner) on one demonstration.
+def run_demo(demo, judge_name: str, *, which: str = "noised", lm=None, max_rounds: int = 5,
+             planner=None) -> dict:
+    """Run one judge through the loop on one demonstration (``planner``: a
+    :class:`~actionable.verify.loop.Planner`; default the deterministic ``apply`` planner).
 
     Returns a JSON-able record: ``id``, ``judge``, ``which``, ``scene`` (or None), ``n_steps``,
     ``n_inserted``, round-1 counts ``r1`` and loop counts ``loop`` (``tp/fp/fn/tp_strict``),
@@ -96,7 +98,7 @@ def run_demo(demo, judge_name: str, *, which: str = "noised", lm=None, max_round
         raise ConfigError(f"episode {demo.id} has no THOR initial state; use the rule or llm judge")
     judge = make_judge(judge_name, lm=lm, world=adapter)
     task = VerifyTask(goal=demo.goal)
-    res = VerificationLoop(judge, max_rounds=max_rounds).run(plan, task)
+    res = VerificationLoop(judge, planner, max_rounds=max_rounds).run(plan, task)
     deleted = []
     if which == "noised":
         held = None
