@@ -52,6 +52,8 @@ VERBS: tuple[tuple[str, str], ...] = tuple(sorted({
     "pick up": "hold", "grab": "hold", "hold": "hold", "take": "hold", "get": "hold", "fetch": "hold",
     "sit on": "sit", "sit in": "sit", "sit down on": "sit", "sit down": "sit", "sit": "sit", "perch on": "sit",
     "have a seat on": "sit", "take a seat on": "sit",
+    # resting on a seat: sitting on it ("relax on the sofa"; lying needs "lie" or "stretch out")
+    "relax on": "sit", "relax in": "sit", "rest on": "sit", "lounge on": "sit", "unwind on": "sit",
     "lie on": "lie", "lie down on": "lie", "lie down": "lie", "lie in": "lie", "get into": "lie",
     "lay on": "lie", "go to bed": "lie", "stretch out on": "lie", "stretch out in": "lie",
     "hang on to": "hold", "hold on to": "hold", "keep hold of": "hold",

@@ -579,6 +579,21 @@ def polite(text: str) -> str:
     return out if out.strip() else text
 
 
+#: "I want to ...", "we'd like to ...": the speaker's wish to do something
+_I_WANT_TO = re.compile(r"^\s*(?:i|we)(?: really| just)?(?: want| wanna| would like|'d like| need) to\s+", re.I)
+
+
+def wish_to_do(text: str) -> str:
+    """ "I want to turn on the TV" -> "turn on the TV": a wish to do what the grammar has a verb for
+    (:func:`~actionable.grounding.goal_reader.split_verb`), as that command (what the user wants done is
+    the agent's task); other text unchanged ("I need to write something down" says why, not what)."""
+    m = _I_WANT_TO.match(text)
+    if not m:
+        return text
+    rest = text[m.end():]
+    return rest if split_verb(words(rest))[0] is not None else text
+
+
 def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None]:
     """``(task, refusal)`` before a world reads a task: politeness removed (:func:`polite`), a
     checked request (:func:`checked_request`) rewritten; then the refusal of a negation (:func:`negation_refusal`, ``example`` in its hint),
@@ -586,7 +601,7 @@ def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None
     (:func:`state_request`). ``names_object(text) -> bool`` (the world's lexicon): an aside that
     names an object and is followed by "it"/"them" is kept as their antecedent (:func:`conversational`)."""
     task = _LATER_ON.sub(r"\1", task)  # "... later on": a time, not the state "on"
-    task = checked_request(polite(task))
+    task = checked_request(wish_to_do(polite(task)))
     task = conversational(task, names_object)
     wanted = state_request(task)
     if wanted != task:  # "make sure the TV isn't on": a wanted state, negated states read as their opposite

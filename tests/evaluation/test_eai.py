@@ -350,3 +350,70 @@ def test_goal_predicted_plans_a_real_task_to_its_predicted_goals():
     r = run_task(make_planner("goal-predicted", {}), "954_2", "lto", False, None)
     assert r["refused"] is None and r["executable"]
     assert "washing_machine" in r["eai_output"]  # the predicted goal puts the clothes in the machine
+
+
+# --- 7 Dec, eighth session: ties, the task's own title's action goals, exclusive states ---
+
+def _fake_pool(monkeypatch, xs, gold, sims):
+    """The retrieval pool replaced by ``xs`` (tasks), ``gold`` (their class-level goals) and a title
+    matrix whose cosine with any query is ``sims`` (one per task)."""
+    import numpy as np
+
+    from actionable.evaluation.eai import goal_retrieval as R
+
+    class Emb:
+        def encode(self, texts):
+            return [np.array([1.0, 0.0], dtype=np.float32)]
+    mat = np.array([[s, (1 - s * s) ** 0.5] for s in sims], dtype=np.float32)
+    monkeypatch.setattr(R, "_pool", lambda: (xs, gold, mat, Emb()))
+    return R
+
+
+def test_exclusive_states_are_the_pairs_a_thing_has_one_of():
+    from actionable.evaluation.eai.actions import exclusive
+
+    assert exclusive("ON", "OFF") and exclusive("OPEN", "CLOSED") and exclusive("SITTING", "LYING")
+    assert not exclusive("ON", "ON") and not exclusive("ON", "CLOSED") and not exclusive("ON", "PLUGGED_IN")
+
+
+def test_retrieval_votes_every_neighbour_tied_with_the_kth(monkeypatch):
+    """Five programs share the query's title (cosine 1): with k = 3 the first three alone would
+    vote SITTING 2:1; all five tied ones vote, and LYING wins 3:2."""
+    xs = [{"program_id": f"p{i}", "task_name": "Relax on sofa"} for i in range(5)]
+    xs.append({"program_id": "q", "task_name": "Relax on sofa"})
+    post = ["SITTING", "SITTING", "LYING", "LYING", "LYING", "LYING"]
+    gold = {x["program_id"]: [("node", "character", p), ("edge", "character", "ON", "couch")] for x, p in zip(xs, post)}
+    R = _fake_pool(monkeypatch, xs, gold, [1.0] * 6)
+    out = R.retrieval_predictor("lopo", k=3, threshold=0.5, with_interpreter=False)(
+        "Relax on sofa", {"program_id": "q", "objects": {"couch": 1}})
+    assert out["node goals"] == [{"name": "character", "state": "LYING"}], out
+
+
+def test_retrieval_takes_action_goals_from_the_tasks_own_title_only(monkeypatch):
+    """LOPO: other programs of "Wash dishes by hand" annotate only action goals (GRAB, WASH); they
+    are the task's convention and are predicted, though a neighbour with goals on the character or
+    on nothing votes for none. Another title's action goals are not taken (actions="title")."""
+    xs = [{"program_id": "a", "task_name": "Wash dishes by hand"}, {"program_id": "b", "task_name": "Wash dishes by hand"},
+          {"program_id": "c", "task_name": "Wash plates"}, {"program_id": "q", "task_name": "Wash dishes by hand"}]
+    gold = {"a": [("action", "GRAB"), ("action", "WASH")], "b": [("action", "GRAB"), ("action", "WASH")],
+            "c": [("action", "SCRUB"), ("node", "plate", "CLEAN")], "q": []}
+    R = _fake_pool(monkeypatch, xs, gold, [1.0, 1.0, 0.9, 1.0])
+    inputs = {"program_id": "q", "objects": {"plate": 1}}
+    out = R.retrieval_predictor("lopo", k=3, threshold=0.5, with_interpreter=False, actions="title")("Wash dishes by hand", inputs)
+    assert out["action goals"] == [{"action": "GRAB"}, {"action": "WASH"}], out
+    # leave-title-out: no program of the title may inform it, so no action goal is voted in
+    lto = R.retrieval_predictor("lto", k=3, threshold=0.5, with_interpreter=False, actions="title")("Wash dishes by hand", inputs)
+    assert lto["action goals"] == [], lto
+
+
+@pytest.mark.slow
+def test_a_narrated_description_ends_in_its_last_state_of_a_thing():
+    """EAI's 481_2 ("Write an email"): the description switches the computer on and, later, off;
+    the interpreter's prediction keeps the last state only, never both (a goal no plan meets)."""
+    from actionable.evaluation.eai.goal_interpretation import goal_interpretation_inputs
+    from actionable.evaluation.eai.planners import interpreter_predictor
+
+    x = next(x for x in goal_interpretation_inputs() if x["program_id"] == "481_2")
+    out = interpreter_predictor("lto", text="clauses", conventions=True)(x["task_name"], x)
+    states = {g["state"] for g in out.get("node goals", []) if g["name"] == "computer"}
+    assert len(states & {"ON", "OFF"}) <= 1, out

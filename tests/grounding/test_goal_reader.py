@@ -97,3 +97,13 @@ def test_conversational_with_a_lexicon_keeps_antecedents_and_drops_short_chatter
     assert S.conversational("I'm ironing in the bedroom - get that lamp on", names) == "turn on the lamp in the bedroom"
     assert S.conversational("I'm in the bedroom - get me that form from the desk", names) == \
         "get me that form from the desk"
+
+
+@pytest.mark.parametrize("text, want", [
+    ("I want to turn on the TV", "turn on the TV"),
+    ("we'd like to open the window", "open the window"),
+    ("I need to write something down", "I need to write something down"),  # no command follows: unchanged
+    ("turn on the TV", "turn on the TV"),
+])
+def test_wish_to_do(text, want):
+    assert S.wish_to_do(text) == want

@@ -15,11 +15,22 @@ STATELESS_ACTIONS = frozenset({"READ", "DRINK", "EAT", "SLEEP", "TYPE", "TOUCH",
 #: English verbs of a name that say one of EAI's stateless actions under another word ("Pet cat":
 #: VirtualHome has no PET; its TOUCH is the act). Written looking at the tune half's titles (module
 #: doc of :func:`~actionable.evaluation.eai.goal_retrieval.retrieval_predictor`).
-ACTION_WORDS = {"PET": "TOUCH", "STROKE": "TOUCH", "PAT": "TOUCH"}
+ACTION_WORDS = {"PET": "TOUCH", "STROKE": "TOUCH", "PAT": "TOUCH", "WRITE": "TYPE"}
 
 #: Stateless actions whose executor needs a posture (``SleepExecutor``: the character LYING or
 #: SITTING): a posture the description reads belongs to the task.
 POSTURE_ACTIONS = frozenset({"SLEEP"})
+
+
+#: node states of which a thing has one at a time (EAI's state pairs; the character's posture)
+EXCLUSIVE_STATES = (frozenset({"ON", "OFF"}), frozenset({"OPEN", "CLOSED"}), frozenset({"PLUGGED_IN", "PLUGGED_OUT"}),
+                    frozenset({"CLEAN", "DIRTY"}), frozenset({"SITTING", "LYING"}))
+
+
+def exclusive(a: str, b: str) -> bool:
+    """States ``a`` and ``b`` (EAI's names) differ and a thing has at most one of them
+    (:data:`EXCLUSIVE_STATES`): ``exclusive("ON", "OFF")`` is True."""
+    return a != b and any(a in pair and b in pair for pair in EXCLUSIVE_STATES)
 
 
 def title_actions(task_name: str) -> set:
@@ -33,4 +44,4 @@ def title_actions(task_name: str) -> set:
     return out
 
 
-__all__ = ["ACTION_WORDS", "POSTURE_ACTIONS", "STATELESS_ACTIONS", "title_actions"]
+__all__ = ["ACTION_WORDS", "EXCLUSIVE_STATES", "exclusive", "POSTURE_ACTIONS", "STATELESS_ACTIONS", "title_actions"]

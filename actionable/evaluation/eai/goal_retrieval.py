@@ -26,7 +26,7 @@ import functools
 
 import numpy as np
 
-from actionable.evaluation.eai.actions import ACTION_WORDS, POSTURE_ACTIONS, STATELESS_ACTIONS, title_actions
+from actionable.evaluation.eai.actions import ACTION_WORDS, POSTURE_ACTIONS, STATELESS_ACTIONS, exclusive, title_actions
 
 
 @functools.lru_cache(maxsize=1)
@@ -58,6 +58,12 @@ def _classes(goal) -> tuple:
     if goal[0] == "node":
         return (goal[1],)
     return (goal[1], goal[3]) if goal[0] == "edge" else ()
+
+
+def _contradicts(g, h) -> bool:
+    """Class-level node goals ``g`` and ``h`` ask one class for two states of which a thing has one
+    at a time (:data:`EXCLUSIVE_STATES`)."""
+    return g[0] == h[0] == "node" and g[1] == h[1] and exclusive(g[2], h[2])
 
 
 def _as_output(goals) -> dict:
@@ -173,31 +179,43 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
         q = np.asarray(emb.encode([task_name])[0], dtype=np.float32)
         sims = mat @ (q / (np.linalg.norm(q) + 1e-9))
         votes: dict = {}
-        total = 0.0
-        taken = 0
+        same: dict = {}  # the votes of programs with the query's own title (LOPO only)
+        total = same_total = 0.0
+        taken, last = 0, None
+        own = normalize_task(task_name)
         for j in np.argsort(-sims, kind="stable"):
             x = xs[int(j)]
             if x["program_id"] in ex_p or normalize_task(x["task_name"]) in ex_t:
                 continue
+            if taken >= k and not (last is not None and float(sims[j]) >= last - 1e-6):
+                break  # k taken, and no tie with the k-th left
             usable = [g for g in gold[x["program_id"]] if set(_classes(g)) <= relevant]
             if not usable:
                 continue
+            if normalize_task(x["task_name"]) == own:
+                same_total += 1.0
+                for g in usable:
+                    same[g] = same.get(g, 0.0) + 1.0
             if not any(set(_classes(g)) - {"character"} for g in usable):
                 usable = []  # only goals on the character ("Go to sleep" for "Turn on light"): it votes for none
             w = max(float(sims[j]), 0.0)
             total += w
             for g in usable:
                 votes[g] = votes.get(g, 0.0) + w
-            taken += 1
-            if taken >= k:
-                break
+            taken, last = taken + 1, float(sims[j])
         goals = {g for g, v in votes.items() if total > 0 and v / total >= threshold
                  and (g[0] != "action" or actions != "title")}
         if actions in ("title", "both"):
             goals |= title_actions(task_name)
+        if actions == "title" and same_total > 0:  # the task's own title's action goals (LOPO)
+            goals |= {g for g, v in same.items() if g[0] == "action" and v / same_total >= threshold}
         if interp:
-            got = _goal_set(interp[0](task_name, inputs))
-            goals |= {g for g in got if set(_classes(g)) <= relevant}
+            got = {g for g in _goal_set(interp[0](task_name, inputs)) if set(_classes(g)) <= relevant}
+            if same_total > 0:  # the title's annotation decides a state the reading contradicts
+                got = {g for g in got if not any(_contradicts(g, h) for h in goals)}
+            else:  # the reading decides against other titles' votes
+                goals = {g for g in goals if not any(_contradicts(g, h) for h in got)}
+            goals |= got
         if conventions:
             props = class_properties()
 

@@ -314,6 +314,7 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
 
     from actionable.core.errors import ConfigError
     from actionable.core.registry import capability
+    from actionable.evaluation.eai.actions import exclusive
     from actionable.evaluation.eai.folds import exclusions
     from actionable.grounding.embedder import load_embedder
 
@@ -355,12 +356,19 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
                     post = [g for g in gs if _is_posture(g)]
                     posture[k] += [g for g in post if g not in posture[k]]
                     gs = [g for g in gs if not _is_posture(g)]
+                if conventions and k == "node goals":  # a later reading's state replaces an earlier
+                    out[k] = [h for h in out[k]  # one it excludes ("turn on ..., turn off the computer")
+                              if not any(h["name"] == g["name"] and exclusive(h["state"], g["state"]) for g in gs)]
                 out[k] += [g for g in gs if g not in out[k]]
         if conventions and any(posture.values()):
             from actionable.evaluation.eai.actions import POSTURE_ACTIONS, title_actions
 
             said = {a for _, a in title_actions(task_name)}
-            if not any(out.values()) and not said - POSTURE_ACTIONS or said & POSTURE_ACTIONS:
+            told = [g for g in posture["node goals"]]  # the name's posture, which the description says otherwise
+            moved = [h for h in out["node goals"] if any(h["name"] == g["name"] and exclusive(h["state"], g["state"])
+                                                         for g in told)]
+            if moved or not any(out.values()) and not said - POSTURE_ACTIONS or said & POSTURE_ACTIONS:
+                out["node goals"] = [h for h in out["node goals"] if h not in moved]  # ("relax": sit; "lie down")
                 for k, gs in posture.items():
                     out[k] += [g for g in gs if g not in out[k]]
         return out if any(out.values()) else {}

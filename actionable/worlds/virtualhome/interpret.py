@@ -55,6 +55,10 @@ _TOAST = re.compile(r"\bmake (?:me |us )?(?:some |a (?:slice|piece|round) of |a 
 #: the states that undo another (ending a state): over every instance, vacuous for those that cannot be in
 #: the other one
 _UNDONE = frozenset({"OFF", "CLOSED", "PLUGGED_OUT"})
+#: "listen to (some) music", "play music", "put some music on": a music player switched on (the first
+#: of :data:`_MUSIC_PLAYERS` the scene has; no packaged title needed)
+_MUSIC = re.compile(r"\b(?:listen to|play|put on|put) (?:some |a bit of |the )?(?:music|songs?|tunes)(?: on)?\b", re.I)
+_MUSIC_PLAYERS = ("stereo", "cd_player", "radio")
 _OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
              "PLUGGED_OUT": "PLUGGED_IN"}
 #: (state an adjective names, state the verb makes) where the verb undoes the adjective ("wash the
@@ -159,6 +163,9 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
                                                            "as 'turn off the lights'")
         task, feeling = P.drop_feeling(task, lambda ws: any(
             self.lex.classes([w]) or self.lex.room([w]) for w in ws if w not in G._DETS and w not in G._QUANT_ANY))
+        player = next((c for c in _MUSIC_PLAYERS if c in self.lex._class_set), None)
+        if player:  # "listen to music": the scene's music player on
+            task = _MUSIC.sub(f"turn on the {player.replace('_', ' ')}", task)
         task, refusal = S.prepare(task, "turn on the TV' or 'make sure the computer is off", self._names_object)
         task = _TOAST.sub("toast some bread", task)  # "make toast": the product of toasting bread
         if refusal:

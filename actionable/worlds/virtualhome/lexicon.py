@@ -29,7 +29,7 @@ _PHRASES = {"wardrobe": ("closet", "dresser"), "bookcase": ("bookshelf",), "beds
 #: every word of those names ("wardrobe"; "bedside", "cabinet"): known object words
 _PHRASE_WORDS = frozenset(_PHRASES) | {w for p in _PHRASES for w in p.split()}
 #: words for a category of classes named by a common prefix
-_CATEGORIES = {"clothes": "clothes_", "clothing": "clothes_"}
+_CATEGORIES = {"clothes": "clothes_", "clothing": "clothes_", "groceries": "food_", "grocery": "food_"}
 #: class names of one kind of thing (the words name either)
 _SAME_THING = (frozenset({"hairdryer", "blow_dryer"}),)
 #: "the dishes": the tableware classes a scene has (VirtualHome has no dish class)

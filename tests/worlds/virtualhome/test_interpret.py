@@ -588,3 +588,40 @@ def test_a_question_is_answered_yes_or_no_naming_instances(vh, text, answer):
     assert exit_code(res) == (0 if answer == "yes" else 1)
     d = res.to_dict()
     assert d["question"] is True and d["answer"] == answer and d["done"] is (answer == "yes")
+
+
+# --- 7 Dec, eighth session: resting on a seat, music, "I want to ...", groceries ---
+
+def _conds(interp, text):
+    r = interp.read(text)
+    assert r.is_goal, (text, r.status, r.why)
+    return [(interp.graph.class_of(o.subject) if o.subject != "character" else "character", o.value,
+             interp.graph.class_of(o.target) if o.target is not None else None)
+            for c in r.clauses for o in c.options]
+
+
+def test_relaxing_on_a_seat_is_sitting_on_it(vh):
+    _, interp = vh
+    got = _conds(interp, "Relax on the sofa")
+    assert ("character", "SITTING", None) in got and ("character", "ON", "couch") in got, got
+    assert not any(v == "LYING" for _, v, _ in got)
+
+
+def test_listening_to_music_switches_on_the_scenes_music_player(vh):
+    _, interp = vh
+    for text in ("Listen to music", "Play some music", "I want to listen to some music"):
+        got = _conds(interp, text)
+        assert {(c, v) for c, v, _ in got} == {("stereo", "ON")}, (text, got)
+
+
+def test_a_wish_to_do_something_is_that_command(vh):
+    _, interp = vh
+    assert {(c, v) for c, v, _ in _conds(interp, "I want to turn on the TV")} == {("television", "ON")}
+    assert {(c, v) for c, v, _ in _conds(interp, "We'd like to sit on the sofa")} >= {("character", "SITTING")}
+    assert not interp.read("I need to write something down").is_goal  # a reason, not a command
+
+
+def test_groceries_are_the_food_in_the_scene(vh):
+    _, interp = vh
+    got = _conds(interp, "Put the groceries in the fridge")
+    assert got and all(c.startswith("food_") and v == "INSIDE" and t == "freezer" for c, v, t in got), got
