@@ -144,3 +144,61 @@ def test_oracle_serves_both_synchronised_red_lights_more_often_at_low():
     res = run_episode(make_agent("oracle", None, ins), house, ins, 300, 102, world=w, keep_trace=False)
     house.world.close()
     assert res.metrics["sr"] >= 0.85, res.metrics
+
+
+def test_plan_first_counts_a_light_red_again_at_the_next_step_boundary():
+    """Fifth calibration (calibration seeds 75-89): an activation is judged only at step
+    boundaries, so a red light that turns green during a 260 s drive and red again before it ends
+    can still be begun after it (seed 82 at ``low``: the oracle, halted at one line, took 259 s to
+    stop at Elm Lane; Birch Lane was red again then, and the oracle had counted it as ended).
+    Here the light ``a`` ends in 100 s by its remaining time but is red again at 260 s; the
+    crossing ``b`` ends in 100 s for good. Only ``b`` first, then ``a``, serves both."""
+    from actionable.core.continual import Instruction, Predicate, Skill
+    from actionable.worlds.driving.oracle_plan import plan_first
+
+    a, b = (Instruction(t, (Predicate("state", n, "on"),), (Predicate("state", 65, f"g{n}"),),
+                        (Skill("go", (n,), t),), t, t) for t, n in (("a", 1), ("b", 2)))
+    room = {1: 11, 2: 12}.get
+    hops = lambda x, y: abs(x - y)  # noqa: E731 - rooms on a line
+    rem = {id(a): 100.0, id(b): 100.0}
+
+    def leg(pos, t, ins):
+        return 260.0, ins.query_text
+
+    # by remaining time alone each order serves one: the tie keeps the nearer (a)
+    assert plan_first([a, b], room, hops, 10, rem, 240, leg=leg) is a
+
+    def holds(ins, t):  # a is red again from 240 s to 363 s (a 240 s cycle), b is over at 100 s
+        return t <= 100.0 or (ins is a and 240.0 <= t <= 363.0)
+
+    assert plan_first([a, b], room, hops, 10, rem, 240, leg=leg, holds=holds) is b
+    # holds defaults to the remaining time: the old choice
+    assert plan_first([a, b], room, hops, 10, rem, 240, leg=leg, holds=None) is a
+
+
+@needs_sumo
+def test_holds_at_reads_a_red_light_again_after_its_green():
+    """``holds_at`` for a light says True at a moment ``t`` s ahead exactly when the light is red
+    from ``t - RED_MARGIN_S`` to ``t + RED_MARGIN_S`` (or ``t`` is within the remaining red),
+    checked against the light SUMO shows over the next 600 s (calibration seed 82, ``low``)."""
+    from actionable.core.continual import Instruction, Predicate, Skill
+    from actionable.worlds.driving.oracle_plan import RED_MARGIN_S, holds_at, remaining_s
+
+    _, house = _house(82)
+    sim = house.world.sim
+    e = sim.town.streets[0]
+    k = sim.town.streets.index(e)
+    ins = Instruction("x", (Predicate("state", 100 + k, "red"),), (Predicate("state", 65, f"halted_on:{k}"),),
+                      (Skill("stop_on", (100 + k,), "x"),), "x", "x")
+    rem = remaining_s(house, ins)
+    t0 = sim.now()
+    ahead = {dt: holds_at(house, ins, dt, rem) for dt in range(20, 600, 20)}
+    seen = {}
+    while sim.now() <= t0 + 600 + RED_MARGIN_S:
+        seen[sim.now() - t0] = sim.light(e)
+        sim.tick()
+    house.world.close()
+    assert any(ahead.values()) and not all(ahead.values()), ahead
+    for dt, said in ahead.items():
+        red = all(seen[x] == "red" for x in seen if dt - RED_MARGIN_S <= x <= dt + RED_MARGIN_S)
+        assert said == (dt <= rem or red), (dt, said, rem)

@@ -154,7 +154,7 @@ class DrivingHouse:
         before their conditions end, from true signal programs and incident ends
         (:mod:`~actionable.worlds.driving.oracle_plan`); ``None`` (nearest first) for more than
         ``MAX_PLAN``. Only the oracle calls this."""
-        from actionable.worlds.driving.oracle_plan import MAX_PLAN, plan_first, remaining_s, route_leg
+        from actionable.worlds.driving.oracle_plan import MAX_PLAN, holds_at, plan_first, remaining_s, route_leg
         from actionable.worlds.driving.sim import LEVELS
 
         if len(due) > MAX_PLAN:
@@ -162,7 +162,8 @@ class DrivingHouse:
         rem = {id(i): remaining_s(self, i) for i in due}
         leg = None if self.world.sim.ego()["internal"] else (lambda pos, t, ins: route_leg(self, pos, t, ins))
         return plan_first(due, self.room_of, lambda a, b: self.room_hops[a][b], self._ego_room(), rem,
-                          LEVELS[self.level].cycle, leg=leg)
+                          LEVELS[self.level].cycle, leg=leg,
+                          holds=lambda ins, t: holds_at(self, ins, t, rem[id(ins)]))
 
     def placement(self, node):  # no movable objects on the road
         return None

@@ -32,6 +32,9 @@ BLOCK_S = 15.0
 SKILL_S = 10.0
 #: the remaining time assumed for a condition the world cannot time (queues, unplaced states)
 UNKNOWN_S = 30.0
+#: s either side of a step boundary that a light must be red for :func:`holds_at` to count it
+#: red again there (the route time's errors: mean 5 s)
+RED_MARGIN_S = 10.0
 #: plan over at most this many due instructions (permutations: 4! = 24); more fall back to nearest
 MAX_PLAN = 4
 
@@ -107,7 +110,8 @@ def travel_s(hops: int, cycle: float) -> float:
     return SKILL_S + hops * (BLOCK_S + cycle / 8.0)
 
 
-def plan_first(due: list, room_of, hops, start_room: int, remaining: dict, cycle: float, leg=None, start=None):
+def plan_first(due: list, room_of, hops, start_room: int, remaining: dict, cycle: float, leg=None, start=None,
+               holds=None):
     """The instruction to serve first.
 
     Args:
@@ -119,6 +123,11 @@ def plan_first(due: list, room_of, hops, start_room: int, remaining: dict, cycle
         leg: optional ``(position, t, instruction) -> (seconds, position)``, the time of one
             skill begun ``t`` s from now at ``position`` (:func:`route_leg`); ``start``: the ego's
             position. Without it a skill takes :func:`travel_s` of its blocks.
+        holds: optional ``(instruction, t) -> bool``, whether its condition holds ``t`` s from now
+            (:func:`holds_at`); without it, while ``t <= remaining``. An activation stays open
+            while its condition holds at every step boundary (the tracker looks only there), so a
+            red light that turns green during one skill and red again before it ends can still be
+            begun after it.
     Returns:
         the first instruction of the order that begins the most of ``due`` while their conditions
         still hold (an instruction no longer due is skipped, costing nothing), judged by ``leg``
@@ -128,12 +137,21 @@ def plan_first(due: list, room_of, hops, start_room: int, remaining: dict, cycle
     def target(ins):
         return room_of(ins.execution[0].args[0]) if ins.execution[0].args else start_room
 
+    if holds is None:
+        def holds(ins, t):
+            return t <= remaining[id(ins)]
+
     best, best_key = None, None
     for order in permutations(due):
         t, blocks_t, room, served, pos = 0.0, 0.0, start_room, 0, start
-        for ins in order:
-            if t > remaining[id(ins)]:
+        ended: set[int] = set()  # conditions seen false at a step boundary: their activation is over
+        for k, ins in enumerate(order):
+            if id(ins) in ended:
                 continue  # ended before the ego could begin it: skipped
+            if t > 0.0:
+                ended |= {id(x) for x in order[k:] if id(x) not in ended and not holds(x, t)}
+                if id(ins) in ended:
+                    continue
             served += 1
             blocks_t += travel_s(hops(room, target(ins)), cycle)
             if leg is not None:
@@ -254,3 +272,20 @@ def route_leg(house, pos, t: float, ins):
     el += max(0.0, d - 40.0) / DRIVE_SPEED + (YIELD_S if z.kind == "yield_at" else 0.0)
     return el - t, (cur, min(d, 40.0))
 
+
+
+def holds_at(house, ins, t: float, remaining: float) -> bool:
+    """Whether ``ins``'s condition will hold ``t`` s from now: a red light from its signal program
+    (red again after a green counts: the activation is judged only at step boundaries, and a drive
+    of 260 s at ``low`` spans a green; issue 25, calibration seed 82), anything else while
+    ``t <= remaining`` (:func:`remaining_s`)."""
+    if t <= remaining:
+        return True
+    z = ins.execution[0]
+    node = z.args[0] if z.args else None
+    if node is None or house.class_of.get(node) != "light":
+        return False
+    sim = house.world.sim
+    j, idx = sim._links[house.street_of_node[node]]
+    # red again then, with RED_MARGIN_S either side (a leg's time is an estimate, mean error 5 s)
+    return all(wait_at(sim, j, idx, sim.now() + t + dt) > 0.0 for dt in (-RED_MARGIN_S, 0.0, RED_MARGIN_S))
