@@ -240,7 +240,7 @@ def test_help_texts(capsys, monkeypatch):
     h = _help(["plan"], capsys, monkeypatch)
     assert "The default planner (--variant goal)" in h
     assert "A paper variant's first run embeds the scene's admissible actions" in h
-    assert "0 Done or Nothing to do; 1 Not done" in h
+    assert "0 Done, Nothing to do, or a question answered Yes; 1 Not done" in h
     h = _help(["verify"], capsys, monkeypatch)
     assert "--quiet" in h and "-q" in h and "the THOR kitchen with --env thor" in h and "FloorPlan<N>" in h
 
