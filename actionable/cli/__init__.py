@@ -26,8 +26,9 @@ _CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 app = typer.Typer(
     name="actionable",
-    help="Turn household instructions into executable VirtualHome plans, verify plans, "
-         "and follow standing instructions in a changing house.",
+    help="Turn household instructions into executable plans, verify plans, and follow standing "
+         "instructions in a changing world: VirtualHome's house (default), an AI2-THOR kitchen "
+         "(--env thor), any PDDL domain (--env pddl) and a SUMO town (--env driving).",
     epilog=EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,

@@ -89,6 +89,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         self.embedder = embedder
         self.lex = SceneLexicon(self.graph, embedder)
         self._vacuous: list[str] = []
+        self._cannot: list[str] = []
         self._said_rooms: set = set()
 
     # --- naming
@@ -154,6 +155,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
 
         self._exclude = (frozenset(normalize_task(t) for t in exclude_titles), frozenset(exclude_programs))
         self._vacuous: list[str] = []  # parts over every instance of a class none of which can be otherwise
+        self._cannot: list[str] = []  # instances "all" covers that cannot take the state (said in a note)
         ws = G.words(task)  # the rooms the task names anywhere (:meth:`_nearest`)
         self._said_rooms = {r for k in range(len(ws)) for n in (1, 2) if k + n <= len(ws)
                             for r in [self.lex.room(ws[k:k + n])] if r is not None}
@@ -298,7 +300,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out and self._vacuous:
             return GoalReading(task, status="refuse", why=self._vacuous[0])
-        notes += [f"{v}" for v in self._vacuous]
+        notes += [f"{v}" for v in self._vacuous] + self._cannot
         if not out:
             return self._intent(task, notes)
         out = self._doors_shut(bind_references(parts_read, lambda c, opts: self._clause(opts, c.source)))
@@ -481,6 +483,12 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
                                              if state == "CLOSED" else f"{why}, so there is nothing to do for them")
                         return []
                     return why
+                stay = [i for i in sel.ids if i not in ok and _OPPOSITE.get(state) in g.states_of(i)]
+                if stay and sel.quantifier == "all":  # "turn off all the lights": the ceiling lamps have no switch
+                    kinds = ", ".join(dict.fromkeys(human(g.class_of(i)) for i in stay))
+                    self._cannot.append(f"{len(stay)} of them ({kinds}) stay {_OPPOSITE[state].replace('_', ' ')}: "
+                                        f"they lack {need}, so VirtualHome cannot make them "
+                                        f"{state.lower().replace('_', ' ')}; the goal conditions ask the others")
                 sel.ids = ok
             if state in ("ON", "OFF"):
                 sw = [i for i in sel.ids if {"ON", "OFF"} & g.states_of(i)]

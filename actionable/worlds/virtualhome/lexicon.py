@@ -25,7 +25,9 @@ _PHRASES = {"wardrobe": ("closet", "dresser"), "bookcase": ("bookshelf",), "beds
             "cushion": ("pillow",), "loaf": ("food_bread", "bread"), "post": ("mail", "envelope"),
             "pyjama": ("pajamas",), "pyjamas": ("pajamas",), "game controller": ("video_game_controller",),
             "games controller": ("video_game_controller",), "dish rack": ("dishrack",),
-            "drawer": ("closetdrawer", "drawer"), "drawers": ("closetdrawer", "drawer")}
+            "drawer": ("closetdrawer", "drawer"), "drawers": ("closetdrawer", "drawer"),
+            "desk lamp": ("tablelamp",), "bedside lamp": ("tablelamp",), "reading lamp": ("tablelamp",
+                                                                                           "floor_lamp")}
 #: every word of those names ("wardrobe"; "bedside", "cabinet"): known object words
 _PHRASE_WORDS = frozenset(_PHRASES) | {w for p in _PHRASES for w in p.split()}
 #: words for a category of classes named by a common prefix

@@ -625,3 +625,19 @@ def test_groceries_are_the_food_in_the_scene(vh):
     _, interp = vh
     got = _conds(interp, "Put the groceries in the fridge")
     assert got and all(c.startswith("food_") and v == "INSIDE" and t == "freezer" for c, v, t in got), got
+
+
+def test_all_the_lights_says_which_lights_cannot_be_switched_off(vh):
+    """The default house's ceiling and wall lamps are ON and have no switch: "turn off all the lights"
+    asks the switchable ones and says, in a note, that the others stay on (a new user read "Done"
+    as every light off)."""
+    _, interp = vh
+    r = interp.read("turn off all the lights")
+    assert r.is_goal and any("stay ON" in n and "ceilinglamp" in n and "HAS_SWITCH" in n for n in r.notes), r.notes
+
+
+def test_a_desk_lamp_is_a_table_lamp(vh):
+    """"the desk lamp" was a floor lamp (already off: a wrong "Nothing to do" / "Done")."""
+    _, interp = vh
+    r = interp.read("turn off the desk lamp")
+    assert {interp.graph.class_of(o.subject) for c in r.clauses for o in c.options} == {"tablelamp"}
