@@ -125,7 +125,7 @@ def plan_command(
     them on the final state. The first line is the
     verdict: Done, Nothing to do, Not done: <unmet conditions>. A question on the
     state ("Is the TV on?", "Is the plate dirty?") is answered from the scene and
-    never planned: "Yes: <instances>" (exit 0) or "No: not so now: <conditions>"
+    never planned: "Yes: <instances>" (exit 0) or "No: it is not so now that <conditions>"
     (exit 1); --json has question, answer (yes/no) and answer_detail. A task that
     asks for the impossible is refused, and a task it cannot read as goal
     conditions gets "I can't tell what end state this asks for" with the closest

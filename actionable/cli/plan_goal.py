@@ -13,7 +13,7 @@ Exit codes of ``plan`` (every variant):
   ``goals`` capability, or a paper variant whose task the interpreter cannot read).
 
 A question ("Is the TV on?", "Is the plate dirty?") is answered from the scene's state, never
-planned: the first line is "Yes: <the instances it holds for>" (exit 0) or "No: not so now: <the
+planned: the first line is "Yes: <the instances it holds for>" (exit 0) or "No: it is not so now that <the
 conditions that do not hold, instances named>" (exit 1); ``--json`` has ``question: true``,
 ``answer`` (``"yes"`` / ``"no"``), ``answer_detail`` (``holds``, ``unmet``, ``hint``) and ``done``
 (true for Yes, false for No).

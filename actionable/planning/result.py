@@ -155,12 +155,12 @@ class PlanResult:
     def verdict(self) -> str:
         """The first verdict line: ``"Done"``, ``"Nothing to do"``, ``"Not done: <unmet>"``,
         ``"Executes; goal not checked"`` / ``"Does not execute; goal not checked"``, or for a question
-        ``"Yes: <the instances that hold>"`` / ``"No: not so now: <the clauses that do not>"``."""
+        ``"Yes: <the instances that hold>"`` / ``"No: it is not so now that <the clauses that do not>"``."""
         if self.answer is not None:  # a question: "Yes: <what holds>" / "No: <what does not>"
             a = self.answer
             if a["answer"] == "yes":
                 return "Yes: " + "; ".join(a["holds"][:6])
-            return "No: not so now: " + "; ".join(a["unmet"][:6])
+            return "No: it is not so now that " + "; ".join(a["unmet"][:6])
         gc = self.goal_check or {}
         if self.done is None or not gc.get("checked"):
             return ("Executes; goal not checked" if self.executable else "Does not execute; goal not checked")

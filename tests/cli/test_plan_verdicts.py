@@ -87,7 +87,7 @@ def test_a_question_answered_yes_is_exit_0_naming_the_instance(capsys):
 
 def test_a_question_answered_no_is_exit_1_with_the_command_to_make_it_so(capsys):
     code, out, err = _run(capsys, "Is the TV in the home office on?")
-    assert code == 1 and out.splitlines()[0] == "No: not so now: television 410 in the home office is ON", out
+    assert code == 1 and out.splitlines()[0] == "No: it is not so now that television 410 in the home office is ON", out
     assert "'turn on the tv in the home office'" in out and not err.strip()
 
 
@@ -95,7 +95,7 @@ def test_a_question_in_the_kitchen_follows_the_same_rule(capsys):
     code, out, _ = _run(capsys, "Is the plate dirty?", "--env", "thor", "--json")
     d = json.loads(out)
     assert code == 1 and d["question"] is True and d["answer"] == "no" and d["done"] is False
-    assert d["verdict"].startswith("No: not so now: Plate_1 is dirty") and d["program_script_lines"] == []
+    assert d["verdict"].startswith("No: it is not so now that Plate_1 is dirty") and d["program_script_lines"] == []
     assert d["answer_detail"]["unmet"] and d["stop_reason"] == "answered"
     code, out, _ = _run(capsys, "Is the fridge closed?", "--env", "thor", "--json")
     d = json.loads(out)

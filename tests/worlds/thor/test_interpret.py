@@ -732,7 +732,7 @@ def test_slicing_something_else_and_toasting_it_is_not_the_toast_task(fp1):
 @pytest.mark.parametrize("task, answer", [("Is the apple in the fridge?", "no"), ("Is the mug in the sink?", "yes")])
 def test_a_question_on_where_a_thing_is_is_answered(fp1, task, answer):
     """ "Is the mug in the sink?" was "can't tell"; now the placement, answered from the state: "Yes:
-    <the mug>" when a mug is there (one is, in FloorPlan1), "No: not so now: ..." otherwise, never
+    <the mug>" when a mug is there (one is, in FloorPlan1), "No: it is not so now that ..." otherwise, never
     acted on."""
     from actionable.core.registry import planning_domain
     from actionable.planning.pipeline import interpreter_for, plan_task
@@ -742,7 +742,7 @@ def test_a_question_on_where_a_thing_is_is_answered(fp1, task, answer):
     dom = planning_domain("thor", FP1)
     res = plan_task(dom, task, interpreter_for(dom))
     assert res.answer["answer"] == answer and not res.steps
-    assert res.verdict().startswith("Yes: Mug_" if answer == "yes" else "No: not so now: ")
+    assert res.verdict().startswith("Yes: Mug_" if answer == "yes" else "No: it is not so now that ")
 
 
 @pytest.mark.parametrize("task, answer, names", [("Is the plate dirty?", "no", "Plate_1"),

@@ -574,7 +574,7 @@ def test_the_tv_remote_is_the_remote_control(vh):
 def test_a_question_is_answered_yes_or_no_naming_instances(vh, text, answer):
     """Questions: "Yes" printed "Nothing to do", "No" was a refusal (exit 2), and "Is the plate
     dirty?" was "can't tell". Every state question is now answered from the state, never planned:
-    "Yes: <the instances it holds for>" / "No: not so now: <the clauses, instances named>"."""
+    "Yes: <the instances it holds for>" / "No: it is not so now that <the clauses, instances named>"."""
     from actionable.cli.plan_goal import exit_code
     from actionable.planning.pipeline import plan_task
 
@@ -584,7 +584,7 @@ def test_a_question_is_answered_yes_or_no_naming_instances(vh, text, answer):
     res = plan_task(dom, text, interp)
     assert res.stop_reason == "answered" and not res.steps and res.answer["answer"] == answer
     v = res.verdict()
-    assert v.startswith("Yes: " if answer == "yes" else "No: not so now: ") and any(ch.isdigit() for ch in v)
+    assert v.startswith("Yes: " if answer == "yes" else "No: it is not so now that ") and any(ch.isdigit() for ch in v)
     assert exit_code(res) == (0 if answer == "yes" else 1)
     d = res.to_dict()
     assert d["question"] is True and d["answer"] == answer and d["done"] is (answer == "yes")
