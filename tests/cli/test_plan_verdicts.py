@@ -119,3 +119,12 @@ def test_a_model_the_goal_planner_does_not_use_is_named(capsys):
     assert d["notes"][0].startswith("--model embedded was not used") and d["session"]["planning_model"].startswith("none")
     code, out, _ = _run(capsys, "Close the door")
     assert "--model" not in out
+
+
+# --- the clean-clone check of 7 Dec (eighth session): what the reading leaves out is printed
+
+def test_a_part_a_later_part_undoes_and_lamps_without_a_switch_are_said(capsys):
+    code, out, _ = _run(capsys, "Put the plate in the sink and put the plate on the table")
+    assert code == 0 and "note: 'plate 1249 in the dining room is in a sink" in out and "only the end state" in out
+    code, out, _ = _run(capsys, "Turn off all the lights")
+    assert code == 0 and "stay ON: they lack HAS_SWITCH" in out, out
