@@ -542,6 +542,9 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
             rel = self._placement(r.prep, tgt.ids)
             if r.prep == "on" and ("on top of" in " ".join(G.words(r.text)) or "top" in G.words(r.text)[-4:-1]):
                 rel = "ON"  # "on top of the microwave": said outright, whatever the microwave can hold
+            elif r.prep == "on" and rel == "INSIDE":  # "put the apple on the fridge": said in a note
+                self._cannot.append(f"'on the {human(tgt.cls)}' is read as in it (a {human(tgt.cls)} holds things "
+                                    f"inside and has no surface in VirtualHome); say 'on top of' for on it")
             if sel.quantifier == "the" and len(sel.ids) > 1:  # "the milk": one not already there
                 away = [i for i in sel.ids if not any(t in g.targets(i, rel) for t in tgt.ids)]
                 sel.ids = away or sel.ids

@@ -641,3 +641,14 @@ def test_a_desk_lamp_is_a_table_lamp(vh):
     _, interp = vh
     r = interp.read("turn off the desk lamp")
     assert {interp.graph.class_of(o.subject) for c in r.clauses for o in c.options} == {"tablelamp"}
+
+
+def test_on_a_container_without_a_surface_is_in_it_and_said(vh):
+    """"on the fridge": VirtualHome's freezer has CONTAINERS and no SURFACES, so the reading is
+    INSIDE (as before) and a note now says so (a new user saw it read as "in" silently)."""
+    _, interp = vh
+    r = interp.read("Put the apple on the fridge")
+    assert {o.value for c in r.clauses for o in c.options} == {"INSIDE"}
+    assert any("is read as in it" in n for n in r.notes), r.notes
+    r = interp.read("Put the apple on the table")
+    assert not any("is read as in it" in n for n in r.notes)
