@@ -94,10 +94,19 @@ def name_table(house: NonStationaryHouse) -> dict[str, int]:
     return {k: v[0] for k, v in counts.items() if len(v) == 1}
 
 
+#: everyday names of VirtualHome classes ("the fridge" is the dataset's freezer), tried when the
+#: name itself is no class of the house
+EVERYDAY_NAMES = {"fridge": "freezer", "refrigerator": "freezer", "sofa": "couch", "settee": "couch",
+                  "tv": "television", "telly": "television", "tap": "faucet"}
+
+
 def _lookup(house: NonStationaryHouse, name: str, table: dict[str, int]) -> int:
     key = re.sub(r"\s+", " ", class_words(name.strip().replace("_", " ")))
     key = re.sub(r"^(the|a|an)\s+", "", key)
     key = re.sub(r"\bin (?:the )?", "in the ", key)
+    head = key.split(" in the ")[0]
+    if head in EVERYDAY_NAMES and not any(k.split(" in the ")[0] == head for k in table):
+        key = EVERYDAY_NAMES[head] + key[len(head):]  # "fridge" -> "freezer"
     if key in table:
         return table[key]
     cls = key.split(" in the ")[0]
