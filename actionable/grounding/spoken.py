@@ -170,11 +170,11 @@ def state_question(text: str) -> bool:
     return asked
 
 
-def answer_question(task: str, reading, view=None):
+def answer_question(task: str, reading):
     """``reading`` marked as a question (:attr:`~actionable.core.conditions.GoalReading.question`)
     when ``task`` is a state question (:func:`state_question`): answered Yes or No from the state by
     the planner (:func:`~actionable.planning.pipeline.plan_task`), never acted on; ``reading``
-    unchanged otherwise. ``view`` is not used (kept for callers of the earlier signature)."""
+    unchanged otherwise."""
     import dataclasses
 
     if not (reading.is_goal and state_question(task)):

@@ -245,5 +245,5 @@ def check_result(result, domain, session) -> None:
             result.done = bool(result.goal_check.get("task_success"))
 
 
-__all__ = ["LazyEmbedder", "answer", "unused_model_note", "attach_goal_check", "check_result", "check_with_interpreter", "interpreter_for",
-           "plan_task", "read_goal"]
+__all__ = ["LazyEmbedder", "answer", "attach_goal_check", "check_result", "check_with_interpreter", "interpreter_for",
+           "plan_task", "read_goal", "unused_model_note"]

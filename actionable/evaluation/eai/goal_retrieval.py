@@ -62,7 +62,7 @@ def _classes(goal) -> tuple:
 
 def _contradicts(g, h) -> bool:
     """Class-level node goals ``g`` and ``h`` ask one class for two states of which a thing has one
-    at a time (:data:`EXCLUSIVE_STATES`)."""
+    at a time (:data:`~actionable.evaluation.eai.actions.EXCLUSIVE_STATES`)."""
     return g[0] == h[0] == "node" and g[1] == h[1] and exclusive(g[2], h[2])
 
 
@@ -137,17 +137,21 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
                         interpreter_text: str = "title", actions: str = "vote", conventions: bool = False):
     """``predict(task_name, inputs)`` for
     :func:`~actionable.evaluation.eai.goal_interpretation.evaluate_goal_interpretation` (module doc).
+    Two states of one class that exclude each other (``actions.EXCLUSIVE_STATES``) are never both
+    predicted: against the interpreter's reading, the own title's annotation decides, else the reading.
 
     Args:
         split: ``"lto"`` or ``"lopo"`` (what may inform the reading).
-        k: nearest allowed tasks that vote (>= 1).
+        k: nearest allowed tasks that vote (>= 1); every task tied with the k-th votes too (the
+            programs of one title share one title vector).
         threshold: similarity-weighted vote share in [0, 1] a goal needs.
         with_interpreter: add the goal interpreter's reading.
         interpreter_text: what the interpreter reads (``"title"`` or ``"both"``: title and the
             description's sentences, :func:`~actionable.evaluation.eai.planners.interpreter_predictor`).
         actions: where action goals come from: ``"vote"`` (the neighbours' vote, as node and edge
             goals), ``"title"`` (the name's words in :data:`STATELESS_ACTIONS`, :func:`title_actions`),
-            ``"both"``.
+            ``"both"``. With ``"title"``, the action goals a share ``threshold`` of the programs with
+            the task's own title annotate are added too (LOPO; leave-title-out allows none).
         conventions: add each stateless action's precondition on the character
             (:func:`action_preconditions`) and apply EAI's annotation conventions
             (:func:`eai_conventions`).

@@ -305,7 +305,10 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
     task: kept when nothing else is read and the name says no action, or when the name's action
     needs a posture (:data:`~actionable.evaluation.eai.actions.POSTURE_ACTIONS`: SLEEP);
     "sit on the couch and watch TV" narrates where the watching is done (tune half: EAI annotates a
-    posture only for "Relax on sofa" and "Go to sleep").
+    posture only for "Relax on sofa" and "Go to sleep"), and kept always when it replaces a posture the
+    name read ("Relax on sofa": sitting; "... and lie down to sleep"). Of two states of one thing that
+    exclude each other, a later reading's replaces an earlier one ("turn on the computer ... turn it
+    off": OFF).
 
     Raises:
         ConfigError: an unknown ``text``.
