@@ -367,9 +367,9 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
             from actionable.evaluation.eai.actions import POSTURE_ACTIONS, title_actions
 
             said = {a for _, a in title_actions(task_name)}
-            told = [g for g in posture["node goals"]]  # the name's posture, which the description says otherwise
+            # the name's posture, which the description says otherwise
             moved = [h for h in out["node goals"] if any(h["name"] == g["name"] and exclusive(h["state"], g["state"])
-                                                         for g in told)]
+                                                         for g in posture["node goals"])]
             if moved or not any(out.values()) and not said - POSTURE_ACTIONS or said & POSTURE_ACTIONS:
                 out["node goals"] = [h for h in out["node goals"] if h not in moved]  # ("relax": sit; "lie down")
                 for k, gs in posture.items():

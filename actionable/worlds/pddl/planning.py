@@ -78,7 +78,7 @@ class PddlAffordance(Committing):
         spaced = {n: (n.replace("-", " "),) for n in names if "-" in n}
         vocab = {" ".join(words(n)) for n in names} | {" ".join(words(t)) for t in self.task.objects.values()}
         match = match_task_objects(task, names, embedder, equivalence=spaced, vocabulary=vocab)
-        self._check_task_names_domain(task, match)
+        self._check_task_names_domain(task)
         # the problem's goal, not the text, is the task: a word naming no object is just a word
         match.missing, match.unknown = [], set()
         have = set(match.classes)
@@ -89,13 +89,13 @@ class PddlAffordance(Committing):
                     have.add(obj)
         return match
 
-    def _check_task_names_domain(self, task: str, match) -> None:
+    def _check_task_names_domain(self, task: str) -> None:
         """Refuse a task that does not state the problem's goal, by the rule of the ``goals``
         capability (:meth:`~actionable.worlds.pddl.goals.PddlGoals.read`): every object of every
         goal conjunct named, a conjunct's objects in order, or the goal asked for as such ("reach
         the goal"); a text that names nothing of the domain ("Turn on the TV") is refused too. The
         problem's ``:goal`` is what gets planned and checked, and a "Done" on it would otherwise not
-        be the task. ``match`` is not used (kept for the planner's call).
+        be the task.
 
         Raises:
             GoalReadingError: the reader's refusal, word for word, ``status == "refuse"`` (the same
@@ -106,9 +106,7 @@ class PddlAffordance(Committing):
 
         reading = PddlGoals(self.task).read(task)
         if reading.status == "refuse":
-            err = GoalReadingError(reading.why)
-            err.status = "refuse"
-            raise err
+            raise GoalReadingError(reading.why)  # status "refuse": the error's default
 
     def candidates(self, classes) -> list[PddlStep]:
         """Every statically possible grounded action as a class-level step (module doc); those over

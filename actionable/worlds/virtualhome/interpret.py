@@ -300,7 +300,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
                          + (f" {r.prep} {r.target.describe(self.name_of)}" if r.target else ""))
         if not out and self._vacuous:
             return GoalReading(task, status="refuse", why=self._vacuous[0])
-        notes += [f"{v}" for v in self._vacuous] + self._cannot
+        notes += self._vacuous + self._cannot
         if not out:
             return self._intent(task, notes)
         out = self._doors_shut(bind_references(parts_read, lambda c, opts: self._clause(opts, c.source)))
