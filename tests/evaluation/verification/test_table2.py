@@ -65,3 +65,19 @@ def test_no_lm_pairs_are_also_shown_on_the_lm_subset():
     rows = {r["pair"]: r for r in summarise(with_lm_subset(recs))}
     assert rows["sim/apply"]["plans"] == 3 and rows["sim/apply (LM subset)"]["plans"] == 1
     assert rows["hybrid:smol/apply"]["lost"] == 1 and rows["sim/apply (LM subset)"]["lost"] == 0
+
+
+@pytest.mark.slow
+def test_a_pair_with_the_real_embedded_model_runs_on_a_real_case(tmp_path, capsys):
+    """The embedded SmolLM2-135M as the hybrid judge's LM and as the revising planner, on the first
+    two verify_new tune cases (a clean gold plan, then one with a missing step), each in its own
+    VirtualHome scene: a record per pair and plan, and the LM planner revises the flawed plan."""
+    from bench_verify_table2 import main
+
+    out = tmp_path / "lm.jsonl"
+    assert main(["--pairs", "hybrid:smol/apply,sim/llm:smol", "--models", "smol=embedded", "--sets", "new",
+                 "--limit", "2", "--lm-every", "1", "--max-rounds", "2", "--out", str(out)]) == 0
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert sorted(r["pair"] for r in recs) == ["hybrid:smol/apply"] * 2 + ["sim/llm:smol"] * 2
+    assert any(r["pair"] == "sim/llm:smol" and r["revisions"] >= 1 for r in recs), recs  # the LM rewrote a plan
+    assert "| new | hybrid:smol/apply | 2 |" in capsys.readouterr().out
