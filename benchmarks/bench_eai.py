@@ -10,6 +10,7 @@
     python benchmarks/bench_eai.py --goals retrieval:lto:3:0.5:title --read-description --half tune  # + description, title actions
     python benchmarks/bench_eai.py --planner goal-predicted --split lto --half report [--name-only]  # planned to predicted goals
     python benchmarks/bench_eai.py --goals retrieval:lto:3:0.5:title:conventions --read-clauses --half tune
+    python benchmarks/bench_eai.py --goals retrieval:lto:3:0.5:title:conventions:device --read-clauses --half tune
         # + EAI's annotation conventions, actions' preconditions, the description clause by clause
 
 Prints columns (a) EAI's protocol and evaluator, (b) exact annotated nodes on the planner's own
@@ -43,6 +44,14 @@ def _conventions(word: str) -> bool:
     return word == "conventions"
 
 
+def _device(word: str) -> bool:
+    """The sixth field of ``--goals retrieval:...``: ``device`` (the device prior,
+    ``retrieval_predictor(device_prior=True)``) or nothing."""
+    if word not in ("", "device"):
+        raise ValueError(f"the sixth field must be 'device' or absent, got {word!r}")
+    return word == "device"
+
+
 def goals_main(args) -> None:
     from actionable.evaluation.eai.goal_interpretation import (EAI_PUBLISHED_F1, evaluate_goal_interpretation,
                                                                gold_prediction, recorded_predictor)
@@ -57,7 +66,7 @@ def goals_main(args) -> None:
         from actionable.evaluation.eai.planners import interpreter_predictor
 
         predict = interpreter_predictor(args.goals.partition(":")[2] or "lto", text=text)
-    elif args.goals.startswith("retrieval"):  # retrieval[:split[:k[:threshold[:actions[:conventions]]]]]
+    elif args.goals.startswith("retrieval"):  # retrieval[:split[:k[:threshold[:actions[:conventions[:device]]]]]]
         from actionable.core.errors import ConfigError
         from actionable.evaluation.eai.goal_retrieval import retrieval_predictor
 
@@ -68,9 +77,10 @@ def goals_main(args) -> None:
                                           with_interpreter=not args.no_interpreter,
                                           interpreter_text=text,
                                           actions=parts[3] if len(parts) > 3 else "vote",
-                                          conventions=_conventions(parts[4] if len(parts) > 4 else ""))
+                                          conventions=_conventions(parts[4] if len(parts) > 4 else ""),
+                                          device_prior=_device(parts[5] if len(parts) > 5 else ""))
         except (ValueError, ConfigError) as exc:
-            raise SystemExit(f"--goals retrieval:<split>:<k>:<threshold>[:vote|title|both[:conventions]]: {exc}")
+            raise SystemExit(f"--goals retrieval:<split>:<k>:<threshold>[:vote|title|both[:conventions[:device]]]: {exc}")
     elif args.goals.startswith("recorded:"):
         predict = recorded_predictor(args.goals.split(":", 1)[1])
     else:

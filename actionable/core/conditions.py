@@ -177,7 +177,7 @@ def check_clauses(clauses: Iterable[Clause], view: ConditionView, steps: Iterabl
 
 #: relations that do not say where a thing stands: being near or facing something does not move it
 #: off its support ("sit on the couch and watch TV": on the couch, facing the TV)
-_NOT_SUPPORT = frozenset({"HOLDS", "FACING", "CLOSE", "NEXT_TO", "BETWEEN"})
+_NOT_SUPPORT = frozenset({"HOLDS", "HOLDS_RH", "HOLDS_LH", "FACING", "CLOSE", "NEXT_TO", "BETWEEN"})
 
 
 def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list[str]]:

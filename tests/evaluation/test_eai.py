@@ -315,8 +315,8 @@ def test_interpreter_conventions_drop_the_room_and_a_posture_that_is_not_the_tas
 
 def test_predicted_goals_are_bound_to_the_relevant_objects_and_planned():
     """Planner ``goal-predicted`` (actionable/evaluation/eai/predicted.py): EAI-format predicted goals
-    become clauses on EAI's relevant object of each class (else every instance of it), HOLDS_RH is
-    HOLDS, an action goal may be done on any of the goals' objects, and a class the scene lacks is
+    become clauses on EAI's relevant object of each class (else every instance of it), HOLDS_RH keeps
+    its hand, an action goal may be done on any of the goals' objects, and a class the scene lacks is
     left out; the goal planner reaches the reading."""
     from actionable.core.conditions import CHARACTER
     from actionable.core.registry import planning_domain
@@ -332,7 +332,7 @@ def test_predicted_goals_are_bound_to_the_relevant_objects_and_planned():
     r = predicted_reading("Watch TV", pred, {"television": 410, "character": 65}, dom.graph)
     opts = [[(o.kind, o.subject, o.value, o.target) for o in c.options] for c in r.clauses]
     assert opts[0] == [("state", 410, "ON", None)]  # the relevant television, not every one
-    assert all(k == "relation" and s == CHARACTER and v == "HOLDS" for k, s, v, _ in opts[1])
+    assert all(k == "relation" and s == CHARACTER and v == "HOLDS_RH" for k, s, v, _ in opts[1])  # its hand kept
     assert len(r.clauses) == 3 and r.clauses[2].text == "did WATCH"  # the unicorn left out
     assert ("action", 410, "WATCH", None) in opts[2]
     res = plan_task(dom, "Watch TV", interpreter_for(dom), reading=r)
@@ -417,3 +417,104 @@ def test_a_narrated_description_ends_in_its_last_state_of_a_thing():
     out = interpreter_predictor("lto", text="clauses", conventions=True)(x["task_name"], x)
     states = {g["state"] for g in out.get("node goals", []) if g["name"] == "computer"}
     assert len(states & {"ON", "OFF"}) <= 1, out
+
+
+# --- 7 Dec, ninth session: hands, quantified readings, the action's objects, the said posture, the device prior ---
+
+def test_two_hands_asked_are_filled_in_order_and_a_left_hand_alone_is_either():
+    """VirtualHome's GRAB fills the right hand first. Asked the mouse in the right hand and the
+    keyboard in the left (EAI's "Browse internet" 71_2), the goal planner grabs the mouse first,
+    whatever the clause order; a left hand asked alone is planned as holding in either hand (the
+    left is only filled once the right holds something)."""
+    from actionable.core.conditions import CHARACTER
+    from actionable.core.registry import planning_domain
+    from actionable.evaluation.eai.predicted import predicted_reading
+    from actionable.planning.pipeline import interpreter_for, plan_task
+
+    dom = planning_domain("virtualhome", "default")
+    both = {"edge goals": [{"from_name": "character", "relation": "HOLDS_LH", "to_name": "keyboard"},
+                           {"from_name": "character", "relation": "HOLDS_RH", "to_name": "mouse"}]}
+    r = predicted_reading("Browse internet", both, {"keyboard": 168, "mouse": 166, "character": 65}, dom.graph)
+    assert [c.options[0].value for c in r.clauses] == ["HOLDS_LH", "HOLDS_RH"]
+    res = plan_task(dom, "Browse internet", interpreter_for(dom), reading=r)
+    assert res.done is True, res.verdict()
+    grabs = [s.args[0].id for s in res.resolved_program.steps if s.action == "GRAB"]
+    assert grabs == [166, 168], res.resolved_program.to_text()
+    alone = predicted_reading("Wash teeth", {"edge goals": both["edge goals"][:1]}, {"keyboard": 168}, dom.graph)
+    assert [(o.subject, o.value) for o in alone.clauses[0].options] == [(CHARACTER, "HOLDS")]
+
+
+def test_a_state_asked_of_several_instances_is_asked_of_each():
+    """"Turn on the lights in the kitchen" reads one clause per light of the room; bound to EAI's
+    class-level prediction ``light ON``, each of those lights is asked, not EAI's one relevant
+    light. "Turn on the light" (any one light) is not a quantified reading."""
+    from actionable.core.registry import planning_domain
+    from actionable.evaluation.eai.predicted import predicted_reading, quantified
+    from actionable.planning.pipeline import interpreter_for
+
+    dom = planning_domain("virtualhome", "default")
+    interp = interpreter_for(dom)
+    every = interp.read("turn on the lights in the kitchen")
+    one = interp.read("turn on the light")
+    assert quantified([one], dom.graph) == {}
+    q = quantified([every], dom.graph)
+    kitchen = sorted(i for i in dom.graph.nodes_of_class("light") if dom.graph.class_of(dom.graph.room_of(i)) == "dining_room")
+    assert sorted(q[("light", "ON")]) == kitchen and len(kitchen) >= 2
+    r = predicted_reading("Turn on light", {"node goals": [{"name": "light", "state": "ON"}]}, {"light": kitchen[0]},
+                          dom.graph, [every])
+    assert sorted(c.options[0].subject for c in r.clauses) == kitchen and all(len(c.options) == 1 for c in r.clauses)
+
+
+def test_an_action_goal_may_be_done_on_a_relevant_object_no_goal_names():
+    """EAI's action goals name no object: "did POUR" in "Make coffee" is met pouring the water,
+    which no predicted state names; the action's options include EAI's other relevant objects."""
+    from actionable.core.registry import planning_domain
+    from actionable.evaluation.eai.predicted import predicted_reading
+
+    dom = planning_domain("virtualhome", "default")
+    g = dom.graph
+    cm, water = next(iter(g.nodes_of_class("coffe_maker"))), next(iter(g.nodes_of_class("water")), None) or 2000
+    pred = {"node goals": [{"name": "coffe_maker", "state": "ON"}], "action goals": [{"action": "POUR"}]}
+    r = predicted_reading("Make coffee", pred, {"coffe_maker": cm, "water": water, "character": 65, "kitchen": g.rooms[0]}, g)
+    pour = r.clauses[-1]
+    assert pour.text == "did POUR"
+    assert ("action", water, cm) in {(o.kind, o.subject, o.target) for o in pour.options}
+    assert all(o.subject not in g.rooms and o.subject != "character" for o in pour.options)
+
+
+def test_the_posture_the_description_says_beats_the_titles_annotations(monkeypatch):
+    """LOPO: the other "Relax on sofa" programs annotate SITTING; the description says "lie down on
+    the sofa", and the interpreter reads LYING. The posture said decides (other states still follow
+    the title's annotation)."""
+    from actionable.evaluation.eai import planners as P
+
+    xs = [{"program_id": f"p{i}", "task_name": "Relax on sofa"} for i in range(3)]
+    xs.append({"program_id": "q", "task_name": "Relax on sofa"})
+    gold = {x["program_id"]: [("node", "character", "SITTING"), ("edge", "character", "ON", "couch"),
+                              ("node", "tv", "OFF")] for x in xs}
+    R = _fake_pool(monkeypatch, xs, gold, [1.0] * 4)
+    said = {"node goals": [{"name": "character", "state": "LYING"}, {"name": "tv", "state": "ON"}]}
+    monkeypatch.setattr(P, "interpreter_predictor", lambda *a, **k: (lambda name, x: said))
+    out = R.retrieval_predictor("lopo", k=3, threshold=0.5)("Relax on sofa", {"program_id": "q", "objects": {"couch": 1, "tv": 2}})
+    assert {(g["name"], g["state"]) for g in out["node goals"]} == {("character", "LYING"), ("tv", "OFF")}, out
+
+
+def test_the_device_prior_switches_on_the_one_device_when_nothing_is_read(monkeypatch):
+    """"Work" under leave-title-out: no allowed neighbour votes for anything on the task's relevant
+    objects (a computer, a keyboard, a mouse). With the device prior the one switchable object is
+    ON (EAI's conventions then plug it in); without it nothing is predicted. Where a goal is
+    predicted, the prior adds nothing."""
+    from actionable.evaluation.eai.goal_retrieval import class_properties, device_in_use
+
+    props = class_properties()
+    assert device_in_use({"computer", "keyboard", "mouse", "character", "home_office"}, props) == {("node", "computer", "ON")}
+    assert device_in_use({"keyboard", "mouse"}, props) == set()
+    xs = [{"program_id": "d", "task_name": "Drink"}, {"program_id": "q", "task_name": "Work"}]
+    gold = {"d": [("node", "cup", "EMPTY")], "q": []}
+    R = _fake_pool(monkeypatch, xs, gold, [0.4, 1.0])
+    x = {"program_id": "q", "objects": {"computer": 417, "keyboard": 415, "mouse": 413}}
+    off = R.retrieval_predictor("lto", k=3, threshold=0.5, with_interpreter=False, actions="title")("Work", x)
+    assert not any(off.values()), off
+    on = R.retrieval_predictor("lto", k=3, threshold=0.5, with_interpreter=False, actions="title", conventions=True,
+                               device_prior=True)("Work", x)
+    assert {"name": "computer", "state": "ON"} in on["node goals"], on

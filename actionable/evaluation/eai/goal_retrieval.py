@@ -133,12 +133,28 @@ def eai_conventions(goals, props: dict) -> set:
     return goals
 
 
+def device_in_use(relevant, props: dict, rank=None) -> set:
+    """``{("node", device, "ON")}`` for the one switchable device among a task's ``relevant`` classes
+    (``props``: class -> properties; ``HAS_SWITCH``; where several are, the first of ``rank(classes)``,
+    nearest the task's name), else nothing: a task's relevant objects are what it uses, and a
+    device in use is on ("Work" with a computer, a keyboard and a mouse). A prior for a task whose
+    text and neighbours say nothing, not a reading."""
+    cands = sorted(c for c in relevant if c != "character" and c not in ROOM_CLASSES
+                   and "HAS_SWITCH" in props.get(c, ()))
+    if not cands:
+        return set()
+    best = rank(cands)[0] if rank is not None and len(cands) > 1 else cands[0]
+    return {("node", best, "ON")}
+
+
 def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, with_interpreter: bool = True,
-                        interpreter_text: str = "title", actions: str = "vote", conventions: bool = False):
+                        interpreter_text: str = "title", actions: str = "vote", conventions: bool = False,
+                        device_prior: bool = False):
     """``predict(task_name, inputs)`` for
     :func:`~actionable.evaluation.eai.goal_interpretation.evaluate_goal_interpretation` (module doc).
     Two states of one class that exclude each other (``actions.EXCLUSIVE_STATES``) are never both
-    predicted: against the interpreter's reading, the own title's annotation decides, else the reading.
+    predicted: against the interpreter's reading, the own title's annotation decides, else the reading;
+    the character's posture the reading finds (the description: "lie down on the sofa") always decides.
 
     Args:
         split: ``"lto"`` or ``"lopo"`` (what may inform the reading).
@@ -155,6 +171,8 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
         conventions: add each stateless action's precondition on the character
             (:func:`action_preconditions`) and apply EAI's annotation conventions
             (:func:`eai_conventions`).
+        device_prior: where nothing else is predicted, the task's one switchable relevant object
+            is ``ON`` (:func:`device_in_use`).
 
     Raises:
         ConfigError: ``k`` < 1, ``threshold`` outside [0, 1], an unknown split or ``actions``.
@@ -215,18 +233,21 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
             goals |= {g for g, v in same.items() if g[0] == "action" and v / same_total >= threshold}
         if interp:
             got = {g for g in _goal_set(interp[0](task_name, inputs)) if set(_classes(g)) <= relevant}
-            if same_total > 0:  # the title's annotation decides a state the reading contradicts
-                got = {g for g in got if not any(_contradicts(g, h) for h in goals)}
-            else:  # the reading decides against other titles' votes
-                goals = {g for g in goals if not any(_contradicts(g, h) for h in got)}
+            # the title's annotation decides a state the reading contradicts, but the posture the
+            # person says ("... and lie down on the sofa") decides against other people's annotations
+            said = {g for g in got if g[1] == "character"} if same_total > 0 else got
+            got = {g for g in got if g in said or not any(_contradicts(g, h) for h in goals)}
+            goals = {g for g in goals if not any(_contradicts(g, h) for h in said)}
             goals |= got
-        if conventions:
-            props = class_properties()
+        props = class_properties() if conventions or device_prior else {}
 
-            def rank(classes):  # the class nearest the task's name (MiniLM cosine)
-                v = np.asarray(emb.encode([c.replace("_", " ") for c in classes]), dtype=np.float32)
-                v /= np.linalg.norm(v, axis=1, keepdims=True) + 1e-9
-                return [classes[i] for i in np.argsort(-(v @ (q / (np.linalg.norm(q) + 1e-9))), kind="stable")]
+        def rank(classes):  # the class nearest the task's name (MiniLM cosine)
+            v = np.asarray(emb.encode([c.replace("_", " ") for c in classes]), dtype=np.float32)
+            v /= np.linalg.norm(v, axis=1, keepdims=True) + 1e-9
+            return [classes[i] for i in np.argsort(-(v @ (q / (np.linalg.norm(q) + 1e-9))), kind="stable")]
+        if device_prior and not goals:
+            goals = device_in_use(relevant, props, rank)
+        if conventions:
             goals |= action_preconditions(goals, relevant, props, rank)
             goals = eai_conventions(goals, props)
         return _as_output(goals)
@@ -235,4 +256,5 @@ def retrieval_predictor(split: str = "lto", k: int = 5, threshold: float = 0.5, 
 
 
 __all__ = ["ACTION_PRECONDITIONS", "ACTION_WORDS", "POSTURE_ACTIONS", "STATELESS_ACTIONS", "action_preconditions", "class_properties",
+           "device_in_use",
            "eai_conventions", "retrieval_predictor", "title_actions"]

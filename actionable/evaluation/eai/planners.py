@@ -164,8 +164,7 @@ def _goal_given(settings: dict) -> Plan:
         clauses = [Clause((Condition("state", cid(g.node_id), g.state),), g.describe(), "annotation (given)")
                    for g in spec.states]
         for g in spec.relations:
-            rel = "HOLDS" if g.relation in ("HOLDS_RH", "HOLDS_LH") else g.relation
-            clauses.append(Clause((Condition("relation", cid(g.from_id), rel, cid(g.to_id)),), g.describe(),
+            clauses.append(Clause((Condition("relation", cid(g.from_id), g.relation, cid(g.to_id)),), g.describe(),
                                   "annotation (given)"))
         objs = [x for g in spec.states for x in (g.node_id,) if x != char]
         objs += [x for g in spec.relations for x in (g.from_id, g.to_id) if x != char]
@@ -284,6 +283,27 @@ def narrated_clauses(text: str) -> list[str]:
     return [c for c in (narrated_as_said(p) for p in parts) if len(c.split()) >= 2]
 
 
+def description_readings(interp, task_name: str, description: str, text: str = "clauses", exclude_titles=(),
+                         exclude_programs=()) -> list:
+    """``[(i, GoalReading)]``: the goal interpreter's readings of the task name (``i == 0``) and,
+    unless ``text == "title"``, of each sentence ``i`` of the description (``"clauses"``: read with
+    the narrator's subject dropped, and a sentence that does not read is read clause by clause;
+    :func:`interpreter_predictor`)."""
+    texts = [task_name]
+    if text in ("both", "clauses"):
+        texts += [t.strip() for t in re.split(r"[.!?;\n]+", description or "") if len(t.split()) >= 2]
+    readings = []
+    for i, t in enumerate(texts):
+        r = interp.read(narrated_as_said(t) if i and text == "clauses" else t,
+                        exclude_titles=exclude_titles, exclude_programs=exclude_programs)
+        if r.is_goal or not i or text != "clauses":
+            readings.append((i, r))
+            continue
+        for part in narrated_clauses(t):  # a sentence that does not read: its clauses, each alone
+            readings.append((i, interp.read(part, exclude_titles=exclude_titles, exclude_programs=exclude_programs)))
+    return readings
+
+
 def interpreter_predictor(split: str = "lto", translation_model: str = "minilm", embedder=None, text: str = "title",
                           conventions: bool = False):
     """``predict(task_name, inputs)`` for :func:`~actionable.evaluation.eai.goal_interpretation.evaluate_goal_interpretation`:
@@ -313,8 +333,6 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
     Raises:
         ConfigError: an unknown ``text``.
     """
-    import re
-
     from actionable.core.errors import ConfigError
     from actionable.core.registry import capability
     from actionable.evaluation.eai.actions import exclusive
@@ -330,21 +348,9 @@ def interpreter_predictor(split: str = "lto", translation_model: str = "minilm",
         pid = inputs["program_id"]
         ex_src, ex_tasks = exclusions(pid, task_name, split)
         interp = goals(pid, embedder=emb)
-        texts = [task_name]
-        if text in ("both", "clauses"):
-            texts += [t.strip() for t in re.split(r"[.!?;\n]+", inputs.get("description") or "")
-                      if len(t.split()) >= 2]
         out = {"node goals": [], "edge goals": [], "action goals": []}
         rooms = {interp.graph.class_of(r) for r in interp.graph.rooms} if conventions else set()
-        readings = []
-        for i, t in enumerate(texts):
-            r = interp.read(narrated_as_said(t) if i and text == "clauses" else t,
-                            exclude_titles=ex_tasks, exclude_programs=ex_src)
-            if r.is_goal or not i or text != "clauses":
-                readings.append((i, r))
-                continue
-            for part in narrated_clauses(t):  # a sentence that does not read: its clauses, each alone
-                readings.append((i, interp.read(part, exclude_titles=ex_tasks, exclude_programs=ex_src)))
+        readings = description_readings(interp, task_name, inputs.get("description") or "", text, ex_tasks, ex_src)
         posture = {"node goals": [], "edge goals": []}  # the description's posture, kept below or not
         for i, r in readings:
             if not r.is_goal:
@@ -387,5 +393,5 @@ register_planner("empty", _empty)
 register_planner("grounded", _grounded({}))
 register_planner("grounded-no-lm", _grounded({"use_lm": False}))
 
-__all__ = ["PLANNERS", "Plan", "PlanTask", "action_clause", "WASHING_MACHINES", "interpreter_predictor", "make_planner",
+__all__ = ["PLANNERS", "Plan", "PlanTask", "action_clause", "description_readings", "WASHING_MACHINES", "interpreter_predictor", "make_planner",
            "narrated_as_said", "narrated_clauses", "reading_prediction", "register_planner"]

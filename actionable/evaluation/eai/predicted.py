@@ -21,17 +21,36 @@ from __future__ import annotations
 
 from actionable.evaluation.eai.planners import action_clause, make_planner, register_planner
 
-#: the predictor's settings: k nearest tasks, vote share, action goals from the title (the
-#: goal-interpretation row of docs/results.md, tuned on the tune half)
-K, THRESHOLD, ACTIONS = 3, 0.5, "title"
+#: the predictor's settings: k nearest tasks, vote share, action goals from the title, the device
+#: prior (the goal-interpretation row of docs/results.md, tuned on the tune half)
+K, THRESHOLD, ACTIONS, DEVICE = 3, 0.5, "title", True
 
 
-def predicted_reading(task: str, pred: dict, objects: dict, graph):
+def quantified(readings, graph) -> dict:
+    """``{(class, state): instance ids}`` of the states a reading asks of several instances of one
+    class, each its own clause ("turn on the lights in the kitchen": ``ON`` of each of the kitchen's
+    lights), from ``readings`` (:class:`~actionable.core.conditions.GoalReading`s on ``graph``'s
+    scene); a class asked of one instance, or of any one of several ("the light"), is not there."""
+    groups: dict = {}
+    for r in readings:
+        for c in r.clauses:
+            if len(c.options) == 1 and c.options[0].kind == "state" and not c.options[0].negate:
+                o = c.options[0]
+                groups.setdefault((graph.class_of(o.subject), o.value), []).append(o.subject)
+    return {k: list(dict.fromkeys(v)) for k, v in groups.items() if k[0] is not None and len(set(v)) >= 2}
+
+
+def predicted_reading(task: str, pred: dict, objects: dict, graph, readings=()):
     """EAI-format predicted goals (class names) as a :class:`~actionable.core.conditions.GoalReading`
     on ``graph``'s instances: a name is EAI's relevant object of that class (``objects``: name ->
-    id), else every instance of the class in the scene; ``HOLDS_RH``/``HOLDS_LH`` as ``HOLDS``; an
-    action goal on any of the goals' objects (:func:`~actionable.evaluation.eai.planners.action_clause`).
-    Goals naming a class the scene lacks are left out."""
+    id), else every instance of the class in the scene; a state the interpreter's ``readings`` ask of
+    several instances (:func:`quantified`: "the lights in the kitchen") is asked of each of them;
+    ``HOLDS_RH``/``HOLDS_LH`` keep their hand (VirtualHome's GRAB fills the right hand first), but
+    a left hand asked alone is either hand (the left is filled only once the right holds something); an
+    action goal on any of the goals' objects, then EAI's other relevant objects (EAI's action goals
+    name no object: "did POUR" is met pouring the water, which no state goal names;
+    :func:`~actionable.evaluation.eai.planners.action_clause`). Goals naming a class the scene lacks
+    are left out."""
     from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
 
     def ids(name):
@@ -41,22 +60,30 @@ def predicted_reading(task: str, pred: dict, objects: dict, graph):
             return [objects[name]]
         return list(graph.nodes_of_class(name))
 
+    every = quantified(readings, graph)
     clauses, objs = [], []
     for g in pred.get("node goals", []):
+        if (g["name"], g["state"]) in every:
+            insts = every[(g["name"], g["state"])]
+            clauses += [Clause((Condition("state", i, g["state"]),), f"{g['name']} {i} is {g['state']}", "predicted")
+                        for i in insts]
+            objs += insts
+            continue
         opts = tuple(Condition("state", i, g["state"]) for i in ids(g["name"]))
         if opts:
             clauses.append(Clause(opts, f"{g['name']} is {g['state']}", "predicted"))
             objs += [i for i in ids(g["name"]) if i != CHARACTER]
+    hands = {g["relation"] for g in pred.get("edge goals", []) if g["relation"] in ("HOLDS_RH", "HOLDS_LH")}
     for g in pred.get("edge goals", []):
-        rel = "HOLDS" if g["relation"] in ("HOLDS_RH", "HOLDS_LH") else g["relation"]
+        rel = "HOLDS" if g["relation"] == "HOLDS_LH" and "HOLDS_RH" not in hands else g["relation"]
         a, b = ids(g["from_name"]), ids(g["to_name"])
         opts = tuple(Condition("relation", x, rel, y) for x in a for y in b if x != y)
         if opts:
             clauses.append(Clause(opts, f"{g['from_name']} {g['relation']} {g['to_name']}", "predicted"))
             objs += [i for i in a + b if i != CHARACTER]
-    objs = list(dict.fromkeys(o for o in objs if o not in set(graph.rooms)))
-    if not objs:
-        objs = [i for i in objects.values() if i not in set(graph.rooms) and graph.class_of(i) not in (None, "character")]
+    rooms = set(graph.rooms)
+    objs += [i for i in objects.values() if graph.class_of(i) not in (None, "character")]
+    objs = list(dict.fromkeys(o for o in objs if o not in rooms and o != CHARACTER))
     clauses += [action_clause(g["action"], objs, f"did {g['action']}", "predicted") for g in pred.get("action goals", [])]
     return GoalReading(task, tuple(clauses))
 
@@ -64,7 +91,9 @@ def predicted_reading(task: str, pred: dict, objects: dict, graph):
 def make_goal_predicted(settings: dict):
     """``make(settings) -> plan`` of planner ``goal-predicted`` (module doc)."""
     from actionable.core.program import Program
+    from actionable.evaluation.eai.folds import exclusions
     from actionable.evaluation.eai.goal_retrieval import _pool, retrieval_predictor
+    from actionable.evaluation.eai.planners import description_readings
     from actionable.planning.pipeline import interpreter_for, plan_task
 
     predictors: dict = {}
@@ -76,12 +105,17 @@ def make_goal_predicted(settings: dict):
         key = (task.split, said)
         if key not in predictors:
             predictors[key] = retrieval_predictor(task.split, K, THRESHOLD, interpreter_text=said, actions=ACTIONS,
-                                                  conventions=True)
+                                                  conventions=True, device_prior=DEVICE)
         x = {**inputs[task.program_id], "description": task.description}
-        reading = predicted_reading(task.task, predictors[key](task.task, x), x["objects"], domain.graph)
+        interp = interpreter_for(domain)
+        ex_p, ex_t = exclusions(task.program_id, task.task, task.split)
+        said_readings = [r for _, r in description_readings(interp, task.task, task.description or "", said, ex_t, ex_p)
+                         if r.is_goal]
+        reading = predicted_reading(task.task, predictors[key](task.task, x), x["objects"], domain.graph,
+                                    said_readings)
         if not reading.clauses:  # nothing predicted on the relevant objects: the interpreter's own reading
             return fallback(task, domain)
-        res = plan_task(domain, task.task, interpreter_for(domain), reading=reading)
+        res = plan_task(domain, task.task, interp, reading=reading)
         return Program(tuple(res.resolved_program.steps), task.task, task.description,
                        meta={"stop": res.stop_reason, "done": res.done})
 
@@ -90,4 +124,4 @@ def make_goal_predicted(settings: dict):
 
 register_planner("goal-predicted", make_goal_predicted)
 
-__all__ = ["make_goal_predicted", "predicted_reading"]
+__all__ = ["make_goal_predicted", "predicted_reading", "quantified"]

@@ -64,8 +64,8 @@ class VirtualHomeAchievers:
         if s == CHARACTER:
             if c.value == "INSIDE":
                 return [Step("WALK", (arg(t),))]
-            if c.value == "HOLDS":
-                return [Step("GRAB", (arg(t),))]
+            if c.value in ("HOLDS", "HOLDS_RH", "HOLDS_LH"):  # a hand named: VirtualHome's GRAB takes the
+                return [Step("GRAB", (arg(t),))]  # right hand when it is free, else the left
             if c.value == "ON":
                 return [Step("SIT", (arg(t),)), Step("LIE", (arg(t),))]
             if c.value == "FACING":

@@ -114,8 +114,9 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         rel = {"INSIDE": "in", "ON": "on", "HOLDS": "holding", "FACING": "facing", "CLOSE": "close to"}.get(
             c.value, c.value.lower())
         tgt = self.name_of(c.target)
-        if c.value == "HOLDS":
-            return f"the character is {neg}holding {tgt}"
+        if c.value in ("HOLDS", "HOLDS_RH", "HOLDS_LH"):
+            hand = {"HOLDS_RH": " in the right hand", "HOLDS_LH": " in the left hand"}.get(c.value, "")
+            return f"the character is {neg}holding {tgt}{hand}"
         return f"{s} is {neg}{rel} {tgt}"
 
     def view(self, state=None):
