@@ -224,6 +224,8 @@ def _echo_rounds(result, max_rounds: int, verbose: bool, fmt) -> None:
             typer.echo(f"  {c.describe()}")
         for w in r.warnings[:5]:
             typer.echo(f"  note: {w}")
+        if r.rejected:  # the revision guard replaced the LM planner's rewrite (actionable.verify.guard)
+            typer.echo(f"  note: {r.rejected}")
         if verbose:
             for w in r.model_notes:
                 typer.echo(f"  model note (the LLM's output, not your input): {w}")
