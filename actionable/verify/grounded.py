@@ -602,13 +602,13 @@ class SimulatorJudge(OrderRepair, Regrounding):
 
     def outcomes(self, plans, task: VerifyTask):
         """Each of ``plans`` replayed in the task's scene (the revision guard's referee,
-        :mod:`actionable.verify.guard`): a list of :class:`~actionable.verify.guard.PlanOutcome`,
+        :mod:`actionable.verify.guard`): a list of :class:`~actionable.verify.base.PlanOutcome`,
         goal conditions matched as the judge matches them for ``plans[0]`` (by node id for a plan
         with ids, by class for a class-level one), for every plan.
 
         Raises:
             ResolutionError: a plan names a class the scene lacks."""
-        from actionable.verify.guard import PlanOutcome
+        from actionable.verify.base import PlanOutcome
 
         out = []
         task0, match = task, None

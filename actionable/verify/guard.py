@@ -51,31 +51,10 @@ from typing import Protocol, Sequence, runtime_checkable
 
 from actionable.core.errors import EnvError
 from actionable.core.program import Program
-from actionable.verify.base import VerifyTask
+from actionable.verify.base import PlanOutcome, VerifyTask
 from actionable.verify.critique import Critique, CritiqueKind
 
 __all__ = ["PlanOutcome", "Referee", "GuardVerdict", "check_revision", "referee_for", "requested_inserts"]
-
-
-@dataclass(frozen=True)
-class PlanOutcome:
-    """A plan replayed in the task's world.
-
-    Attributes:
-        executable: every step executed; ``failed_index`` (0-based) and ``error`` say where and
-            why it stopped otherwise.
-        goals_met / goals_total: goal conditions met on the state the replay reached, out of how
-            many (0 / 0 when the task has none).
-        plan: the plan as replayed (bound to the scene's instances in a scene-graph world; the
-            same plan where the world binds at replay time).
-    """
-
-    executable: bool
-    goals_met: int
-    goals_total: int
-    plan: Program
-    failed_index: int | None = None
-    error: str | None = None
 
 
 @runtime_checkable

@@ -391,9 +391,9 @@ class WorldJudge:
     def outcomes(self, plans, task: VerifyTask):
         """Each of ``plans`` replayed through the adapter with the task's goal predicates (the
         revision guard's referee, :mod:`actionable.verify.guard`): a list of
-        :class:`~actionable.verify.guard.PlanOutcome` (the plans unchanged: the adapter binds
+        :class:`~actionable.verify.base.PlanOutcome` (the plans unchanged: the adapter binds
         class names at replay time)."""
-        from actionable.verify.guard import PlanOutcome
+        from actionable.verify.base import PlanOutcome
 
         out = []
         for p in plans:
