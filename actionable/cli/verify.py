@@ -19,9 +19,9 @@ _JUDGE_HELP = ("Judge: rule (hand-written rules, no model), sim (replays the pla
                "llm (the paper's LLM judge), hybrid (LLM critiques confirmed by that world's replay, "
                "plus the replay's own; default).")
 _PLANNER_HELP = ("Planner: apply (delete/insert the critiqued steps; default) or llm (the paper's LLM rewrite; "
-                 "a rewrite that, replayed in the world, does not execute, meets fewer goal conditions or only "
-                 "grows the plan is rejected, 'note: revision rejected: <why>', and the critiques are applied "
-                 "as written).")
+                 "a rewrite that, replayed in the world, does not execute, meets fewer goal conditions, or gains "
+                 "none and is longer than the critiques applied as written is rejected, 'note: revision "
+                 "rejected: <why>', and the critiques are applied as written).")
 _MODEL_HELP = ("LM for the llm/hybrid judge and the llm planner: embedded (SmolLM2-135M, offline), "
                "embedded:chat, gguf:<file>, openai:<name>@<base_url>, hf:<path>.")
 

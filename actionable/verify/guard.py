@@ -19,10 +19,16 @@ steps the critiques asked to insert (MISSING critiques with a step), ``after`` i
    that switches the TV on and off again, an LM that drops both steps, where the critique asked
    to drop the switch-off, meets as many conditions as the input (the TV is off in both) and one
    fewer than ``apply``; and
-3. when it meets **exactly as many** as the better of the two, it is **not longer** than
-   ``len(before) + m``: a rewrite that gains nothing has no reason to be longer than the plan
-   plus the insertions asked for (the 30-line ``SIT couch`` rewrite). A rewrite that meets more
-   is not bounded: the next round's judge removes the steps that serve nothing.
+3. when it meets **exactly as many** as the better of the two, it is **not longer than**
+   ``fallback``: a rewrite that gains nothing has no reason to be longer than the critiques
+   applied as written, neither by repeating steps (the 30-line ``SIT couch`` rewrite) nor by
+   keeping steps a critique asked to remove (the simulator judges raise a REMOVE only where the
+   plan without the step keeps its goal conditions). This is stricter than ``len(before) + m``
+   (the plan plus the insertions asked for), which lets a rewrite ignore every REMOVE: in the
+   first Table 2 run with that bound, SmolLM2 kept a sit-down-and-stand-up detour the judge had
+   asked to remove. A rewrite that meets more is not bounded: the next round's judge removes
+   the steps that serve nothing. Without a replayable ``fallback`` the bound is
+   ``len(before) + m``.
 
 Goal conditions are the task's (annotated, or the ones the judge derived in round 1 and the loop
 fixed for later rounds), both plans matched to them the same way (the judge's matching for
@@ -121,10 +127,13 @@ def check_revision(referee: Referee, before: Program, after: Program, critiques:
         return GuardVerdict(False, f"it meets fewer goal conditions ({oa.goals_met} of {oa.goals_total}) than the "
                                    f"critiques applied as written ({of.goals_met})", None, ob, oa)
     best = max(ob.goals_met, of.goals_met) if of is not None else ob.goals_met
-    cap = len(before) + requested_inserts(critiques)
+    if of is not None:
+        cap, what = len(fallback), f"the critiques applied as written ({len(fallback)})"
+    else:
+        cap = len(before) + requested_inserts(critiques)
+        what = f"the plan's {len(before)} plus the {cap - len(before)} the critiques asked to insert"
     if oa.goals_met == best and len(after) > cap:
-        return GuardVerdict(False, f"it has {len(after)} steps, more than the plan's {len(before)} plus the "
-                                   f"{cap - len(before)} the critiques asked to insert, and meets no more goal "
+        return GuardVerdict(False, f"it has {len(after)} steps, more than {what}, and meets no more goal "
                                    f"conditions ({oa.goals_met} of {oa.goals_total})", None, ob, oa)
     return GuardVerdict(True, "", oa.plan, ob, oa)
 

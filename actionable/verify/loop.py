@@ -21,8 +21,7 @@ Planners:
 The revision guard (:mod:`actionable.verify.guard`, issue 26): a revision that differs from the
 deterministic one (an LM planner's rewrite) is replayed in the task's world against the plan it
 revises and the deterministic revision; it is kept only when it executes, meets at least as many
-goal conditions as both, and, meeting no more, is not longer than the plan plus the steps the
-critiques asked to insert. Otherwise the
+goal conditions as both, and, meeting no more, is not longer than the deterministic revision. Otherwise the
 round takes the deterministic revision and records ``"revision rejected: <why>"``
 (:attr:`Round.rejected`, counted by :attr:`LoopResult.rejected`). The referee is the judge's own
 simulator (``sim``, ``hybrid``) or one given to the loop (:func:`make_loop` gives the ``llm`` and
