@@ -124,9 +124,13 @@ def _run_one(name: str, item, pair, lm, max_rounds: int) -> dict:
         from actionable.verify.judge import make_judge
         from actionable.worlds.virtualhome.goals import load_goal_annotations
 
-        if pair.key not in _JUDGES:  # one judge a pair (its scene and replay caches)
-            _JUDGES[pair.key] = make_judge(pair.judge, lm=lm(pair.judge_lm))
-        loop = VerificationLoop(_JUDGES[pair.key], planner, max_rounds)
+        from actionable.verify.guard import referee_for
+
+        if pair.key not in _JUDGES:  # one judge a pair (its scene and replay caches), and the
+            j = make_judge(pair.judge, lm=lm(pair.judge_lm))  # revision guard's referee: its
+            _JUDGES[pair.key] = (j, referee_for(j))  # simulator, or a sim judge for the llm/rule judges
+        judge, referee = _JUDGES[pair.key]
+        loop = VerificationLoop(judge, planner, max_rounds, referee=referee)
         raw = run_case(item, loop, _ann(load_goal_annotations), _FACTS)
         rec = from_new(raw)
     rec.update(set=name, pair=pair.key, final=raw["final"])

@@ -18,7 +18,10 @@ _JUDGE_HELP = ("Judge: rule (hand-written rules, no model), sim (replays the pla
                "VirtualHome simulator by default, the THOR kitchen with --env thor; proposes the smallest edits), "
                "llm (the paper's LLM judge), hybrid (LLM critiques confirmed by that world's replay, "
                "plus the replay's own; default).")
-_PLANNER_HELP = "Planner: apply (delete/insert the critiqued steps; default) or llm (the paper's LLM rewrite)."
+_PLANNER_HELP = ("Planner: apply (delete/insert the critiqued steps; default) or llm (the paper's LLM rewrite; "
+                 "a rewrite that, replayed in the world, does not execute, meets fewer goal conditions, or gains "
+                 "none and is longer than the critiques applied as written is rejected, 'note: revision "
+                 "rejected: <why>', and the critiques are applied as written).")
 _MODEL_HELP = ("LM for the llm/hybrid judge and the llm planner: embedded (SmolLM2-135M, offline), "
                "embedded:chat, gguf:<file>, openai:<name>@<base_url>, hf:<path>.")
 
@@ -224,6 +227,8 @@ def _echo_rounds(result, max_rounds: int, verbose: bool, fmt) -> None:
             typer.echo(f"  {c.describe()}")
         for w in r.warnings[:5]:
             typer.echo(f"  note: {w}")
+        if r.rejected:  # the revision guard replaced the LM planner's rewrite (actionable.verify.guard)
+            typer.echo(f"  note: {r.rejected}")
         if verbose:
             for w in r.model_notes:
                 typer.echo(f"  model note (the LLM's output, not your input): {w}")

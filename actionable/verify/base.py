@@ -104,6 +104,27 @@ class JudgeResult:
                 "model_notes": list(self.model_notes), "goal_conditions": list(self.goal_conditions)}
 
 
+@dataclass(frozen=True)
+class PlanOutcome:
+    """A plan replayed in the task's world.
+
+    Attributes:
+        executable: every step executed; ``failed_index`` (0-based) and ``error`` say where and
+            why it stopped otherwise.
+        goals_met / goals_total: goal conditions met on the state the replay reached, out of how
+            many (0 / 0 when the task has none).
+        plan: the plan as replayed (bound to the scene's instances in a scene-graph world; the
+            same plan where the world binds at replay time).
+    """
+
+    executable: bool
+    goals_met: int
+    goals_total: int
+    plan: Program
+    failed_index: int | None = None
+    error: str | None = None
+
+
 @runtime_checkable
 class Judge(Protocol):
     """``judge(plan, task) -> JudgeResult``; ``name`` is recorded with results."""
@@ -114,4 +135,4 @@ class Judge(Protocol):
 
 
 __all__ = ["INVERSE_ACTIONS", "POSTURE_ACTIONS", "NAVIGATION", "PUT_ACTIONS", "same_object", "mentions",
-           "undoes", "VerifyTask", "JudgeResult", "Judge"]
+           "undoes", "VerifyTask", "JudgeResult", "Judge", "PlanOutcome"]

@@ -600,6 +600,30 @@ class SimulatorJudge(OrderRepair, Regrounding):
         conds = describe_spec(task.goal_spec) if task.goal_spec is not None else ()
         return JudgeResult(tuple(crits), tuple(notes), goal_conditions=conds, derived=derived)
 
+    def outcomes(self, plans, task: VerifyTask):
+        """Each of ``plans`` replayed in the task's scene (the revision guard's referee,
+        :mod:`actionable.verify.guard`): a list of :class:`~actionable.verify.base.PlanOutcome`,
+        goal conditions matched as the judge matches them for ``plans[0]`` (by node id for a plan
+        with ids, by class for a class-level one), for every plan.
+
+        Raises:
+            ResolutionError: a plan names a class the scene lacks."""
+        from actionable.verify.base import PlanOutcome
+
+        out = []
+        task0, match = task, None
+        for p in plans:
+            bound = self._bind(p, task0)
+            if match is None:
+                task0, _ = self.with_goals(bound, task)
+                match = self._match
+            self._match = match
+            res = self._run(list(bound.steps), task0)
+            g = self._goal_result(res, task0) if self.config.use_goals else None
+            out.append(PlanOutcome(res.executable, g.met if g else 0, g.total if g else 0, bound,
+                                   res.failed_index, res.error or res.error_type))
+        return out
+
     def confirms_remove(self, plan: Program, task: VerifyTask, index: int | None) -> bool:
         """Whether removing ``plan[index]`` is safe *and* supported by a weak
         relevance signal (used by the hybrid judge to filter LLM critiques)."""

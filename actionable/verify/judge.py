@@ -163,6 +163,11 @@ class HybridJudge:
         return JudgeResult(tuple(crits), tuple(notes), llm_res.raw, tuple(model_notes),
                            sim_res.goal_conditions, getattr(sim_res, "derived", None))
 
+    def outcomes(self, plans, task: VerifyTask):
+        """The simulator judge's :meth:`~actionable.verify.grounded.SimulatorJudge.outcomes` (the
+        revision guard's referee)."""
+        return self.sim.outcomes(plans, task)
+
 
 def make_judge(name: str, *, lm: LanguageModel | None = None, sim_config=None, world=None) -> Judge:
     """Build a judge by name: ``rule``, ``sim``, ``llm`` or ``hybrid``.

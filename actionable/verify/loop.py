@@ -17,6 +17,15 @@ Planners:
   program parser; node ids of the original plan are restored by class name.
   Unusable output falls back to the deterministic revision (recorded as a
   warning), so a weak model cannot destroy the plan.
+
+The revision guard (:mod:`actionable.verify.guard`, issue 26): a revision that differs from the
+deterministic one (an LM planner's rewrite) is replayed in the task's world against the plan it
+revises and the deterministic revision; it is kept only when it executes, meets at least as many
+goal conditions as both, and, meeting no more, is not longer than the deterministic revision. Otherwise the
+round takes the deterministic revision and records ``"revision rejected: <why>"``
+(:attr:`Round.rejected`, counted by :attr:`LoopResult.rejected`). The referee is the judge's own
+simulator (``sim``, ``hybrid``) or one given to the loop (:func:`make_loop` gives the ``llm`` and
+``rule`` judges a ``sim`` judge of the loop's world).
 """
 
 from __future__ import annotations
@@ -28,10 +37,11 @@ from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 from actionable.core.program import Program, Step, parse_step
-from actionable.core.errors import ConfigError, ProgramParseError, ResolutionError
+from actionable.core.errors import ConfigError, ProgramParseError, ResolutionError, VerifyError
 from actionable.lm.base import GenerationParams, LanguageModel
 from actionable.verify.critique import Critique, _bind_ids, apply_critiques
 from actionable.verify.base import Judge, VerifyTask
+from actionable.verify.guard import Referee, check_revision, referee_for
 from actionable.verify.judge import wrap_for_model
 
 DEFAULT_MAX_ROUNDS = 5
@@ -140,6 +150,9 @@ class Round:
     planner_raw: str = ""
     model_notes: tuple[str, ...] = ()
     goal_conditions: tuple[str, ...] = ()
+    #: ``"revision rejected: <why>; ..."`` when the revision guard replaced the planner's revision
+    #: with the deterministic one (:mod:`actionable.verify.guard`), else empty
+    rejected: str = ""
 
     def to_dict(self) -> dict:
         return {"round": self.index, "critiques": [c.to_dict() for c in self.critiques],
@@ -147,7 +160,7 @@ class Round:
                 "plan": self.plan_after.to_script(), "converged": self.converged,
                 "warnings": list(self.warnings), "judge_raw": self.judge_raw,
                 "planner_raw": self.planner_raw, "model_notes": list(self.model_notes),
-                "goal_conditions": list(self.goal_conditions)}
+                "goal_conditions": list(self.goal_conditions), "rejected": self.rejected}
 
 
 @dataclass(frozen=True)
@@ -170,10 +183,15 @@ class LoopResult:
         """Critiques of the first round: the ones scored per action against labels."""
         return self.rounds[0].critiques if self.rounds else ()
 
+    @property
+    def rejected(self) -> int:
+        """Rounds whose planner revision the guard rejected (:attr:`Round.rejected`)."""
+        return sum(1 for r in self.rounds if r.rejected)
+
     def to_dict(self) -> dict:
         return {"initial": self.initial.to_script(), "final": self.final.to_script(),
                 "converged": self.converged, "revisions": self.revisions,
-                "rounds": [r.to_dict() for r in self.rounds]}
+                "rejected_revisions": self.rejected, "rounds": [r.to_dict() for r in self.rounds]}
 
 
 class VerificationLoop:
@@ -183,17 +201,46 @@ class VerificationLoop:
         judge: any :class:`~actionable.verify.judge.Judge`.
         planner: any :class:`Planner` (default deterministic).
         max_rounds: maximum judge calls, 1..20 (paper: 5).
+        referee: what replays revisions for the guard (:class:`~actionable.verify.guard.Referee`);
+            default: the judge's own simulator when it has one (``sim``, ``hybrid``), else none
+            (revisions unchecked, said in the round's model notes; :func:`make_loop` always gives one).
+        guard: check revisions that differ from the deterministic one (default); ``False``: the
+            paper's loop as published, every usable rewrite taken.
 
     Raises:
         ConfigError: ``max_rounds`` out of range.
     """
 
-    def __init__(self, judge: Judge, planner: Planner | None = None, max_rounds: int = DEFAULT_MAX_ROUNDS):
+    def __init__(self, judge: Judge, planner: Planner | None = None, max_rounds: int = DEFAULT_MAX_ROUNDS,
+                 referee: Referee | None = None, guard: bool = True):
         if not 1 <= int(max_rounds) <= 20:
             raise ConfigError(f"max_rounds must be in 1..20 (got {max_rounds})")
         self.judge = judge
         self.planner = planner or ApplyCritiquesPlanner()
         self.max_rounds = int(max_rounds)
+        self.guard = bool(guard)
+        sim = getattr(judge, "sim", judge)
+        self.referee = referee if referee is not None else (sim if isinstance(sim, Referee) else None)
+
+    def _guarded(self, current: Program, rev: Revision, new, task) -> tuple[Program, tuple[str, ...], str]:
+        """The plan a round keeps, the planner's notes and the guard's rejection (empty: none):
+        ``rev`` unless it differs from the deterministic revision and the guard rejects it."""
+        if not self.guard or isinstance(self.planner, ApplyCritiquesPlanner):
+            return rev.plan, rev.warnings, ""
+        try:
+            det = apply_critiques(current, new)
+        except VerifyError:  # critiques the deterministic planner cannot apply: the plan stays
+            det = current
+        if rev.plan.steps == det.steps:
+            return rev.plan, rev.warnings, ""
+        if self.referee is None:
+            return rev.plan, rev.warnings + ("revision not checked in the world: the loop has no simulator to "
+                                             "replay it (give VerificationLoop a referee)",), ""
+        v = check_revision(self.referee, current, rev.plan, new, task, fallback=det)
+        if v.accepted:  # the plan as replayed: bound to the instances checked, when the input was
+            keep = v.plan if v.plan is not None and all(s.is_resolved for s in current.steps) else rev.plan
+            return keep, rev.warnings, ""
+        return det, rev.warnings, f"revision rejected: {v.reason}; the critiques were applied deterministically instead"
 
     def run(self, plan: Program, task: VerifyTask) -> LoopResult:
         """Verify ``plan`` for ``task``; returns every round and the final plan.
@@ -235,12 +282,13 @@ class VerificationLoop:
                                     model_notes=res.model_notes, goal_conditions=res.goal_conditions))
                 break
             rev = self.planner.revise(current, new, task)
-            changed = rev.plan.steps != current.steps
+            after, planner_notes, rejected = self._guarded(current, rev, new, task)
+            changed = after.steps != current.steps
             revisions += int(changed)
             progressing = {c.key for c in new} if changed else set()
-            rounds.append(Round(r, res.critiques, new, current, rev.plan, False, res.warnings, res.raw,
-                                rev.raw, res.model_notes + rev.warnings, res.goal_conditions))
-            current = rev.plan
+            rounds.append(Round(r, res.critiques, new, current, after, False, res.warnings, res.raw,
+                                rev.raw, res.model_notes + planner_notes, res.goal_conditions, rejected))
+            current = after
         return LoopResult(plan, current, tuple(rounds), converged, revisions)
 
 
@@ -260,8 +308,12 @@ def loop_lm(judge: str, planner: str, model: str, cache: bool = True):
 
 def make_loop(judge: str, planner: str, lm=None, max_rounds: int = 5, world=None) -> VerificationLoop:
     """The Judge/Planner loop by names: judge ``rule``/``sim``/``llm``/``hybrid`` (over ``world``,
-    a :class:`~actionable.verify.worldsim.WorldAdapter`, when given) and planner ``apply``/``llm``."""
+    a :class:`~actionable.verify.worldsim.WorldAdapter`, when given) and planner ``apply``/``llm``;
+    with the ``llm`` planner the revision guard replays in ``world`` (the judge's simulator, or a
+    ``sim`` judge of ``world`` for the ``llm``/``rule`` judges: :func:`~actionable.verify.guard.referee_for`)."""
     from actionable.verify.judge import make_judge
 
-    return VerificationLoop(make_judge(judge, lm=lm, world=world),
-                            LLMPlanner(lm) if planner == "llm" else ApplyCritiquesPlanner(), max_rounds)
+    j = make_judge(judge, lm=lm, world=world)
+    llm = planner == "llm"
+    return VerificationLoop(j, LLMPlanner(lm) if llm else ApplyCritiquesPlanner(), max_rounds,
+                            referee=referee_for(j, world) if llm else None)

@@ -388,6 +388,19 @@ class WorldJudge:
         crits.sort(key=lambda c: (c.index if c.index is not None else len(plan), c.kind.value))
         return JudgeResult(tuple(crits), tuple(notes), goal_conditions=tuple(g.text for g in goals))
 
+    def outcomes(self, plans, task: VerifyTask):
+        """Each of ``plans`` replayed through the adapter with the task's goal predicates (the
+        revision guard's referee, :mod:`actionable.verify.guard`): a list of
+        :class:`~actionable.verify.base.PlanOutcome` (the plans unchanged: the adapter binds
+        class names at replay time)."""
+        from actionable.verify.base import PlanOutcome
+
+        out = []
+        for p in plans:
+            r = self._run(list(p.steps), task)
+            out.append(PlanOutcome(r.executable, r.goals_met, r.goals_total, p, r.failed_index, r.error))
+        return out
+
     def confirms_remove(self, plan: Program, task: VerifyTask, index: int | None) -> bool:
         """Removing ``plan[index]`` (with its group) keeps the plan executable, its goals and its
         final state (see :meth:`groups`, weak signals included)."""

@@ -149,3 +149,23 @@ def test_a_task_line_then_steps_keeps_every_step(tmp_path):
     assert prog.task == "Turn off the light in the bathroom" and len(prog.steps) == 2
     prog = read_plan_text("# task: Turn off the light\n[WALK] <light> (64)\n[SWITCHOFF] <light> (64)\n")
     assert prog.task == "Turn off the light" and len(prog.steps) == 2  # the "# task:" form, as before
+
+
+def test_verify_says_when_the_llm_planners_rewrite_is_rejected(tmp_path, capsys):
+    """The revision guard (issue 26) is visible: the planner LM (scripted) drops the TV's switch-on
+    with the critiqued switch-off; the round says why the rewrite was rejected, the critiques are
+    applied as written, and the goal holds (exit 0)."""
+    f = tmp_path / "plan.txt"
+    f.write_text("[WALK] <television> (410)\n[SWITCHON] <television> (410)\n[SWITCHOFF] <television> (410)\n",
+                 encoding="utf-8")
+    lm = "scripted:" + json.dumps([" [WALK] <television> (410)\n"] * 5)
+    assert main(["verify", str(f), "--goal", "Turn on the TV", "--judge", "sim", "--planner", "llm",
+                 "--model", lm, "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "note: revision rejected: it meets fewer goal conditions (0 of 1) than the critiques applied as " \
+           "written (1); the critiques were applied deterministically instead" in out, out
+    assert "  2. [SWITCHON] <television> (410)\ngoal after revision: met (1 of 1" in out, out
+    assert main(["verify", str(f), "--goal", "Turn on the TV", "--judge", "sim", "--planner", "llm",
+                 "--model", lm, "-q", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["rejected_revisions"] == 1 and d["rounds"][0]["rejected"].startswith("revision rejected: ")

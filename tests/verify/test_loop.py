@@ -162,7 +162,13 @@ def test_a_planner_revision_naming_an_object_the_scene_lacks_falls_back_to_the_c
                          "[SWITCHOFF] <television> (410)\n[SWITCHON] <television> (410)")
     task = VerifyTask(goal="Turn on TV")
     bad = ScriptedLM([" walk to television\n2. switch on unicorn_2\n"] * 3)
+    # the revision guard (issue 26) rejects it before the next round judges it
     res = VerificationLoop(make_judge("sim"), LLMPlanner(bad), max_rounds=3).run(plan, task)
+    assert all("unicorn" not in s.to_text() for s in res.final.steps)
+    assert "names 'unicorn_2', which the scene lacks" in res.rounds[0].rejected and res.rejected == 1
+    # without the guard, the next judge round's ResolutionError takes the same fallback
+    bad = ScriptedLM([" walk to television\n2. switch on unicorn_2\n"] * 3)
+    res = VerificationLoop(make_judge("sim"), LLMPlanner(bad), max_rounds=3, guard=False).run(plan, task)
     assert all("unicorn" not in s.to_text() for s in res.final.steps)
     assert any("names 'unicorn_2', which the scene lacks" in n for n in res.rounds[0].model_notes)
     assert res.rounds[0].plan_after == res.rounds[1].plan_before

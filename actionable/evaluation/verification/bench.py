@@ -168,7 +168,11 @@ def run_episode(payload: dict, state: dict, lm_cache: bool = False) -> dict:
     goal = example.gold.task + (". " + example.gold.description if example.gold.description else "")
     task = VerifyTask(goal=goal, scene=scene, goal_spec=spec, program_id=pid)
     t0 = time.perf_counter()
-    result = VerificationLoop(judge, planner, payload["max_rounds"]).run(example.corrupted, task)
+    from actionable.verify.guard import referee_for
+
+    result = VerificationLoop(judge, planner, payload["max_rounds"],  # the revision guard replays here
+                              referee=referee_for(judge) if payload["planner"] == "llm" else None
+                              ).run(example.corrupted, task)
     seconds = time.perf_counter() - t0
     from actionable.verify.replay import resolve_plan
 
@@ -182,7 +186,7 @@ def run_episode(payload: dict, state: dict, lm_cache: bool = False) -> dict:
         "counts_final": score_edits(example, final).to_dict(),
         "valid_removed": valid_removed(example, final),
         "revisions": result.revisions, "converged": result.converged, "rounds": len(result.rounds),
-        "len_gold": len(example.gold), "len_corrupted": len(example.corrupted), "len_final": len(final),
+        "rejected": result.rejected, "len_gold": len(example.gold), "len_corrupted": len(example.corrupted), "len_final": len(final),
         "gold": _outcome(example.gold.steps, scene, spec, state["sim"]),
         "corrupted": _outcome(example.corrupted.steps, scene, spec, state["sim"]),
         "final": _outcome(final.steps, scene, spec, state["sim"]),

@@ -12,6 +12,8 @@ demonstrations (:mod:`actionable.evaluation.verification.teach`) and the new lab
 * P / R / F1 of the judge's round-1 critiques (the paper's per-action scoring);
 * task success before -> after (executes and meets every goal condition) and ``lost``: plans
   correct before and not after (the target: 0);
+* ``rejected``: LM planner revisions the loop's revision guard rejected (replaced by the
+  deterministic revision; :mod:`actionable.verify.guard`);
 * convergence by round: the share of plans the loop finished (the judge had no new critique) with
   at most 0, 1, 3 and 5 revisions (paper: 62% after round 1, 96.5% within 3).
 
@@ -96,7 +98,8 @@ def from_new(row: dict) -> dict:
     loop, r1 = row["loop"], row["t2"]
     return {"id": row["id"], "loop": _tpfpfn(loop), "r1": _tpfpfn(r1), "revisions": row["revisions"],
             "converged": row["converged"], "success_before": bool(row["success_before"]),
-            "success_after": bool(row["success_after"]), "seconds": row["seconds"]}
+            "success_after": bool(row["success_after"]), "seconds": row["seconds"],
+            "rejected": row.get("rejected", 0)}
 
 
 def from_teach(rec: dict) -> dict:
@@ -107,7 +110,8 @@ def from_teach(rec: dict) -> dict:
     return {"id": rec["id"], "loop": [rec["loop"][x] for x in ("tp", "fp", "fn")],
             "r1": [rec["r1"][x] for x in ("tp", "fp", "fn")], "revisions": rec["revisions"],
             "converged": rec["converged"], "success_before": ok(rec.get("goals_before"), rec.get("exec_before")),
-            "success_after": ok(rec.get("goals_after"), rec.get("exec_after")), "seconds": rec.get("seconds", 0.0)}
+            "success_after": ok(rec.get("goals_after"), rec.get("exec_after")), "seconds": rec.get("seconds", 0.0),
+            "rejected": rec.get("rejected", 0)}
 
 
 def _tpfpfn(d: dict) -> list[int]:
@@ -124,7 +128,8 @@ def summarise(recs: list[dict]) -> list[dict]:
     """One row per (``set``, ``pair``) of common-form records (each with ``set`` and ``pair``):
     ``plans``, ``P``/``R``/``F1`` after cleaning and ``P1``/``R1``/``F11`` of round 1 (percent),
     ``success_before`` / ``success_after`` (percent of the plans with goals), ``lost`` (count),
-    ``conv_le_k`` for k in :data:`CONV_KS` (percent) and ``s_plan``."""
+    ``conv_le_k`` for k in :data:`CONV_KS` (percent), ``s_plan`` and ``rejected`` (LM planner revisions
+    the revision guard rejected, summed over the plans; :mod:`actionable.verify.guard`)."""
     rows = []
     for key in dict.fromkeys((r["set"], r["pair"]) for r in recs):
         rs = [r for r in recs if (r["set"], r["pair"]) == key]
@@ -140,6 +145,7 @@ def summarise(recs: list[dict]) -> list[dict]:
         for k in CONV_KS:
             row[f"conv_le_{k}"] = 100 * sum(1 for r in rs if r["converged"] and r["revisions"] <= k) / len(rs)
         row["s_plan"] = sum(r["seconds"] for r in rs) / len(rs)
+        row["rejected"] = sum(r.get("rejected", 0) for r in rs)
         rows.append(row)
     return rows
 
@@ -160,13 +166,13 @@ def with_lm_subset(recs: list[dict]) -> list[dict]:
 def markdown(rows: list[dict]) -> str:
     """The rows of :func:`summarise` as the Table 2 markdown table."""
     head = ("| set | judge / planner | plans | P | R | F1 | F1 round 1 | success before -> after | lost | "
-            "unchanged | done after round 1 | within 3 | within 5 | s/plan |")
+            "unchanged | done after round 1 | within 3 | within 5 | rejected | s/plan |")
     out = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         out.append(f"| {r['set']} | {r['pair']} | {r['plans']} | {r['P']:.1f} | {r['R']:.1f} | {r['F1']:.1f} | "
                    f"{r['F11']:.1f} | {r['success_before']:.1f} -> {r['success_after']:.1f} | {r['lost']} | "
                    f"{r['conv_le_0']:.1f} | {r['conv_le_1']:.1f} | {r['conv_le_3']:.1f} | {r['conv_le_5']:.1f} | "
-                   f"{r['s_plan']:.1f} |")
+                   f"{r.get('rejected', 0)} | {r['s_plan']:.1f} |")
     return "\n".join(out)
 
 

@@ -76,7 +76,7 @@ def run_demo(demo, judge_name: str, *, which: str = "noised", lm=None, max_round
 
     Returns a JSON-able record: ``id``, ``judge``, ``which``, ``scene`` (or None), ``n_steps``,
     ``n_inserted``, round-1 counts ``r1`` and loop counts ``loop`` (``tp/fp/fn/tp_strict``),
-    ``revisions``, ``converged``, ``rounds``, ``exec_before/after`` and ``goals_before/after``
+    ``revisions``, ``rejected`` (revisions the guard rejected), ``converged``, ``rounds``, ``exec_before/after`` and ``goals_before/after``
     (``[met, total]``; None where the world cannot replay the episode), the round-1 critiques and
     the final plan.
 
@@ -98,7 +98,11 @@ def run_demo(demo, judge_name: str, *, which: str = "noised", lm=None, max_round
         raise ConfigError(f"episode {demo.id} has no THOR initial state; use the rule or llm judge")
     judge = make_judge(judge_name, lm=lm, world=adapter)
     task = VerifyTask(goal=demo.goal)
-    res = VerificationLoop(judge, planner, max_rounds=max_rounds).run(plan, task)
+    from actionable.verify.guard import referee_for
+
+    # the revision guard replays an LM planner's rewrites in the episode's THOR scene
+    res = VerificationLoop(judge, planner, max_rounds=max_rounds,
+                           referee=referee_for(judge, adapter) if adapter is not None else None).run(plan, task)
     deleted = []
     if which == "noised":
         held = None
@@ -131,7 +135,7 @@ def run_demo(demo, judge_name: str, *, which: str = "noised", lm=None, max_round
             used[t] += 1
     loop = _score(plan, lab, removed_idx, list(added.elements()), deleted)
     rec = {"id": demo.id, "task": demo.task, "judge": judge_name, "which": which, "scene": scene,
-           "n_steps": len(plan), "n_inserted": sum(lab), "r1": r1, "loop": loop, "revisions": res.revisions,
+           "n_steps": len(plan), "n_inserted": sum(lab), "r1": r1, "loop": loop, "revisions": res.revisions, "rejected": res.rejected,
            "converged": res.converged, "rounds": len(res.rounds),
            "critiques": [c.describe() for c in first], "final": [s.to_script() for s in res.final.steps],
            "model_notes": [n for r in res.rounds for n in r.model_notes]}
