@@ -19,6 +19,7 @@ product has none (``actionable plan`` reads goals with the interpreter alone: pl
 
 from __future__ import annotations
 
+from actionable.evaluation.eai.goal_retrieval import ACTION_PRECONDITIONS
 from actionable.evaluation.eai.planners import action_clause, make_planner, register_planner
 
 #: the predictor's settings: k nearest tasks, vote share, action goals from the title, the device
@@ -48,7 +49,10 @@ def predicted_reading(task: str, pred: dict, objects: dict, graph, readings=()):
     ``HOLDS_RH``/``HOLDS_LH`` keep their hand (VirtualHome's GRAB fills the right hand first), but
     a left hand asked alone is either hand (the left is filled only once the right holds something); an
     action goal on any of the goals' objects, then EAI's other relevant objects (EAI's action goals
-    name no object: "did POUR" is met pouring the water, which no state goal names;
+    name no object: "did POUR" is met pouring the water, which no state goal names), except an action
+    whose precondition names its object (``ACTION_PRECONDITIONS``: DRINK, READ, WATCH, ...: held or
+    faced, predicted as an edge goal), done on the goals' objects only (drinking the water found first
+    would leave the glass the goal holds unheld;
     :func:`~actionable.evaluation.eai.planners.action_clause`). Goals naming a class the scene lacks
     are left out."""
     from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
@@ -82,9 +86,14 @@ def predicted_reading(task: str, pred: dict, objects: dict, graph, readings=()):
             clauses.append(Clause(opts, f"{g['from_name']} {g['relation']} {g['to_name']}", "predicted"))
             objs += [i for i in a + b if i != CHARACTER]
     rooms = set(graph.rooms)
-    objs += [i for i in objects.values() if graph.class_of(i) not in (None, "character")]
     objs = list(dict.fromkeys(o for o in objs if o not in rooms and o != CHARACTER))
-    clauses += [action_clause(g["action"], objs, f"did {g['action']}", "predicted") for g in pred.get("action goals", [])]
+    more = list(dict.fromkeys(objs + [i for i in objects.values() if i not in rooms
+                                      and graph.class_of(i) not in (None, "character")]))
+    for g in pred.get("action goals", []):
+        # an action whose precondition names its object (DRINK: the thing held, predicted as an edge
+        # goal) is done on the goals' objects; another on any relevant object
+        on = objs if g["action"] in ACTION_PRECONDITIONS and objs else more
+        clauses.append(action_clause(g["action"], on, f"did {g['action']}", "predicted"))
     return GoalReading(task, tuple(clauses))
 
 
