@@ -102,7 +102,9 @@ def follow_command(
                               help="LM: embedded (SmolLM2-135M, offline), gguf:<file>, openai:<name>@<base_url>, hf:<path>."),
     scene: Optional[str] = typer.Option(None, "--scene", "-s",
                                         help="Scene: a packaged program id (default 1003_2: 4 rooms, 11 movable objects) "
-                                             "or 'default'; with --env thor a kitchen FloorPlan1 (default) ... FloorPlan30; "
+                                             "or 'default', optionally sized as <scene>:rooms=<k> (1-6 rooms: rooms "
+                                             "dropped, or copied as kitchen / living room); "
+                                             "with --env thor a kitchen FloorPlan1 (default) ... FloorPlan30; "
                                              "with --env driving a road network: town (default), village, city."),
     env: str = typer.Option("virtualhome", "--env", help=_ENV_HELP),
     seed: int = typer.Option(D.SEED, "--seed", help="Seed of the house dynamics and the generated instructions."),
@@ -256,7 +258,8 @@ def continual_eval_command(
     steps: int = typer.Option(60, "--steps", help="Episode length in skills."),
     model: str = typer.Option("embedded", "--model", "-m", help="LM spec (see `actionable follow --help`)."),
     scene: Optional[str] = typer.Option(None, "--scene", "-s",
-                                        help="Scene (packaged program id or 'default'; default 1003_2); with "
+                                        help="Scene (packaged program id or 'default'; default 1003_2; "
+                                             "<scene>:rooms=<k> for a house of k rooms, 1-6); with "
                                              "--env thor a kitchen FloorPlan1 (default) ... FloorPlan30; with "
                                              "--env driving a road network (default town)."),
     env: str = typer.Option("virtualhome", "--env", help=_ENV_HELP),

@@ -4,7 +4,9 @@
 :class:`~.nonstationary.NonStationaryHouse` over a scene, samples instruction sets from the 24
 templates (:func:`.instructions.sample_instructions`), reads instruction files
 (:func:`.instructions.load_instructions`) and hands ExRAP's LM interpreter the house's
-instruction vocabulary (:class:`.instructions.VirtualHomeVocabulary`). Default scene: 1003_2.
+instruction vocabulary (:class:`.instructions.VirtualHomeVocabulary`). Default scene: 1003_2; a scene named
+``<scene>:rooms=<k>`` is that house with ``k`` rooms (:mod:`.house_size`: rooms dropped, or copied
+and renamed; the house-size sweep of issue 25).
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from actionable.core.continual import ContinualWorld
 def _house(scene: str, level: str):
     from actionable.core.config import make_config
     from actionable.core.continual import DynamicsConfig
+    from actionable.worlds.virtualhome.house_size import house_scene
     from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
-    from actionable.worlds.virtualhome.scene import load_scene
 
     dyn = make_config(DynamicsConfig, level=level)  # the level is checked before the scene loads
-    return NonStationaryHouse(load_scene(scene), dyn)
+    return NonStationaryHouse(house_scene(scene), dyn)
 
 
 def _sample(house, n: int, seed: int):
@@ -41,9 +43,9 @@ def _vocabulary(house):
 
 
 def _check_scene(scene: str) -> None:
-    from actionable.worlds.virtualhome.scene import load_scene
+    from actionable.worlds.virtualhome.house_size import house_scene
 
-    load_scene(scene)
+    house_scene(scene)
 
 
 def _describe(level: str) -> str:
