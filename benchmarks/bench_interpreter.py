@@ -19,7 +19,7 @@ import time
 def run(seeds: int = 10, verbose: bool = False) -> dict:
     from actionable.core.config import LMConfig
     from actionable.continual import interpreter as ip
-    from actionable.worlds.virtualhome.instructions import VirtualHomeVocabulary, sample_instructions
+    from actionable.worlds.virtualhome.instructions import VirtualHomeVocabulary, cloze_facts, sample_instructions
     from actionable.worlds.virtualhome.nonstationary import NonStationaryHouse
     from actionable.core.continual import DynamicsConfig
     from actionable.worlds.virtualhome.scene import load_scene
@@ -49,7 +49,7 @@ def run(seeds: int = 10, verbose: bool = False) -> dict:
                 continue
             usable += 1
             task = by_text[ins.text]
-            a = set(task.facts) == set(ip.cloze_facts(ins.query, house))
+            a = set(task.facts) == set(cloze_facts(ins.query, house))
             b = tuple(task.execution) == tuple(ins.execution)
             q_ok, e_ok, both = q_ok + a, e_ok + b, both + (a and b)
             if verbose and not (a and b):

@@ -17,12 +17,20 @@ Three stages, every output logged in the run record:
    clause is less similar than :data:`MIN_SIMILARITY` (0.5) is rejected, like
    the cutoff of Huang et al.'s trajectory correction: an LM that names objects
    absent from the sentence (or writes code) falls back to the rule reader.
+   When the vocabulary anchors the sentence (``anchored_clauses``; VirtualHome's
+   :func:`~actionable.worlds.virtualhome.instructions.anchored_clauses` for ``If
+   <condition>, <action>.``), the candidates are the sentence's own: each conjunct
+   of the condition over its own subject with the state it states ("is still
+   on" -> ``is on``), the execution over the action's own object (``it``: the
+   condition's first object; "close the fridge": the fridge) with the verb and
+   polarity it says ("turn it off to save power" -> ``switch off``); a reading
+   that drops a stated conjunct is rejected (rule reader instead).
 3. **Polarity check**: the query and the execution are re-ranked against their
    opposite polarity (``switch on`` / ``switch off``; ``is open`` / ``is
    closed``) by LM score, calibrated by the score under a content-free
    instruction (the domain-conditional PMI of Holtzman et al. 2021, "Surface
    Form Competition"), because the small model prefers ``on`` whatever the
-   sentence says.
+   sentence says. A polarity the anchored sentence states is kept, not re-ranked.
 
 The checked pair is parsed by the world's instruction vocabulary
 (:class:`~actionable.core.continual.InstructionVocabulary`: ``parse_condition`` /
@@ -102,15 +110,30 @@ def _pick(lm, head: str, neutral: str, options: list[str], calibrated: bool = Tr
     return options[max(range(len(options)), key=lambda i: s[i] - z[i])]
 
 
+def _admissible_options(clause: str, allowed: set[str] | None) -> list[str]:
+    """``clause`` and its opposite polarity, less the one the sentence rules out: when exactly one
+    of the two is admissible under the sentence's anchors (every conjunct of it in ``allowed``),
+    only that one ("is still on" states ``on``; "turn it off" says ``off``)."""
+    options = list(dict.fromkeys([clause, _flip(clause)]))
+    if allowed is None:
+        return options
+    ok = [o for o in options if all(c.strip() in allowed for c in re.split(r"\s+and\s+", o))]
+    return ok if len(ok) == 1 else options
+
+
 def _polarity_check(lm, text: str, q: str, e: str, calibrated: bool = True,
-                    prompt: str = INTERPRET_PROMPT) -> tuple[str, str]:
-    """Re-rank the query / execution against their opposite polarity (calibrated LM score)."""
+                    prompt: str = INTERPRET_PROMPT,
+                    allowed: tuple[set[str], set[str]] | None = None) -> tuple[str, str]:
+    """Re-rank the query / execution against their opposite polarity (calibrated LM score).
+    ``allowed``: the (query conjuncts, executions) the sentence's words admit
+    (:meth:`anchored_clauses`); a polarity the sentence states is kept, not re-ranked."""
+    qs = _admissible_options(q, None if allowed is None else allowed[0])
+    es = _admissible_options(e, None if allowed is None else allowed[1])
     if not getattr(lm, "supports_score", False):
-        return q, e
+        return qs[0], es[0]
     head, neutral = prompt.format(text=text), prompt.format(text=NEUTRAL_TEXT)
-    q = _pick(lm, head, neutral, list(dict.fromkeys([q, _flip(q)])), calibrated)
-    e = _pick(lm, f"{head} {q}\nexecution:", f"{neutral} {q}\nexecution:", list(dict.fromkeys([e, _flip(e)])),
-              calibrated)
+    q = _pick(lm, head, neutral, qs, calibrated)
+    e = _pick(lm, f"{head} {q}\nexecution:", f"{neutral} {q}\nexecution:", es, calibrated)
     return q, e
 
 
@@ -133,8 +156,16 @@ def _lm_reading(ins: Instruction, vocab: InstructionVocabulary, lm, embedder, re
     raw = out[0].text if out else ""
     rec["lm_output"] = raw
     q, e = _read_lm_output(raw)
+    anchor = getattr(vocab, "anchored_clauses", None)
+    anchored = anchor(ins.text) if anchor is not None else None
+    if anchored is not None:
+        # the candidates the sentence itself allows: each conjunct's own object and stated state,
+        # the action's own object (``it``: the condition's) with its verb and polarity
+        groups, cand_e = anchored
+        cand_q = list(dict.fromkeys(c for g in groups for c in g))
+    else:
+        groups, (cand_q, cand_e) = None, vocab.clauses(ins.text)
     if embedder is not None:
-        cand_q, cand_e = vocab.clauses(ins.text)
         conj = [c for c in re.split(r"\s+and\s+", q) if c.strip()]
         tq = translate(conj, cand_q, embedder)
         complete = getattr(vocab, "complete_execution", None)
@@ -148,11 +179,18 @@ def _lm_reading(ins: Instruction, vocab: InstructionVocabulary, lm, embedder, re
                 if sim < MIN_SIMILARITY:  # nothing admissible is close: not a reading of this sentence
                     raise InputError(f"{generated.strip()[:80]!r} is not close to any admissible clause of "
                                      f"this instruction (cosine {sim:.2f} < {MIN_SIMILARITY})")
-            q = " and ".join(dict.fromkeys(c for c, _ in tq))
+            chosen = list(dict.fromkeys(c for c, _ in tq))
+            if groups is not None:
+                missing = [g for g in groups if not set(g) & set(chosen)]
+                if missing:  # the LM dropped a conjunct the sentence states: not a reading of it
+                    raise InputError(f"the reading leaves out the condition {missing[0][0]!r}")
+                chosen = [next(c for c in chosen if c in g) for g in groups]  # the sentence's order
+            q = " and ".join(dict.fromkeys(chosen))
             e = te[0][0]
             rec["translated"] = {"query": q, "execution": e,
                                  "similarity": round(min(s for _, s in tq + te), 3)}
-    q, e = _polarity_check(lm, ins.text, q, e, calibrated, prompt)
+    allowed = None if anchored is None else (set(cand_q), set(cand_e))
+    q, e = _polarity_check(lm, ins.text, q, e, calibrated, prompt, allowed)
     rec["checked"] = {"query": q, "execution": e}
     preds = vocab.parse_condition(q)
     skills, _ = vocab.parse_execution(e)

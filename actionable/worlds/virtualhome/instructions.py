@@ -123,7 +123,9 @@ def _lookup(house: NonStationaryHouse, name: str, table: dict[str, int]) -> int:
 
 
 # ----------------------------------------------------------------------------- clauses
-_STATE_RE = re.compile(r"^(?P<x>.+?) (?:is|are) (?:still )?(?P<s>on|off|open|closed|running)$")
+#: Words between ``is`` and a state that do not change it: "is still on", "is left open", "is switched off".
+_STATE_MODIFIERS = r"(?:(?:still|left|now|already|switched|turned)\s+)*"
+_STATE_RE = re.compile(rf"^(?P<x>.+?) (?:is|are) {_STATE_MODIFIERS}(?P<s>on|off|open|closed|running)$")
 _ON_RE = re.compile(r"^(?P<x>.+?) (?:is|are) (?:lying )?on (?:the )?(?P<y>.+)$")
 _ROOM_RE = re.compile(r"^(?P<x>.+?) (?:is|are) (?:somewhere )?in the (?P<r>bathroom|bedroom|dining room|home office|kitchen|living room)$")
 
@@ -167,15 +169,34 @@ _EXEC_RES = [
 ]
 
 
+#: Trailing words that do not change an action: "turn it off to save power", "close it again".
+_ACTION_TAIL_RE = re.compile(r"\s+(?:again|to save (?:power|energy|electricity)|right away|please|now|immediately"
+                             r"|at once|as well|too)$")
+
+
+def normal_action(text: str) -> str:
+    """An action with its trailing adverbs and purpose ("to save power", "again") dropped and
+    its particle before the object: ``turn the TV back off`` -> ``turn off the TV``."""
+    t = re.sub(r"\s+", " ", text.strip().lower().rstrip("."))
+    while True:
+        u = _ACTION_TAIL_RE.sub("", t)
+        if u == t:
+            break
+        t = u
+    t = re.sub(r"^(switch|turn) back (on|off)\b", r"\1 \2", t)
+    m = re.match(r"^(switch|turn) (?!on\b|off\b)(?P<x>.+?) (?:back )?(?P<v>on|off)$", t)
+    if m:  # "switch it off", "turn the light in the kitchen back on"
+        t = f"{m[1]} {m['v']} {m['x']}"
+    return t
+
+
 def parse_execution(text: str, house: NonStationaryHouse) -> tuple[tuple[Skill, ...], tuple[Predicate, ...]]:
     """Parse ``switch off television in the dining room`` into skills and the goal.
 
     Raises:
         InputError: unknown phrasing or an object absent from the house.
     """
-    t = re.sub(r"\s+", " ", text.strip().lower().rstrip("."))
-    t = re.sub(r"\s+(?:again|to save power|right away|please)$", "", t)
-    t = re.sub(r"^(switch|turn) (?:it )?back (on|off)\b", r"\1 \2", t)
+    t = normal_action(text)
     table = name_table(house)
     for rx, kind in _EXEC_RES:
         m = rx.match(t)
@@ -216,13 +237,77 @@ def parse_instruction(text: str, house: NonStationaryHouse) -> Instruction:
         raise InputError(f"cannot read instruction {text!r}; write 'If <condition>, <action>.', "
                          "e.g. 'If television in the dining room is on, switch it off.'")
     query = parse_condition(m["q"], house)
-    ex = m["e"]
-    first = name_of(house, query[0].node)
-    ex = re.sub(r"\s+(?:again|to save power|right away|please)$", "", ex)
-    ex = re.sub(r"^(switch|turn) (?:it|them) (?:back )?(on|off)$", rf"\1 \2 {first}", ex)
-    ex = re.sub(r"\b(?:it|them)\b", first, ex)
+    ex = resolve_action(m["e"], name_of(house, query[0].node))
     skills, goal = parse_execution(ex, house)
     return Instruction(text, query, goal, skills, m["q"], ex)
+
+
+def resolve_action(action: str, first: str) -> str:
+    """The action part of an instruction in canonical order (:func:`normal_action`) with ``it`` /
+    ``them`` read as ``first``, the condition's first object: ``turn it off to save power`` ->
+    ``turn off <first>``. An action naming its own object keeps it (``close the fridge``)."""
+    return re.sub(r"\b(?:it|them)\b", first, normal_action(action))
+
+
+def _conjuncts(condition: str) -> list[str]:
+    return [re.sub(r"^the\s+", "", c.strip())
+            for c in re.split(r"\s+and\s+(?=(?:the\s+)?[a-z_\- ]+? (?:is|are)\b)", condition.strip())]
+
+
+def _anchor_condition(clause: str, house: NonStationaryHouse) -> list[str]:
+    """The admissible query clauses one conjunct of a condition can mean: about its subject (the
+    first object it names) and of the kind and state it states (``is still on`` -> ``... is on``,
+    ``is on the desk`` -> a placement, ``is in the kitchen`` -> a room)."""
+    cands, _ = admissible_clauses(clause, house)
+    objs = [n for n in mentioned(clause, house) if n not in house.rooms]
+    if objs:
+        subj = name_of(house, objs[0])
+        cands = [c for c in cands if c.startswith(f"{subj} is ")]
+    m = _STATE_RE.match(clause)
+    if m:
+        s = "on" if m["s"] == "running" else m["s"]
+        return [c for c in cands if c.endswith(f" is {s}")]
+    if re.search(r" (?:is|are) (?:somewhere )?in the ", clause):
+        return [c for c in cands if " is in the " in c]
+    if re.search(r" (?:is|are) (?:lying )?on ", clause):
+        return [c for c in cands if " is on " in c and not c.endswith((" is on", " is off"))]
+    return cands
+
+
+def _anchor_action(action: str, house: NonStationaryHouse) -> list[str]:
+    """The admissible executions a resolved action can mean: its verb and polarity (``switch off``,
+    ``close``, ``put``) on its own object (the first it names)."""
+    _, cands = admissible_clauses(action, house)
+    objs = [n for n in mentioned(action, house) if n not in house.rooms]
+    m = re.match(r"^(?:(?:switch|turn) (?P<v>on|off)|(?P<o>open|close)|(?P<p>put|move|bring|place))\b", action)
+    if not m or not objs:
+        return cands
+    verb = f"switch {m['v']}" if m["v"] else m["o"] or "put"
+    return [c for c in cands if c.startswith(f"{verb} {name_of(house, objs[0])}")]
+
+
+def anchored_clauses(text: str, house: NonStationaryHouse) -> tuple[list[list[str]], list[str]] | None:
+    """The admissible clauses of ``If <condition>, <action>.`` anchored to where the sentence
+    says them: one candidate list per conjunct of the condition (over that conjunct's objects, with
+    the state it states) and the executions of the action (over the action's own object, ``it``
+    being the condition's first object, with the verb and polarity it says). ``None`` when the
+    sentence is not of that form or a part anchors to nothing (then the caller uses
+    :func:`admissible_clauses`). This keeps the LM's reading to what the sentence says: "If the
+    computer is still on, turn it off to save power" cannot become "computer is off -> switch on",
+    and "If the TV is on, close the fridge" cannot act on the TV."""
+    m = _SPLIT_RE.match(text.strip().lower())
+    if not m:
+        return None
+    groups = [_anchor_condition(c, house) for c in _conjuncts(m["q"])]
+    if not groups or not all(groups):
+        return None
+    objs = [n for n in mentioned(m["q"], house) if n not in house.rooms]
+    if not objs:
+        return None
+    execs = _anchor_action(resolve_action(m["e"], name_of(house, objs[0])), house)
+    if not execs:
+        return None
+    return groups, execs
 
 
 # ----------------------------------------------------------------------------- ExRAP vocabulary
@@ -297,6 +382,9 @@ class VirtualHomeVocabulary:
 
     def clauses(self, text: str) -> tuple[list[str], list[str]]:
         return admissible_clauses(text, self.house)
+
+    def anchored_clauses(self, text: str) -> tuple[list[list[str]], list[str]] | None:
+        return anchored_clauses(text, self.house)
 
     def parse_condition(self, text: str) -> tuple:
         return parse_condition(text, self.house)
