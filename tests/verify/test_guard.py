@@ -22,6 +22,7 @@ from actionable.verify.critique import Critique, CritiqueKind
 from actionable.verify.guard import PlanOutcome, check_revision, referee_for, requested_inserts
 from actionable.verify.judge import make_judge
 from actionable.verify.loop import LLMPlanner, VerificationLoop, make_loop
+from tests.verify.edits import apply_edits
 
 CASES = {c.id: c for c in load_cases()}
 
@@ -196,20 +197,7 @@ def test_with_any_lm_rewrite_cleaning_never_loses_goal_conditions(ann, case_id, 
     cleaned plan meets at least as many annotated goal conditions (exact ids, checked apart from the
     judge) as the input, and executes when the input did."""
     case = CASES[case_id]
-    lines = [s.to_script() for s in case.plan.steps]
-    for op, i, j in ops:
-        if not lines:
-            break
-        i, j = i % len(lines), j % (len(lines) + 1)
-        if op == "drop" and len(lines) > 1:
-            del lines[i]
-        elif op == "dup":
-            lines.insert(i, lines[i])
-        elif op == "move":
-            ln = lines.pop(i)
-            lines.insert(min(j, len(lines)), ln)
-        else:
-            lines.insert(j, lines[i])
+    lines = apply_edits([s.to_script() for s in case.plan.steps], ops)
     if garbage:
         lines.insert(len(lines) // 2, "then the robot is happy")
     res = VerificationLoop(make_judge("sim"), LLMPlanner(ScriptedLM([_lm_text(lines)] * 5))).run(

@@ -15,6 +15,7 @@ from actionable.verify.loop import VerificationLoop
 from actionable.worlds.virtualhome.dataset import load_program
 from actionable.worlds.virtualhome.goals import load_goal_annotations
 from actionable.worlds.virtualhome.replay import VirtualHomeReplay
+from tests.verify.edits import apply_edits
 
 PIDS = ("1057_1", "150_2", "152_2", "27_2", "710_2", "1027_2", "124_1", "153_2")
 ANN = load_goal_annotations()
@@ -33,20 +34,7 @@ edits = st.lists(st.tuples(st.sampled_from(("drop", "dup", "move", "copy")), st.
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pid=st.sampled_from(PIDS), ops=edits)
 def test_cleaning_never_loses_goal_conditions(pid, ops):
-    steps = list(load_program(pid).steps)
-    for op, i, j in ops:
-        if not steps:
-            break
-        i, j = i % len(steps), j % (len(steps) + 1)
-        if op == "drop" and len(steps) > 1:
-            del steps[i]
-        elif op == "dup":
-            steps.insert(i, steps[i])
-        elif op == "move":
-            s = steps.pop(i)
-            steps.insert(min(j, len(steps)), s)
-        else:
-            steps.insert(j, steps[i])
+    steps = apply_edits(load_program(pid).steps, ops)
     ex0, met0 = _outcome(steps, pid)
     task = VerifyTask(goal=load_program(pid).task, scene=pid, goal_spec=ANN[pid], program_id=pid)
     final = VerificationLoop(SimulatorJudge()).run(Program(tuple(steps)), task).final
