@@ -27,7 +27,9 @@ With ``lookahead`` (the efficiency benchmark's "larger budget"), every order of 
 ``lookahead`` unmet clauses is tried and the shortest complete plan kept. A reading whose task says
 an order (``GoalReading.ordered``: "put the towel on the rack before you switch on the TV") is first
 searched clause by clause in the reading's order; that plan is kept when it reaches every clause,
-else the unordered search's (the verdict checks the end state either way).
+else the unordered search's (the verdict checks the end state either way). An action goal is done
+last (step 2's order), and where that leaves it unmet (pouring into a coffee maker that is by then
+switched on and shut), the search is run again with the unmet action goals first.
 
 Plans are executable by construction: every committed step executed in the affordance.
 """
@@ -155,7 +157,10 @@ def _tidy(aff, interp, clauses, cfg: GoalSearchConfig, out: GoalPlan, held_at_st
 _NAVIGATION = frozenset(VISIT.split("|"))
 
 
-def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan:
+def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None, first=()) -> GoalPlan:
+    """One greedy search (steps 1-4 of the module doc). ``order``: clause indices searched one at a
+    time in that order, the others after; ``first``: clause indices searched (one at a time) before
+    the others, which then follow the usual order."""
     out = GoalPlan()
     view = interp.view(aff.state)
     cur = check_clauses(clauses, view)
@@ -190,6 +195,9 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None) -> GoalPlan
             idx_first = idx
         idx = visits + [i for i in idx if i not in visits]
         idx_first = visits + [i for i in idx_first if i not in visits]
+        ahead = [i for i in first if i in idx]
+        if ahead:
+            idx = idx_first = ahead[:1]
         if order is not None:
             idx = sorted(idx, key=lambda i: order.index(i) if i in order else len(order) + i)
             idx = idx[:1] if idx and idx[0] in order else idx
@@ -312,6 +320,15 @@ def plan_to_goal(domain, interp, reading: GoalReading, config: GoalSearchConfig 
             alt = _greedy(domain.start(repair_budget=cfg.repair_budget), interp, clauses, cfg, order=list(perm))
             alt.attempts += best.attempts
             if alt.reached and (not best.reached or len(alt.steps) < len(best.steps)):
+                best = alt
+    if not best.reached:  # an action goal left to the end can be blocked there ("did pour" into a
+        # coffee maker already switched on and shut, which opens only when off): done first instead
+        acts = [i for i, c in enumerate(clauses) if c.text in best.remaining and c.options
+                and all(o.kind == "action" for o in c.options)]
+        if acts:
+            alt = _greedy(domain.start(repair_budget=cfg.repair_budget), interp, clauses, cfg, first=acts)
+            alt.attempts += best.attempts
+            if alt.reached:
                 best = alt
     return best
 

@@ -518,3 +518,24 @@ def test_the_device_prior_switches_on_the_one_device_when_nothing_is_read(monkey
     on = R.retrieval_predictor("lto", k=3, threshold=0.5, with_interpreter=False, actions="title", conventions=True,
                                device_prior=True)("Work", x)
     assert {"name": "computer", "state": "ON"} in on["node goals"], on
+
+
+def test_an_action_goal_blocked_at_the_end_is_done_first():
+    """EAI's "Make coffee" 229_1: the water is in the closed coffee maker, which is to end CLOSED and
+    ON with the filter and coffee on it, and "did POUR". Left to the end, pouring needs the maker
+    open, which it opens only when off; the search runs again with the action first and reaches
+    every clause. POUR takes two objects, so its options are pairs only."""
+    from actionable.core.conditions import Clause, Condition, GoalReading
+    from actionable.evaluation.datasets import scene_domain
+    from actionable.evaluation.eai.planners import action_clause
+    from actionable.planning.pipeline import interpreter_for, plan_task
+
+    dom = scene_domain("229_1")
+    pour = action_clause("POUR", [290, 1000, 1001, 1002], "did POUR", "test")
+    assert pour.options and all(o.target is not None for o in pour.options)
+    cl = [Clause((Condition("state", 290, s),), f"coffe maker {s}", "test") for s in ("CLOSED", "ON")]
+    cl += [Clause((Condition("relation", o, "ON", 290),), f"{o} on the maker", "test") for o in (1000, 1001)]
+    res = plan_task(dom, "Make coffee", interpreter_for(dom), reading=GoalReading("Make coffee", tuple(cl + [pour])))
+    assert res.done is True, res.verdict()
+    acts = [s.action for s in res.resolved_program.steps]
+    assert "POUR" in acts and acts.index("POUR") < acts.index("SWITCHON")

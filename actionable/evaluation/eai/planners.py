@@ -187,11 +187,16 @@ def _goal_given(settings: dict) -> Plan:
 
 def action_clause(value: str, objs: list, text: str, source: str):
     """An EAI action goal as a clause: the action (``"RINSE|WASH"``) done with no object, on one of
-    the first six ``objs``, or on a pair of them (EAI's action goals name no object)."""
+    the first six ``objs``, or on a pair of them (EAI's action goals name no object), each only where
+    one of the alternatives takes that many objects (``ACTION_ARITY``: POUR two)."""
     from actionable.core.conditions import Clause, Condition
+    from actionable.core.program import ACTION_ARITY
 
-    opts = [Condition("action", None, value)] + [Condition("action", o, value) for o in objs[:6]]
-    opts += [Condition("action", o, value, t) for o in objs[:6] for t in objs[:6] if o != t]
+    arity = {ACTION_ARITY.get(a, 1) for a in value.split("|")}  # options of an arity no alternative has
+    opts = [Condition("action", None, value)] if 0 in arity else []  # are left out (POUR takes two
+    opts += [Condition("action", o, value) for o in objs[:6]] if 1 in arity else []  # objects: the
+    opts += ([Condition("action", o, value, t) for o in objs[:6] for t in objs[:6] if o != t]  # search tries
+             if 2 in arity else [])  # a clause's first options only)
     return Clause(tuple(opts), text, source)
 
 
