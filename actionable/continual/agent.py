@@ -111,6 +111,10 @@ class ExRAPConfig(BaseModel):
     targets: str = Field("query", pattern="^(query|retrieved)$",
                          description="Eq. 11 targets: the query's own objects (query) or, as before "
                                      "issue 13 item 5, the query-named entities of the retrieved quadruples")
+    cloze_context: str = Field("object", pattern="^(object|retrieved)$",
+                               description="what a cloze query prompt shows: the retrieved quadruples about "
+                                           "the asked object (object) or, as before the 6-room distractor "
+                                           "fix, every retrieved quadruple (retrieved)")
     looks: str = Field("counted", pattern="^(counted|ignored)$",
                        description="Eq. 11 and looks that missed: counted (a target the agent looked for from "
                                    "its believed room without seeing it weighs 1 - exp(-age / staleness_tau) "
@@ -214,7 +218,7 @@ class ExRAPAgent(MemoryAgentBase):
         c = self.config
         self.evaluator = QueryEvaluator(self.lm, mode=c.query_mode, k=c.k, samples=c.samples,
                                         temporal_consistency=c.temporal_consistency, reuse=c.reuse,
-                                        answer=c.answer, min_ratio=c.relevance)
+                                        answer=c.answer, min_ratio=c.relevance, context=c.cloze_context)
         self._cycle = 0
         self._ran: dict[str, int] = {}  # execution text -> step it was last chosen
         self._missed: dict[str, int] = {}  # target entity -> step of the last look at its room that did not see it

@@ -27,6 +27,17 @@ For each instruction's query ``q`` at step ``t``:
   P 0.93 about a television it had never seen (new-user run), and ExRAP acted
   on that belief instead of going to look.
 
+  **Only the asked object's facts** (cloze, ``context="object"``, the default): the prompt for
+  a predicate about ``faucet_2043`` shows the retrieved quadruples whose source or target is
+  ``faucet_2043``, not the rest of the retrieved subgraph. Retrieval is by text similarity, so
+  "faucet in the kitchen is on" also retrieves the *other* faucets; with ``(faucet_43, is, off)``
+  in the prompt SmolLM2-135M answered ``(faucet_2043, is,`` -> on with P 0.17 although
+  ``(faucet_2043, is, on, t=2)`` was the line above (0.84 without the other faucet; the ids do
+  not matter: faucet_232 gave 0.20), so the 6-room house's kitchen faucet was never believed on
+  and its instruction never pending (``follow --scene 1003_2:rooms=6 -x high``, seed 0, SR 0).
+  Facts about other objects are no evidence about this one. ``context="retrieved"`` keeps the
+  whole subgraph (before/after benchmarks); the yes/no format always shows it.
+
   Two estimators, per predicate:
 
   - ``mode="logprob"`` (default): one ``score`` call over the alternatives;
@@ -130,6 +141,9 @@ class QueryEvaluator:
         temporal_consistency: apply Eq. 6-7 (False = ExRAP-TC).
         reuse: apply Eq. 5 reuse (False recomputes every step).
         min_ratio: retrieval relevance cut-off (see :meth:`TEKG.retrieve`).
+        context: what a cloze prompt shows: ``"object"`` (default) the retrieved quadruples
+            about the asked predicate's own object, ``"retrieved"`` all of them (before the
+            distractor fix; see the module docstring).
 
     Raises:
         ConfigError: unknown mode, or logprob mode with a backend lacking ``score``.
@@ -137,7 +151,10 @@ class QueryEvaluator:
 
     def __init__(self, lm, mode: str = "logprob", k: int = 12, samples: int = 10,
                  temporal_consistency: bool = True, reuse: bool = True, seed: int = 0,
-                 answer: str = "cloze", min_ratio: float = 0.0):
+                 answer: str = "cloze", min_ratio: float = 0.0, context: str = "object"):
+        if context not in ("object", "retrieved"):
+            raise ConfigError(f"cloze context must be 'object' or 'retrieved' (got {context!r})")
+        self.context = context
         if not 0.0 <= min_ratio <= 1.0:
             raise ConfigError(f"relevance cut-off must be in [0, 1] (got {min_ratio})")
         self.min_ratio = min_ratio
@@ -185,7 +202,11 @@ class QueryEvaluator:
                     if src not in seen:  # no evidence about this object: uniform prior, no LM call
                         per_fact.append([1.0 / len(alts)])
                         continue
-                    prompt = CLOZE_PROMPT.format(query=query, prev=rec.p, facts=facts_text, t=t,
+                    shown = facts_text
+                    if self.context == "object":  # only the asked object's own facts (distractors)
+                        shown = "\n".join(q.text() for q in sorted(got, key=lambda q: q.t)
+                                          if src in (q.source, q.target))
+                    prompt = CLOZE_PROMPT.format(query=query, prev=rec.p, facts=shown, t=t,
                                                  source=src, relation=rel)
                     per_fact.append(self._answer(prompt, [f" {a}" for a in alts], list(alts).index(value), t))
             else:
