@@ -64,7 +64,15 @@ def plan_command(
                                          help="Batch: plan every task of this file (JSONL {\"id\", \"task\", "
                                               "\"description\", \"scene\"} a line, or one task a line) with one "
                                               "model load; JSONL out (--out), one line a task; a rerun skips the "
-                                              "ids already written (resume after a crash or kill)."),
+                                              "ids already written (resume after a crash or kill). A bad line (empty "
+                                              "or over-long task, not a JSON object, no \"task\", unknown key or "
+                                              "scene, an id an earlier line gave: the first wins) gets an error "
+                                              "record {\"error\": {\"type\", \"message\"}, \"done\": null} naming "
+                                              "the line and the fix, and the rest is planned. Exit 0 when every line "
+                                              "was planned or answered (read each line's \"exit\" for Done / Not "
+                                              "done / refused); 1 when a line was bad or a task failed; 2 when the "
+                                              "file cannot be read or holds no task to plan (missing, not UTF-8, "
+                                              "empty, every line bad)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o",
                                        metavar="FILE", help="With --tasks: the JSONL file the plans are appended to (default: "
                                             "stdout, not resumable)."),
@@ -264,30 +272,38 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
     """``actionable plan --tasks FILE [--out OUT.jsonl]``: one session, one JSON line a task
     (:mod:`actionable.planning.batch`); with ``--variant goal`` (default) each task is read as goal
     conditions and planned to them (the imitation planner where no goal can be read), else the
-    grounded planner; every plan is checked against the goal read from its task. Exit 1 when a
-    task failed or did not execute."""
+    grounded planner; every plan is checked against the goal read from its task. A bad line is an
+    error record of its own; exit 1 when a line was bad or a task failed (Not done and refusals
+    are answers: each line's ``exit`` says), 2 when the file cannot be read or holds no task."""
     import sys
 
     from actionable.cli.progress import line as print_line
     from actionable.core.config import GroundedConfig, LMConfig, make_config
     from actionable.core.registry import planning_domain
     from actionable.lm.registry import check_spec
-    from actionable.planning.batch import read_tasks, run_batch
+    from actionable.planning.batch import BadLine, BatchTask, check_some_task, line_digest, read_lines, run_batch
 
     from actionable.core.errors import ActionableError, InputError
 
-    items = read_tasks(tasks)
+    items = read_lines(tasks)
     if out is not None and (Path(out).is_dir() or not Path(out).resolve().parent.is_dir()):
         raise InputError(f"--out {str(out)!r}: " + (
             "is a directory; give a file such as plans.jsonl" if Path(out).is_dir()
             else f"the directory {str(Path(out).parent)!r} does not exist; create it first"))
 
-    for t in items:  # every scene named: one clear error before any model loads, naming the task
-        if t.scene:
+    for i, t in enumerate(items):  # every scene named: checked before any model loads; a bad one is a bad line
+        if isinstance(t, BatchTask) and t.scene:
             try:
                 planning_domain(env, t.scene)
             except ActionableError as exc:
-                raise InputError(f"--tasks {tasks}: task {t.id!r}: {exc}") from None
+                items[i] = BadLine(t.line, "UnknownScene", f"--tasks {tasks}: line {t.line} (task {t.id!r}): {exc}",
+                                   t.id, t.task, line_digest(f"scene {env} {t.scene}: " + json.dumps([t.id, t.task])))
+    check_some_task(tasks, items)
+    bad = [t for t in items if isinstance(t, BadLine)]
+    if bad:  # decided now: a reader closing stdout early does not turn it into 0
+        from actionable.cli.exitcode import decide
+
+        decide(1)
     gcfg = make_config(GroundedConfig, samples=samples, max_steps=max_steps, temperature=temperature,
                        top_p=top_p, seed=seed)
     lcfg = make_config(LMConfig, model=model, translation_model=translation_model, cache=not no_cache,
@@ -317,23 +333,33 @@ def _plan_batch(tasks, out, domain, env, model, translation_model, lm_mode, samp
 
     say = None if mode() == "off" else print_line
     if out is None:  # stdout: one line a task, not resumable
-        from actionable.planning.batch import record
+        from actionable.planning.batch import bad_line_record, record
 
         failed = 0
         for t in items:
-            rec, kind = record(t, plan_one)
-            failed += kind == "failed"
+            if isinstance(t, BadLine):
+                rec = bad_line_record(t)
+                if say is not None:
+                    say(f"line {t.line}: bad line ({t.type}): {t.message} (exit 2)")
+            else:
+                rec, kind = record(t, plan_one)
+                failed += kind == "failed"
             sys.stdout.write(json.dumps(rec, allow_nan=False) + "\n")
             sys.stdout.flush()
-        if failed:
+        if failed or bad:
             raise typer.Exit(1)
         return
     counts = run_batch(items, out, plan_one, progress=say)
     if say is not None:
         say(f"done: {counts['planned']} planned ({counts['done']} Done or Nothing to do, {counts['not_done']} Not done), "
             f"{counts['refused']} refused or unreadable (exit 2 each), "
-            f"{counts['failed']} failed, {counts['skipped']} already in {out} (LM mode {planner.lm_mode})")
-    if counts["failed"]:
+            f"{counts['failed']} failed, {counts['bad_lines']} bad lines, {counts['skipped']} already in {out} "
+            f"(LM mode {planner.lm_mode})")
+        if bad:
+            say(f"{len(bad)} bad line(s) in {tasks} (lines {', '.join(str(b.line) for b in bad[:10])}"
+                f"{', ...' if len(bad) > 10 else ''}): each has an error record in {out}; fix them and rerun "
+                "with the same --out to plan them (exit 1)")
+    if counts["failed"] or bad:
         raise typer.Exit(1)
 
 

@@ -196,9 +196,13 @@ def test_empty_names_and_a_batch_scene_error_name_what_was_wrong(tmp_path, capsy
     assert "plan file name is empty" in _err(capsys)
     f = tmp_path / "t.jsonl"
     f.write_text('{"id": "ok", "task": "Turn on the TV"}\n{"id": "bad", "task": "Turn on the TV", "scene": "nope"}\n')
-    assert main(["plan", "--tasks", str(f), "--out", str(tmp_path / "o.jsonl")]) == 2
-    err = _err(capsys)
+    # a bad scene is a bad line (7 Dec, ninth session): its own error record, the rest planned, exit 1
+    assert main(["plan", "--tasks", str(f), "--out", str(tmp_path / "o.jsonl")]) == 1
+    err = capsys.readouterr().err
     assert "task 'bad'" in err and "nope" in err, err
+    recs = [json.loads(x) for x in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert [r["ok"] for r in recs] == [True, False] and recs[1]["error"]["type"] == "UnknownScene"
+    assert "line 2 (task 'bad')" in recs[1]["error"]["message"] and "nope" in recs[1]["error"]["message"]
     f.write_text('{"id": "x", "task": "Fly the helicopter"}\n')
     # a refusal is an answer (7 Dec): the batch exits 0, the line says exit 2, the count says refused
     assert main(["plan", "--tasks", str(f), "--out", str(tmp_path / "o2.jsonl")]) == 0

@@ -1,4 +1,5 @@
-"""`actionable plan --tasks FILE --out OUT`: one model load, JSONL out, resumable after kill -9."""
+"""`actionable plan --tasks FILE --out OUT`: one model load, JSONL out, resumable after kill -9
+(bad lines: test_plan_batch_lines.py)."""
 
 from __future__ import annotations
 
@@ -68,7 +69,10 @@ def test_torn_last_line_is_cut_and_replanned(tmp_path):
 
 def test_batch_resumes_after_kill_9(tmp_path):
     tasks = tmp_path / "tasks.jsonl"
-    tasks.write_text("".join(json.dumps({"id": f"t{i}", "task": t}) + "\n" for i, t in enumerate(TASKS)))
+    lines = [json.dumps({"id": f"t{i}", "task": t}) for i, t in enumerate(TASKS)]
+    lines.insert(1, '{"id": "bad", "task": ""}')  # a bad line: its own error record, skipped on resume
+    tasks.write_text("\n".join(lines) + "\n")
+    n = len(lines)
     out = tmp_path / "plans.jsonl"
     p = subprocess.Popen(_cli("plan", "--tasks", str(tasks), "--out", str(out), *FAST),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -82,16 +86,16 @@ def test_batch_resumes_after_kill_9(tmp_path):
     os.kill(p.pid, signal.SIGKILL)
     p.wait()
     first = [json.loads(ln)["id"] for ln in out.read_text().splitlines() if ln.strip()]
-    assert 2 <= len(first) < len(TASKS)
+    assert 2 <= len(first) < n
     r = subprocess.run(_cli("plan", "--tasks", str(tasks), "--out", str(out), *FAST), capture_output=True,
                        text=True, timeout=180)
-    assert r.returncode in (0, 1), r.stderr
-    assert f"resuming: {len(first)} of {len(TASKS)} tasks already in" in r.stderr
+    assert r.returncode == 1, r.stderr  # the bad line (exit 1 on every run while it is there)
+    assert f"resuming: {len(first)} of {n} tasks already in" in r.stderr
     recs = [json.loads(ln) for ln in out.read_text().splitlines()]
     ids = [x["id"] for x in recs]
-    assert sorted(ids) == sorted(f"t{i}" for i in range(len(TASKS))) and len(set(ids)) == len(ids)
+    assert sorted(ids) == sorted(["bad"] + [f"t{i}" for i in range(len(TASKS))]) and len(set(ids)) == len(ids)
     assert ids[: len(first)] == first
-    assert "[%d/%d]" % (len(TASKS), len(TASKS)) in r.stderr  # progress lines
+    assert "[%d/%d]" % (n, n) in r.stderr  # progress lines
     ok = [x for x in recs if x["ok"]]
     assert ok and all(x["result"]["task"] == x["task"] for x in ok)
     assert all(x["exit"] in ((0, 1, 3) if x["ok"] else (1, 2)) for x in recs), recs
@@ -100,7 +104,8 @@ def test_batch_resumes_after_kill_9(tmp_path):
     # a third run plans nothing
     r = subprocess.run(_cli("plan", "--tasks", str(tasks), "--out", str(out), *FAST), capture_output=True,
                        text=True, timeout=180)
-    assert len(out.read_text().splitlines()) == len(TASKS) and "0 planned" in r.stderr
+    assert len(out.read_text().splitlines()) == n and "0 planned" in r.stderr and r.returncode == 1
+    assert [x["error"]["type"] for x in recs if x["id"] == "bad"] == ["EmptyTask"]
 
 
 def test_task_and_tasks_together_is_refused(tmp_path, capsys):
