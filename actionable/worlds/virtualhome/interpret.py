@@ -459,6 +459,11 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
             # "put on the shirt": wearing, not switching on (VirtualHome records no worn state, so the
             # EAI action goal PUTON is checked on the executed steps)
             return self._per_subject(sel, lambda i: [Condition("action", i, "PUTON")])
+        if eff == "clean" and sel is not None and sel.ids and all("BODY_PART" in g.properties_of(i) for i in sel.ids):
+            # "wash your hands": the character washes them (EAI's action goal, "Wash hands": RINSE|WASH);
+            # VirtualHome's hands are objects that are CLEAN from the start, so a CLEAN state would
+            # always read "nothing to do"
+            return [self._clause([Condition("action", i, "WASH|RINSE|SCRUB") for i in sel.ids])]
         if eff in _STATE_OF and sel is not None:
             state = _STATE_OF[eff]
             if sel.ids and all(i in g.rooms for i in sel.ids):

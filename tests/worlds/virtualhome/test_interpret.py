@@ -652,3 +652,22 @@ def test_on_a_container_without_a_surface_is_in_it_and_said(vh):
     assert any("is read as in it" in n for n in r.notes), r.notes
     r = interp.read("Put the apple on the table")
     assert not any("is read as in it" in n for n in r.notes)
+
+
+def test_washing_a_body_part_is_an_action_never_already_clean(vh):
+    """VirtualHome's hands (``hands_both``, BODY_PART) are objects that are CLEAN from the start, so
+    "wash your hands" read as a CLEAN state said "Nothing to do" (a new user's check, 7 Dec). It is
+    the action (EAI's "Wash hands": RINSE|WASH), planned and checked on the executed steps; a plate
+    is still washed to CLEAN."""
+    from actionable.planning.pipeline import plan_task
+
+    dom, interp = vh
+    r = interp.read("Wash your hands")
+    assert r.is_goal and len(r.clauses) == 1
+    opts = r.clauses[0].options
+    assert all(o.kind == "action" and o.value == "WASH|RINSE|SCRUB" for o in opts)
+    assert {dom.graph.class_of(o.subject) for o in opts} == {"hands_both"}
+    res = plan_task(dom, "Wash your hands", interp, reading=r)
+    assert res.done is True and any(s.action == "WASH" for s in res.resolved_program.steps), res.verdict()
+    plate = interp.read("wash the plate")
+    assert plate.is_goal and all(o.kind == "state" and o.value == "CLEAN" for c in plate.clauses for o in c.options)
