@@ -5,11 +5,12 @@ Planner ``goal-predicted`` of :data:`~actionable.evaluation.eai.planners.PLANNER
 those the benchmark's goal-interpretation predictor reads
 (:func:`~actionable.evaluation.eai.goal_retrieval.retrieval_predictor`: the goal interpreter on the
 task name, and on the description unless the row is name-only, plus the annotated goals of the
-nearest tasks the split allows, EAI's conventions; 66.8 F1 on the report half of EAI's goal
-interpretation, leave-title-out), bound to EAI's relevant objects of the task's scene, then planned
-by the goal-directed planner (:func:`~actionable.planning.pipeline.plan_task`). Where nothing is
-predicted on the relevant objects ("Turn on light" in a scene whose relevant object is a floor
-lamp), planner ``goal`` plans instead (the goal interpreter's reading of the task name). The split's
+nearest tasks the split allows, EAI's conventions, the device prior; 73.7 F1 on the report half of
+EAI's goal interpretation, leave-title-out), bound to EAI's relevant objects of the task's scene
+(:func:`predicted_reading`, with the interpreter's own readings of the name and description for
+the instances a quantified reading names), then planned by the goal-directed planner
+(:func:`~actionable.planning.pipeline.plan_task`). Where nothing is predicted on the relevant
+objects, planner ``goal`` plans instead (the goal interpreter's reading of the task name). The split's
 exclusions are the predictor's own (leave-title-out: no program with the task's title or a
 step-for-step twin informs the goals; LOPO: not the program itself).
 
