@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from actionable.core.conditions import CHARACTER, Condition
 from actionable.core.program import ACTION_ARITY, Argument, Step
+from actionable.worlds.virtualhome.goalview import HOLDING
 from actionable.worlds.virtualhome.intents import _room_classes
 
 #: state -> the step that makes it (one object)
@@ -64,7 +65,7 @@ class VirtualHomeAchievers:
         if s == CHARACTER:
             if c.value == "INSIDE":
                 return [Step("WALK", (arg(t),))]
-            if c.value in ("HOLDS", "HOLDS_RH", "HOLDS_LH"):  # a hand named: VirtualHome's GRAB takes the
+            if c.value in HOLDING:  # a hand named: VirtualHome's GRAB takes the
                 return [Step("GRAB", (arg(t),))]  # right hand when it is free, else the left
             if c.value == "ON":
                 return [Step("SIT", (arg(t),)), Step("LIE", (arg(t),))]

@@ -9,6 +9,11 @@ from actionable.core.conditions import CHARACTER, Condition, GoalReading
 from actionable.worlds.virtualhome.intents import _room_classes
 
 
+#: the relations that say the character holds a thing: in either hand (``HOLDS``, the readings'),
+#: or in the hand VirtualHome records (EAI's annotated goals)
+HOLDING = frozenset({"HOLDS", "HOLDS_RH", "HOLDS_LH"})
+
+
 class ConditionViewVH:
     """:class:`~actionable.core.conditions.ConditionView` of a simulator state (a ``StateView`` or a
     ``SceneGraph``)."""

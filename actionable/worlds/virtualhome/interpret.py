@@ -31,7 +31,7 @@ from actionable.grounding import spoken as S
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.virtualhome.achieve import _FLOORS, VirtualHomeAchievers
 from actionable.worlds.virtualhome.discourse import _NEEDS, _STATE_OF, Discourse
-from actionable.worlds.virtualhome.goalview import ConditionViewVH, _as_view
+from actionable.worlds.virtualhome.goalview import HOLDING, ConditionViewVH, _as_view
 from actionable.worlds.virtualhome.intents import EXTRA_VERBS as _EXTRA_VERBS, AnnotatedIntents, _room_classes
 from actionable.worlds.virtualhome.lexicon import SceneLexicon, human
 
@@ -114,7 +114,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         rel = {"INSIDE": "in", "ON": "on", "HOLDS": "holding", "FACING": "facing", "CLOSE": "close to"}.get(
             c.value, c.value.lower())
         tgt = self.name_of(c.target)
-        if c.value in ("HOLDS", "HOLDS_RH", "HOLDS_LH"):
+        if c.value in HOLDING:
             hand = {"HOLDS_RH": " in the right hand", "HOLDS_LH": " in the left hand"}.get(c.value, "")
             return f"the character is {neg}holding {tgt}{hand}"
         return f"{s} is {neg}{rel} {tgt}"
