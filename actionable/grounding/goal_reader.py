@@ -245,8 +245,9 @@ NOT_OBJECTS = frozenset({
     # vague end states ("get the kitchen ready"): no object, no predicate to check
     "ready", "tidy", "neat", "nice", "sorted", "organised", "organized", "presentable", "cozy", "cosy"})
 #: words of a noun phrase that name a place or the speaker's body, not an object to refuse for
-_NOT_THINGS = frozenset({"kitchen", "bathroom", "bedroom", "living", "room", "house", "home", "hallway", "office",
-                         "hair", "hands", "hand", "face", "teeth", "feet"})
+#: the speaker's body ("wash your hands")
+_BODY = frozenset({"hair", "hands", "hand", "face", "teeth", "feet"})
+_NOT_THINGS = frozenset({"kitchen", "bathroom", "bedroom", "living", "room", "house", "home", "hallway", "office"}) | _BODY
 _DETERMINERS = frozenset({"a", "an", "the", "some", "my", "your", "our", "his", "her", "their", "this", "these"})
 
 
@@ -467,7 +468,9 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
         ids = [i for i in ids if lex.in_room(i, room)]
     if rel_ids is not None:
         p, others = rel_ids
-        ids = [i for i in ids if any(lex.related(i, p, o) for o in others)]
+        near = [i for i in ids if any(lex.related(i, p, o) for o in others)]
+        # "wash your hands at the sink": the place says where it is done, not which hands
+        ids = ids if not near and noun[-1] in _BODY else near
     for state, negate in adjectives:
         keep = [i for i in ids if lex.has_state(i, state) != negate]
         if keep:  # "the dirty plate": a filter when the scene tells; else the condition is the reading

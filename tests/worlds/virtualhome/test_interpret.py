@@ -669,5 +669,8 @@ def test_washing_a_body_part_is_an_action_never_already_clean(vh):
     assert {dom.graph.class_of(o.subject) for o in opts} == {"hands_both"}
     res = plan_task(dom, "Wash your hands", interp, reading=r)
     assert res.done is True and any(s.action == "WASH" for s in res.resolved_program.steps), res.verdict()
+    at_sink = interp.read("Wash your hands at the sink")  # where it is done, not which hands (a new user's check)
+    assert at_sink.is_goal and {dom.graph.class_of(o.subject) for c in at_sink.clauses for o in c.options
+                                if o.kind == "action"} == {"hands_both"}
     plate = interp.read("wash the plate")
     assert plate.is_goal and all(o.kind == "state" and o.value == "CLEAN" for c in plate.clauses for o in c.options)
