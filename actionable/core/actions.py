@@ -21,10 +21,14 @@ NAVIGATION = frozenset({"WALK", "RUN", "FIND", "TURNTO", "LOOKAT", "LOOKAT_SHORT
                         "POINTAT"})
 #: Actions that put a held object somewhere.
 PUT_ACTIONS = frozenset({"PUTBACK", "PUTIN"})
+#: Actions that take their first object into a hand.
+TAKE_ACTIONS = frozenset({"GRAB"})
+#: Actions that put their first object out of the hands (put somewhere, dropped, let go).
+RELEASE_ACTIONS = PUT_ACTIONS | frozenset({"PUTOBJBACK", "DROP", "RELEASE"})
 #: The action that establishes an object state (a goal state, or a precondition).
 STATE_FIX: dict[str, str] = {"ON": "SWITCHON", "OFF": "SWITCHOFF", "OPEN": "OPEN", "CLOSED": "CLOSE",
                              "PLUGGED_IN": "PLUGIN", "PLUGGED_OUT": "PLUGOUT"}
 #: The object state each state-setting action makes (the inverse of :data:`STATE_FIX`).
 EFFECT_STATE: dict[str, str] = {act: state for state, act in STATE_FIX.items()}
 
-__all__ = ["INVERSE_ACTIONS", "POSTURE_ACTIONS", "NAVIGATION", "PUT_ACTIONS", "STATE_FIX", "EFFECT_STATE"]
+__all__ = ["INVERSE_ACTIONS", "POSTURE_ACTIONS", "NAVIGATION", "PUT_ACTIONS", "RELEASE_ACTIONS", "STATE_FIX", "TAKE_ACTIONS", "EFFECT_STATE"]

@@ -14,8 +14,10 @@ Shapes:
   THOR ``isToggled``/``isOpen``/``isCooked``...) or ``"relation"`` (edge ``subject --value-->
   target``: ``INSIDE``/``ON``/``HOLDS``; THOR ``IN``/``HOLDS``) or ``"action"`` (a step of the plan
   did one of the ``|``-separated actions of ``value``, on ``subject`` unless it is ``None``: EAI's
-  action goals, "did(WATCH)"). ``subject``/``target`` are world ids (VirtualHome ints, THOR id
-  strings) or :data:`CHARACTER` for the agent.
+  action goals, "did(WATCH)"; ``target``: the action's second object, as in POUR). ``holding``
+  (``"action"`` only): the object the character held when it did the step ("wash your hands with
+  soap"). ``subject``/``target`` are world ids (VirtualHome ints, THOR id strings) or
+  :data:`CHARACTER` for the agent.
 * ``Clause(options, text, source)``: met when any option holds ("put a mug in the sink": any mug;
   "the bedroom light": one option). ``source`` says where the clause came from (``"rule"``: the
   grammar; ``"annotation"``: the annotated goals of a similar packaged program; ``"lm"``).
@@ -49,6 +51,7 @@ class Condition:
     value: str
     target: Any = None
     negate: bool = False
+    holding: Any = None
 
     def to_dict(self) -> dict:
         d = {"kind": self.kind, "subject": self.subject, "value": self.value}
@@ -56,6 +59,8 @@ class Condition:
             d["target"] = self.target
         if self.negate:
             d["negate"] = True
+        if self.holding is not None:
+            d["holding"] = self.holding
         return d
 
 
@@ -150,12 +155,25 @@ class ConditionCheck:
 
 def did(condition: Condition, steps: Iterable) -> bool:
     """An ``"action"`` condition holds on the executed ``steps`` (:class:`~actionable.core.program.Step`):
-    some step's action is one of ``value``'s alternatives (on ``subject`` unless it is ``None``)."""
+    some step's action is one of ``value``'s alternatives (on ``subject`` unless it is ``None``),
+    done while the character held ``holding`` when that is set. What is held is followed through
+    the steps (:data:`~actionable.core.actions.TAKE_ACTIONS` take their first object,
+    :data:`~actionable.core.actions.RELEASE_ACTIONS` put it down); an object held before the first
+    step is not known here, so it counts only once a step took it."""
+    from actionable.core.actions import RELEASE_ACTIONS, TAKE_ACTIONS
+
     alts = set(condition.value.upper().split("|"))
+    held: set = set()
     for st in steps:
-        if st.action.upper() in alts and (condition.subject is None
-                                          or any(a.id == condition.subject for a in st.args)):
+        act = st.action.upper()
+        if act in alts and (condition.subject is None or any(a.id == condition.subject for a in st.args)) \
+                and (condition.holding is None or condition.holding in held):
             return True
+        first = st.args[0].id if st.args else None
+        if act in TAKE_ACTIONS and first is not None:
+            held.add(first)
+        elif act in RELEASE_ACTIONS and first is not None:
+            held.discard(first)
     return False
 
 

@@ -90,7 +90,7 @@ _MODIFIERS = frozenset({"back", "other", "another", "away", "off", "clean", "dir
 _PREPS = {"in": "in", "into": "in", "inside": "in", "to": "in", "on": "on", "onto": "on", "on top of": "on",
           "upon": "on", "under": "under", "next to": "near", "near": "near", "beside": "near", "by": "near",
           "from": "from", "out of": "from", "off": "from", "with": "with", "at": "in"}
-_PLACE_WORDS = frozenset({"room", "area"})
+PLACE_WORDS = frozenset({"room", "area"})
 
 #: words of an instruction to a chat model, not to a household agent
 _NOT_A_TASK = frozenset({"prompt", "instructions", "instruction", "ignore", "system", "pretend", "jailbreak",
@@ -165,6 +165,11 @@ class ClauseReading:
     target: Selector | None = None
     prep: str | None = None
     room: Any = None
+    using: Selector | None = None  # "wash your hands with soap": what is held while doing it
+
+
+#: what a washing is done "with" that is no object to hold ("with warm water", "with care")
+_MEDIA = frozenset({"water", "warm", "hot", "cold", "care", "running", "soapy"})
 
 
 def implied_source(r: ClauseReading, earlier) -> ClauseReading:
@@ -502,7 +507,7 @@ def not_discarded(subject: Selector | None, target: Selector | None, lex: Lexico
 
 
 #: rooms and places of a home that a scene may lack ("to the garage"), besides "<word> room"
-_PLACE_WORDS = frozenset({"lounge", "garage", "hallway", "hall", "attic", "basement", "cellar", "porch", "garden",
+PLACE_WORDS = frozenset({"lounge", "garage", "hallway", "hall", "attic", "basement", "cellar", "porch", "garden",
                           "balcony", "pantry", "nursery", "laundry", "den", "loft", "kitchen", "bathroom", "bedroom",
                           "office", "toilet", "restroom", "lobby", "corridor", "patio", "yard", "backyard"})
 
@@ -513,7 +518,7 @@ def _missing_room(ws: list[str], lex) -> str | None:
     place = [w for w in ws if w not in _DETS]
     if not place or len(place) > 3 or lex.room(ws) is not None:
         return None
-    if place[-1] in ("room", "rooms") or (place[-1] in _PLACE_WORDS and not lex.known(place)):
+    if place[-1] in ("room", "rooms") or (place[-1] in PLACE_WORDS and not lex.known(place)):
         return f"missing:{' '.join(place)}"
     return None
 
@@ -583,6 +588,19 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
                 obj_ws, prep, tgt_ws = rest, None, []
             elif isinstance(here, str) and ws[0] != "get":
                 return here  # "grab the apple in the fridge" with none there: never "put it in the fridge"
+    using = None
+    if effect == "clean" and prep is None and "with" in obj_ws[1:-1]:
+        # "wash your hands with soap": the soap is held while washing (a refusal when the scene has none)
+        k = obj_ws.index("with")
+        tool = obj_ws[k + 1:]
+        if set(tool) & (_MEDIA | _BODY):  # "with warm water", "with your hands": nothing to hold
+            obj_ws = obj_ws[:k]
+        else:
+            got = select(tool, lex, named, strict=True)  # "with a washcloth" in a house without one: refused
+            if isinstance(got, str):
+                return got
+            if isinstance(got, Selector):
+                using, obj_ws = got, obj_ws[:k]
     subject = None
     if obj_ws:
         subject = select(obj_ws, lex, named, strict=effect not in ("water", "fill", "cook", "make"))
@@ -592,6 +610,12 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
             s2 = select(o2, lex, named) if p2 in ("in", "on") and t2 else None
             if isinstance(s2, Selector) and isinstance(select(t2, lex, named), Selector):
                 subject, prep, tgt_ws = s2, p2, t2
+        if isinstance(subject, str) and effect == "clean" and prep is None:
+            # "wash the plates in the sink" with no plate there: the sink is where to wash them
+            o2, p2, t2 = _split_prep(obj_ws)
+            if p2 == "in" and t2 and isinstance(select(t2, lex, named), Selector):
+                s2 = select(o2, lex, named, strict=True)
+                subject = s2 if isinstance(s2, Selector) else subject
         if isinstance(subject, str) or subject is None:
             return subject
     target = None
@@ -613,7 +637,7 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
     elif subject is None and effect not in ("stand", "sit", "lie"):
         return None
     not_discarded(subject, target, lex, named, prep if effect in PLACING else None)
-    return ClauseReading(text, effect, subject, target, prep)
+    return ClauseReading(text, effect, subject, target, prep, using=using)
 
 
-__all__ = ["ASIDE_START", "select_cut", "INTENT_SIMILARITY", "ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal", "not_discarded", "not_a_task", "implied_source", "near_refusal", "snapshot", "names_an_object", "missing_object", "NOT_OBJECTS", "read_clause", "select", "split_verb", "words"]
+__all__ = ["ASIDE_START", "PLACE_WORDS", "select_cut", "INTENT_SIMILARITY", "ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal", "not_discarded", "not_a_task", "implied_source", "near_refusal", "snapshot", "names_an_object", "missing_object", "NOT_OBJECTS", "read_clause", "select", "split_verb", "words"]

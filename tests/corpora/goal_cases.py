@@ -80,6 +80,18 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Get into bed", clauses=2, must=(("state", C, "LYING", None, False),
                                              ("relation", C, "ON", 105, False)), kind="posture"),
     GoalCase("Stand up", clauses=2, must=(("state", C, "SITTING", None, True),), plan="nothing", kind="posture"),
+    # a posture said without a place, after a clause that names a seat or a room: there (a new
+    # user's check, 7 Dec: "... and lie down" lay on the couch, next to the bed the pillow went on)
+    GoalCase("Put the pillow on the bed and lie down", clauses=3,
+             must=(("state", C, "LYING", None, False), ("relation", C, "ON", 105, False)),
+             never=(("relation", C, "ON", 352, False),), kind="posture"),
+    GoalCase("Go to the bedroom and lie down", clauses=3,
+             must=(("relation", C, "INSIDE", 67, False), ("relation", C, "ON", 105, False)), kind="posture"),
+    GoalCase("Put the book on the couch and sit down", clauses=3,
+             must=(("state", C, "SITTING", None, False), ("relation", C, "ON", 352, False)), kind="posture"),
+    # lying goes to a bed named before, not to a couch the task just put things on
+    GoalCase("Put the book on the couch, then lie down", clauses=2, must=(("state", C, "LYING", None, False),),
+             never=(("relation", C, "ON", 352, False),), kind="posture"),
     GoalCase("Grab the remote control", clauses=1, must=(("relation", C, "HOLDS", 1337, False),), kind="holding"),
     GoalCase("Go to the kitchen", clauses=1, must=(("relation", C, "INSIDE", 201, False),), kind="room"),
     # already true: nothing to do

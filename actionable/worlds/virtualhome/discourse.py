@@ -148,6 +148,63 @@ class Discourse:
             return False
         return any(p is not part and G.split_verb(G.words(p), _EXTRA_VERBS)[0] is not None for p in parts)
 
+    def _implied_seat(self, r, history, notes: list):
+        """"Put the pillow on the bed and lie down": a posture said without a place, right after a
+        clause that names something to sit or lie on (its target first, then its object) or a room
+        that has one, is taken there, with a note; ``r`` unchanged otherwise ("lie down" alone: any
+        bed, then the couch, as the achievers order them). Lying goes only to a bed named before: a
+        couch that holds what the task put on it may be too full to lie on (VirtualHome's "Too many
+        things on <x>")."""
+        import dataclasses
+
+        if r.effect not in ("sit", "lie") or r.target is not None or r.subject is not None or not history:
+            return r
+        g = self.graph
+        able = "SITTABLE" if r.effect == "sit" else "LIEABLE"
+        prev = history[-1]
+        if prev.effect == "go" and prev.room is not None and prev.target is None:
+            ids = sorted((i for i in g.node_ids if able in g.properties_of(i) and g.room_of(i) == prev.room
+                          and i != prev.room), key=lambda i: (g.class_of(i) not in ("bed", "couch", "sofa"), i))
+            if ids:
+                sel = G.Selector(g.class_of(ids[0]), "any", [i for i in ids if g.class_of(i) == g.class_of(ids[0])])
+                notes.append(f"'{r.text}': on the {sel.cls.replace('_', ' ')} of the room named before")
+                return G.ClauseReading(r.text, r.effect, None, sel, "on", r.room)
+            return r
+        for sel in (prev.target, prev.subject):  # (lying: on a bed named; a couch full of what was put there may refuse)
+            ids = [i for i in (sel.ids if sel is not None else []) if able in g.properties_of(i)
+                   and (able == "SITTABLE" or g.class_of(i) == "bed")]
+            if ids:
+                notes.append(f"'{r.text}': on {self.name_of(ids[0]) if len(ids) == 1 else 'the ' + sel.cls} named before")
+                return G.ClauseReading(r.text, r.effect, None, dataclasses.replace(sel, ids=ids), "on", r.room)
+        return r
+
+    def _seat_after(self, before: list, clauses: list, text: str):
+        """:meth:`_implied_seat` on the clauses of two chunks read alone ("go to the home office",
+        "sit down"): ``(the clause "on <seat>", a note)`` when ``clauses`` ask only a posture and
+        ``before`` names a seat for it (a relation's target, a state's object, or the room the
+        character goes to), else ``None``."""
+        from actionable.core.conditions import CHARACTER, Condition
+
+        postures = {o.value for c in clauses for o in c.options
+                    if o.kind == "state" and o.subject == CHARACTER and not o.negate}
+        if len(clauses) != 1 or len(postures) != 1 or not postures <= {"SITTING", "LYING"}:
+            return None
+        g = self.graph
+        able = "SITTABLE" if postures == {"SITTING"} else "LIEABLE"
+        for c in reversed(before):
+            for o in c.options:
+                if o.kind == "relation" and o.subject == CHARACTER and o.value == "INSIDE" and o.target in g.rooms:
+                    ids = sorted((i for i in g.node_ids if able in g.properties_of(i) and g.room_of(i) == o.target
+                                  and i != o.target), key=lambda i: (g.class_of(i) not in ("bed", "couch", "sofa"), i))
+                    ids = [i for i in ids if g.class_of(i) == g.class_of(ids[0])] if ids else []
+                else:
+                    ids = [x for x in (o.target, o.subject) if x not in (None, CHARACTER) and x not in g.rooms
+                           and able in g.properties_of(x) and (able == "SITTABLE" or g.class_of(x) == "bed")][:1]
+                if ids:
+                    opts = [Condition("relation", CHARACTER, "ON", i) for i in ids]
+                    return (self._clause(opts), f"'{text}': on {self.name_of(ids[0]) if len(ids) == 1 else 'a ' + g.class_of(ids[0])} named before")
+        return None
+
     def _pronouns(self, part: str, prev, history=()) -> str:
         """"it" / "them" / "the other one" -> the object of the clause before (its target for a state
         verb: "put the milk in the fridge and close it" closes the fridge); a clause without a verb

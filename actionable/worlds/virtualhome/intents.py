@@ -141,7 +141,13 @@ class AnnotatedIntents:
         if any(r.status != "goal" or not r.clauses for r in reads):
             return whole
         notes = [f"'{c}': " + (r.notes[-1] if r.notes else "read alone") for c, r in zip(chunks, reads)]
-        out, visits = visits_on_the_way([c for r in reads for c in r.clauses])
+        clauses = [list(r.clauses) for r in reads]
+        for k in range(1, len(chunks)):  # "put the pillow on the bed and lie down": on that bed
+            seat = self._seat_after(clauses[k - 1], clauses[k], chunks[k])
+            if seat is not None:
+                clauses[k].append(seat[0])
+                notes.append(seat[1])
+        out, visits = visits_on_the_way([c for cl in clauses for c in cl])
         return GoalReading(task, tuple(out), notes=notes + visits)
 
     def _from_annotation(self, spec_list, title) -> list[Clause]:

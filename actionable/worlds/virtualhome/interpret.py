@@ -104,7 +104,8 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
     def describe(self, c: Condition) -> str:
         if c.kind == "action":
             what = " or ".join(x.lower() for x in c.value.split("|"))
-            return f"the character did {what}" + (f" ({self.name_of(c.subject)})" if c.subject is not None else "")
+            return (f"the character did {what}" + (f" ({self.name_of(c.subject)})" if c.subject is not None else "")
+                    + (f" holding {self.name_of(c.holding)}" if c.holding is not None else ""))
         s = self.name_of(c.subject)
         neg = "not " if c.negate else ""
         if c.kind == "state":
@@ -274,6 +275,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
                     return got
                 continue
             r = G.implied_source(r, history)
+            r = self._implied_seat(r, history, notes)
             snap = G.snapshot(r)  # as named, before the reading narrows them
             got = stated or self._conditions(r)
             if isinstance(got, str):
@@ -347,6 +349,11 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
             if cw in cc or cw.rstrip("s") in cc or cc in cw or (bound is not None and c not in bound):
                 continue
             out.append(f"'{w}' is read as {human(c)} (this scene's name for it)")
+        for w in ws:  # "the kitchen light" in a house without a kitchen: the room read for it, said
+            room = self.lex.room([w]) if w in G.PLACE_WORDS else None
+            if room is not None and w not in self.graph.class_of(room).split("_"):
+                out.append(f"'{w}' is read as the {human(self.graph.class_of(room))} (scene {self.name!r} has no "
+                           f"{w}; the room nearest in meaning)")
         return list(dict.fromkeys(out))
 
     def _part_read(self, task, part, parts, notes, out, parts_read):
@@ -459,6 +466,8 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
             # "put on the shirt": wearing, not switching on (VirtualHome records no worn state, so the
             # EAI action goal PUTON is checked on the executed steps)
             return self._per_subject(sel, lambda i: [Condition("action", i, "PUTON")])
+        if eff == "clean" and sel is not None and sel.ids and r.using is not None and r.using.ids:
+            return self._washed_with(sel, r.using, G.words(r.text)[0].upper())
         if eff == "clean" and sel is not None and sel.ids and all("BODY_PART" in g.properties_of(i) for i in sel.ids):
             # "wash your hands": the character washes them (EAI's action goal, "Wash hands": RINSE|WASH);
             # VirtualHome's hands are objects that are CLEAN from the start, so a CLEAN state would
@@ -642,6 +651,29 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         if eff == "go" and tgt is not None:
             return [self._clause([Condition("relation", CHARACTER, "CLOSE", t) for t in tgt.ids])]
         return None
+
+    def _washed_with(self, sel, using, verb: str = "WASH") -> list[Clause]:
+        """"Wash your hands with soap", "wipe the table with a towel": the washing done while the
+        character holds one of ``using`` (a clause per object of a quantified ``sel``, one clause
+        otherwise), and an enabling clause, "the soap is held, or the washing was done with it", that
+        orders the grab before the washing and stays met once it is done."""
+        g = self.graph
+        body = all("BODY_PART" in g.properties_of(i) for i in sel.ids)
+        acts = ["WASH", "RINSE", "SCRUB"] + ([] if body else ["WIPE"])
+        acts = "|".join(sorted(acts, key=lambda a: a != verb))  # the verb said is tried first
+        tools = [u for u in using.ids if "GRABBABLE" in g.properties_of(u)][:4]
+        if not tools:
+            return f"a {human(using.cls)} cannot be held (it lacks GRABBABLE), so nothing can be washed with it"
+        groups = [[i] for i in sel.ids] if sel.quantifier == "all" and not body else [list(sel.ids)]
+        done = [[Condition("action", i, acts, holding=u) for i in grp for u in tools] for grp in groups]
+        held = [Condition("relation", CHARACTER, "HOLDS", u) for u in tools]
+        what = " or ".join(a.lower() for a in acts.split("|"))
+        tool = self.name_of(tools[0]) if len(tools) == 1 else f"a {human(using.cls)} ({', '.join(map(str, tools))})"
+        texts = [f"the character did {what} ({self.name_of(grp[0]) if len(grp) == 1 else 'a ' + human(sel.cls)}) "
+                 f"holding {tool}" for grp in groups]
+        return ([Clause(tuple(opts), t) for opts, t in zip(done, texts)]
+                + [Clause(tuple(held + [o for opts in done for o in opts]), f"the character holds {tool} while washing",
+                          f"rule (enabling: washing with the {human(using.cls)} needs it in hand)")])
 
     def _nearest(self, ids):
         """Of ``ids``, one in a room the task names ("everything in the bedroom is open. Close the
