@@ -189,9 +189,13 @@ class LoopResult:
         return sum(1 for r in self.rounds if r.rejected)
 
     def to_dict(self) -> dict:
+        """``verify --json``'s loop fields: ``revisions``, the rounds that changed the plan (whichever
+        revision was taken); ``rewrites_rejected``, the rounds where the guard replaced the LM
+        planner's rewrite by the critiques applied as written (such a round is also among
+        ``revisions`` when that changed the plan)."""
         return {"initial": self.initial.to_script(), "final": self.final.to_script(),
                 "converged": self.converged, "revisions": self.revisions,
-                "rejected_revisions": self.rejected, "rounds": [r.to_dict() for r in self.rounds]}
+                "rewrites_rejected": self.rejected, "rounds": [r.to_dict() for r in self.rounds]}
 
 
 class VerificationLoop:

@@ -168,4 +168,4 @@ def test_verify_says_when_the_llm_planners_rewrite_is_rejected(tmp_path, capsys)
     assert main(["verify", str(f), "--goal", "Turn on the TV", "--judge", "sim", "--planner", "llm",
                  "--model", lm, "-q", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["rejected_revisions"] == 1 and d["rounds"][0]["rejected"].startswith("revision rejected: ")
+    assert d["rewrites_rejected"] == 1 and d["rounds"][0]["rejected"].startswith("revision rejected: ")

@@ -67,7 +67,7 @@ def test_a_rewrite_that_drops_a_goal_step_is_rejected_and_the_critiques_are_appl
                                                                    "conditions (2 of 4; the plan it revises meets 3)")
     assert "applied deterministically instead" in res.rounds[0].rejected
     assert res.final.to_script().splitlines() == APPLIED and res.converged  # the fallback: apply's revision
-    assert res.to_dict()["rejected_revisions"] == 1 and res.to_dict()["rounds"][0]["rejected"]
+    assert res.to_dict()["rewrites_rejected"] == 1 and res.to_dict()["rounds"][0]["rejected"]
     assert _met(res.final.steps, case.program_id, ann) == (True, 4)
 
 
