@@ -23,6 +23,19 @@ class InputError(ActionableError, ValueError):
     """User-supplied text or file is unusable (empty task, non-UTF-8, too long...)."""
 
 
+class EmptyTaskError(InputError):
+    """The task is empty once control, format and space characters are removed."""
+
+
+class TaskTooLongError(InputError):
+    """The cleaned task is longer than the limit (``length`` and ``limit``, in characters)."""
+
+    def __init__(self, message: str, length: int = 0, limit: int = 0):
+        super().__init__(message)
+        self.length = length
+        self.limit = limit
+
+
 # --- env layer ------------------------------------------------------------------
 class EnvError(ActionableError):
     """Errors of the house: scenes, programs, simulator."""

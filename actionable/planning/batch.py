@@ -34,12 +34,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from actionable.core.errors import ActionableError, BackendUnavailableError, InputError
+from actionable.core.errors import ActionableError, BackendUnavailableError, EmptyTaskError, InputError, TaskTooLongError
 
 
 @dataclass(frozen=True)
@@ -78,16 +77,16 @@ def line_digest(raw: str) -> str:
 def _task_problem(task: str) -> tuple[str, str] | None:
     """``(type, why)`` when ``task`` is empty or over the length limit (what ``plan`` refuses as bad
     input before reading it), else ``None`` (text the planner refuses otherwise is its answer)."""
-    from actionable.planning.prompts import MAX_TASK_CHARS, clean_task
+    from actionable.planning.prompts import clean_task
 
-    if not "".join(c for c in task if unicodedata.category(c)[0] not in "CZ"):
-        return "EmptyTask", "has an empty task"
     try:
-        n = len(clean_task(task, max_chars=10 ** 9))
+        clean_task(task)  # the rule of `plan` itself
+    except EmptyTaskError:
+        return "EmptyTask", "has an empty task"
+    except TaskTooLongError as exc:
+        return "TaskTooLong", f"has a task of {exc.length} characters; the limit is {exc.limit}"
     except InputError:
         return None  # not text: the planner refuses it as it refuses the same text given to `plan`
-    if n > MAX_TASK_CHARS:
-        return "TaskTooLong", f"has a task of {n} characters; the limit is {MAX_TASK_CHARS}"
     return None
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from actionable.core.errors import InputError
+from actionable.core.errors import EmptyTaskError, InputError, TaskTooLongError
 from actionable.planning.examples import Example, format_step_text
 
 #: Longest task text accepted (characters, after cleaning). Task names in the
@@ -40,8 +40,8 @@ def clean_task(task: object, max_chars: int = MAX_TASK_CHARS) -> str:
     compatibility forms unified (NFKC: full-width letters), whitespace collapsed.
 
     Raises:
-        InputError: not a string; empty after cleaning; longer than
-            ``max_chars``; or not text (fewer than half of the characters are
+        InputError: not a string; empty after cleaning (:class:`~actionable.core.errors.EmptyTaskError`);
+            longer than ``max_chars`` (:class:`~actionable.core.errors.TaskTooLongError`); or not text (fewer than half of the characters are
             letters, or no word of 2+ letters) - e.g. random bytes.
     """
     if isinstance(task, bytes):
@@ -59,10 +59,10 @@ def clean_task(task: object, max_chars: int = MAX_TASK_CHARS) -> str:
     t = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in t)
     t = re.sub(r"\s+", " ", t).strip()
     if not t:
-        raise InputError("the task is empty; give an instruction such as \"Make coffee\"")
+        raise EmptyTaskError("the task is empty; give an instruction such as \"Make coffee\"")
     if len(t) > max_chars:
-        raise InputError(f"the task is {len(t)} characters long; the limit is {max_chars}. "
-                         "Give a short instruction such as \"Make coffee\"")
+        raise TaskTooLongError(f"the task is {len(t)} characters long; the limit is {max_chars}. "
+                               "Give a short instruction such as \"Make coffee\"", len(t), max_chars)
     if few_letters(t) or not re.search(r"[^\W\d_]{2,}", t):
         raise InputError("the task does not look like text (too few letters); give an instruction "
                          "such as \"Make coffee\"")

@@ -178,3 +178,22 @@ def test_read_tasks_stays_strict_for_the_python_api(tmp_path):
         from actionable.planning.batch import read_tasks
 
         read_tasks(f)
+
+
+def test_a_batch_line_is_empty_or_too_long_by_plans_own_rule():
+    """The batch's EmptyTask / TaskTooLong are `clean_task`'s typed errors (one rule, not a copy of
+    it): a task that is only a terminal escape sequence is empty there too (it went to the planner
+    as text before)."""
+    from actionable.core.errors import EmptyTaskError, TaskTooLongError
+    from actionable.planning.batch import _task_problem
+    from actionable.planning.prompts import MAX_TASK_CHARS, clean_task
+
+    for empty in ("", " \t ", "\x1b[31m\x1b[0m", "\u200b"):
+        with pytest.raises(EmptyTaskError):
+            clean_task(empty)
+        assert _task_problem(empty)[0] == "EmptyTask"
+    with pytest.raises(TaskTooLongError) as exc:
+        clean_task("wash the dishes " * 40)
+    assert exc.value.limit == MAX_TASK_CHARS and exc.value.length > MAX_TASK_CHARS
+    assert _task_problem("wash the dishes " * 40)[0] == "TaskTooLong"
+    assert _task_problem("Turn on the TV") is None and _task_problem("%%%% ####") is None  # not text: the planner's answer
