@@ -351,7 +351,8 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
             out.append(f"'{w}' is read as {human(c)} (this scene's name for it)")
         for w in ws:  # "the kitchen light" in a house without a kitchen: the room read for it, said
             room = self.lex.room([w]) if w in G.PLACE_WORDS else None
-            if room is not None and w not in self.graph.class_of(room).split("_"):
+            if room is not None and w not in self.graph.class_of(room).split("_") \
+                    and not any(n.startswith(f"'{w}' is read as") for n in out):  # (bound: said above)
                 out.append(f"'{w}' is read as the {human(self.graph.class_of(room))} (scene {self.name!r} has no "
                            f"{w}; the room nearest in meaning)")
         return list(dict.fromkeys(out))
