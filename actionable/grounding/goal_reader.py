@@ -589,14 +589,17 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
             elif isinstance(here, str) and ws[0] != "get":
                 return here  # "grab the apple in the fridge" with none there: never "put it in the fridge"
     using = None
-    if effect == "clean" and prep is None and "with" in obj_ws[1:-1]:
+    if effect == "clean" and prep is None and {"with", "using"} & set(obj_ws[1:-1]):
         # "wash your hands with soap": the soap is held while washing (a refusal when the scene has none)
-        k = obj_ws.index("with")
+        k = next(i for i, w in enumerate(obj_ws) if i and w in ("with", "using"))
         tool = obj_ws[k + 1:]
         if set(tool) & (_MEDIA | _BODY):  # "with warm water", "with your hands": nothing to hold
             obj_ws = obj_ws[:k]
         else:
             got = select(tool, lex, named, strict=True)  # "with a washcloth" in a house without one: refused
+            t2, p2, place = _split_prep(tool)
+            if isinstance(got, str) and p2 == "in" and place and isinstance(select(place, lex, named), Selector):
+                got = select(t2, lex, named, strict=True)  # "with soap at the sink": the sink says where
             if isinstance(got, str):
                 return got
             if isinstance(got, Selector):

@@ -187,7 +187,10 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None, first=()) -
         # done, and the part after it moves the agent on
         visits = [i for i in actions if all(set(o.value.split("|")) <= _NAVIGATION for o in clauses[i].options)]
         actions = [i for i in actions if i not in visits]
-        late = list(dict.fromkeys(late + posture + actions))
+        # an action done with a tool in hand is not late: "wash your hands with soap and sit down"
+        # washes standing, tool in hand, before the posture
+        tooled = [i for i in actions if any(getattr(o, "holding", None) is not None for o in clauses[i].options)]
+        late = list(dict.fromkeys(late + posture + [i for i in actions if i not in tooled]))
         if late and len(late) < len(idx):
             idx = [i for i in idx if i not in late] + late
             idx_first = [i for i in idx if i not in late]

@@ -89,6 +89,9 @@ VH_CASES: tuple[GoalCase, ...] = (
              must=(("relation", C, "INSIDE", 67, False), ("relation", C, "ON", 105, False)), kind="posture"),
     GoalCase("Put the book on the couch and sit down", clauses=3,
              must=(("state", C, "SITTING", None, False), ("relation", C, "ON", 352, False)), kind="posture"),
+    # a room's seat, never its bath mat (a clean-clone check, 7 Dec tenth session)
+    GoalCase("Go to the bathroom and sit down", clauses=3, must=(("relation", C, "ON", 37, False),),
+             kind="posture"),
     # lying goes to a bed named before, not to a couch the task just put things on
     GoalCase("Put the book on the couch, then lie down", clauses=2, must=(("state", C, "LYING", None, False),),
              never=(("relation", C, "ON", 352, False),), kind="posture"),

@@ -29,6 +29,12 @@ _TOPIC_START = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "
 
 #: words for a group of things taken as one ("the other set" of keys, "the other pair" of socks)
 _COLLECTIVE = frozenset({"set", "pair", "lot", "bunch", "load", "batch", "bundle"})
+#: what a posture said in a room without a place goes on, in this order ("go to the bathroom and sit
+#: down": a toilet, never the bath mat; no seat of these: the achievers' own choice)
+_SEAT_CLASSES = ("bed", "couch", "sofa", "chair", "armchair", "bench", "toilet", "piano_bench")
+#: what a posture of lying said in a room goes on (a bench or a chair that VirtualHome lets one lie
+#: on is no place to lie down)
+_LIE_CLASSES = ("bed", "couch", "sofa")
 #: the property an object needs for a state effect (VirtualHome's object properties)
 _NEEDS = {"ON": "HAS_SWITCH", "OFF": "HAS_SWITCH", "OPEN": "CAN_OPEN", "CLOSED": "CAN_OPEN",
           "PLUGGED_IN": "HAS_PLUG", "PLUGGED_OUT": "HAS_PLUG"}
@@ -161,10 +167,12 @@ class Discourse:
             return r
         g = self.graph
         able = "SITTABLE" if r.effect == "sit" else "LIEABLE"
+        seats = _SEAT_CLASSES if able == "SITTABLE" else _LIE_CLASSES
         prev = history[-1]
         if prev.effect == "go" and prev.room is not None and prev.target is None:
             ids = sorted((i for i in g.node_ids if able in g.properties_of(i) and g.room_of(i) == prev.room
-                          and i != prev.room), key=lambda i: (g.class_of(i) not in ("bed", "couch", "sofa"), i))
+                          and i != prev.room and g.class_of(i) in seats),
+                         key=lambda i: (seats.index(g.class_of(i)), i))
             if ids:
                 sel = G.Selector(g.class_of(ids[0]), "any", [i for i in ids if g.class_of(i) == g.class_of(ids[0])])
                 notes.append(f"'{r.text}': on the {sel.cls.replace('_', ' ')} of the room named before")
@@ -191,12 +199,17 @@ class Discourse:
             return None
         g = self.graph
         able = "SITTABLE" if postures == {"SITTING"} else "LIEABLE"
+        seats = _SEAT_CLASSES if able == "SITTABLE" else _LIE_CLASSES
         for c in reversed(before):
             for o in c.options:
                 if o.kind == "relation" and o.subject == CHARACTER and o.value == "INSIDE" and o.target in g.rooms:
                     ids = sorted((i for i in g.node_ids if able in g.properties_of(i) and g.room_of(i) == o.target
-                                  and i != o.target), key=lambda i: (g.class_of(i) not in ("bed", "couch", "sofa"), i))
+                                  and i != o.target and g.class_of(i) in seats),
+                                 key=lambda i: (seats.index(g.class_of(i)), i))
                     ids = [i for i in ids if g.class_of(i) == g.class_of(ids[0])] if ids else []
+                    if ids:
+                        return (self._clause([Condition("relation", CHARACTER, "ON", i) for i in ids]),
+                                f"'{text}': on a {g.class_of(ids[0])} of the {g.class_of(o.target).replace('_', ' ')} named before")
                 else:
                     ids = [x for x in (o.target, o.subject) if x not in (None, CHARACTER) and x not in g.rooms
                            and able in g.properties_of(x) and (able == "SITTABLE" or g.class_of(x) == "bed")][:1]

@@ -140,7 +140,8 @@ class AnnotatedIntents:
         self._exclude = (ex_t, ex_p)
         if any(r.status != "goal" or not r.clauses for r in reads):
             return whole
-        notes = [f"'{c}': " + (r.notes[-1] if r.notes else "read alone") for c, r in zip(chunks, reads)]
+        notes = list(dict.fromkeys(n for r in reads for n in r.notes if " is read as " in n))  # "'kitchen' is read as ..."
+        notes += [f"'{c}': " + (r.notes[-1] if r.notes else "read alone") for c, r in zip(chunks, reads)]
         clauses = [list(r.clauses) for r in reads]
         for k in range(1, len(chunks)):  # "put the pillow on the bed and lie down": on that bed
             seat = self._seat_after(clauses[k - 1], clauses[k], chunks[k])

@@ -735,3 +735,20 @@ def test_washing_in_a_place_says_where_not_which(vh):
     assert r.status == "goal" and r.clauses
     assert {interp.graph.class_of(o.subject) for c in r.clauses for o in c.options} == {"plate"}
     assert interp.read("Wash the plates in the garage").status == "refuse"
+
+
+def test_washing_with_a_tool_said_otherwise_and_before_a_posture(vh):
+    """A clean-clone check (7 Dec, tenth session): "using soap" read as "a soap is CLEAN" (Nothing to
+    do); "with soap at the sink" was refused (no soap in the sink); "... with soap and sit on the
+    couch" washed sitting, after the posture."""
+    from actionable.planning.pipeline import plan_task
+
+    dom, interp = vh
+    for text in ("Wash your hands using soap", "Wash your hands with soap at the sink"):
+        r = interp.read(text)
+        assert r.is_goal and any(o.holding is not None for c in r.clauses for o in c.options), (text, r.why)
+    text = "Wash your hands with soap and sit on the couch"
+    res = plan_task(dom, text, interp)
+    assert res.done is True, res.verdict()
+    acts = [s.action for s in res.resolved_program.steps]
+    assert acts.index("GRAB") < acts.index("WASH") < acts.index("SIT"), acts
