@@ -242,8 +242,9 @@ def drop_undone(clauses, opposite: dict | None = None) -> tuple[list, list[str]]
         moved_on = len(one) == 1 and any(later != put and {p[0] for p in later} == one
                                          for later in map(placements, clauses[i + 1:]) if later)
         if moved_on:  # "put the cup on the table and then put it in the sink": the table is on the way
-            notes.append(f"'{c.text}' is undone by a later part of the task (what is put there is then moved "
-                         f"on): only the end state is planned")
+            notes.append(f"'{c.text}' is undone by a later part of the task (" + (
+                "the character goes on from there" if one == {CHARACTER} else "what is put there is then moved on")
+                + "): only the end state is planned")
         elif hold and any(hold & placed(later) for later in clauses[i + 1:]):
             notes.append(f"'{c.text}' is undone by a later part of the task (what is picked up is then put "
                          f"down): only the end state is planned")

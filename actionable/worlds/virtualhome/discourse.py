@@ -178,9 +178,10 @@ class Discourse:
                 notes.append(f"'{r.text}': on the {sel.cls.replace('_', ' ')} of the room named before")
                 return G.ClauseReading(r.text, r.effect, None, sel, "on", r.room)
             return r
-        for sel in (prev.target, prev.subject):  # (lying: on a bed named; a couch full of what was put there may refuse)
+        for sel in (prev.target, prev.subject):  # (lying: on a bed named, or on the seat of a posture said
+            # before, "sit on the couch and lie down"; a couch full of what was put there may refuse)
             ids = [i for i in (sel.ids if sel is not None else []) if able in g.properties_of(i)
-                   and (able == "SITTABLE" or g.class_of(i) == "bed")]
+                   and (able == "SITTABLE" or g.class_of(i) == "bed" or prev.effect in ("sit", "lie"))]
             if ids:
                 notes.append(f"'{r.text}': on {self.name_of(ids[0]) if len(ids) == 1 else 'the ' + sel.cls} named before")
                 return G.ClauseReading(r.text, r.effect, None, dataclasses.replace(sel, ids=ids), "on", r.room)
@@ -210,9 +211,10 @@ class Discourse:
                     if ids:
                         return (self._clause([Condition("relation", CHARACTER, "ON", i) for i in ids]),
                                 f"'{text}': on a {g.class_of(ids[0])} of the {g.class_of(o.target).replace('_', ' ')} named before")
-                else:
+                else:  # (lying: on a bed, or on the seat of a posture said before: "sit on the couch and lie down")
+                    sat = any(p.kind == "state" and p.subject == CHARACTER for cl in before for p in cl.options)
                     ids = [x for x in (o.target, o.subject) if x not in (None, CHARACTER) and x not in g.rooms
-                           and able in g.properties_of(x) and (able == "SITTABLE" or g.class_of(x) == "bed")][:1]
+                           and able in g.properties_of(x) and (able == "SITTABLE" or g.class_of(x) == "bed" or sat)][:1]
                 if ids:
                     opts = [Condition("relation", CHARACTER, "ON", i) for i in ids]
                     return (self._clause(opts), f"'{text}': on {self.name_of(ids[0]) if len(ids) == 1 else 'a ' + g.class_of(ids[0])} named before")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 
-from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, visits_on_the_way
+from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, drop_undone, visits_on_the_way
 from actionable.core.program import ACTION_ARITY
 from actionable.grounding import goal_reader as G
 from actionable.worlds import goal_phrases as P
@@ -24,6 +24,28 @@ EXTRA_VERBS = (("light", "on"), ("put on", "on"), ("blow out", "off"), ("put out
 INTENT_SIMILARITY = G.INTENT_SIMILARITY
 #: EAI action goals that name no object (the character sleeps, wakes up, stands up)
 _NO_OBJECT = frozenset({"SLEEP", "WAKEUP", "STANDUP"})
+#: VirtualHome's states that undo each other (:func:`~actionable.core.conditions.drop_undone`): a
+#: state a later part reverses is a step on the way
+OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
+            "PLUGGED_OUT": "PLUGGED_IN"}
+_POSTURES = frozenset({"SITTING", "LYING"})
+
+
+def last_posture(clauses: list, notes: list) -> list:
+    """``clauses`` without a posture that a later clause replaces by another ("sit on the couch and
+    lie down": lying; "lie on the bed and then sit up": sitting), a note for each dropped one.
+    Postures are not two-valued (standing is neither), so "stand up" (not sitting, not lying) keeps both."""
+    def posture(c):
+        vals = {o.value for o in c.options if o.kind == "state" and o.subject == CHARACTER and not o.negate}
+        return vals if vals and len(vals) == len(c.options) and vals <= _POSTURES else None
+    out = []
+    for i, c in enumerate(clauses):
+        mine = posture(c)
+        if mine and any((p := posture(later)) and p != mine for later in clauses[i + 1:]):
+            notes.append(f"'{c.text}' is replaced by a later posture of the task: only the end state is planned")
+            continue
+        out.append(c)
+    return out
 
 
 def _room_classes(view) -> frozenset:
@@ -148,8 +170,10 @@ class AnnotatedIntents:
             if seat is not None:
                 clauses[k].append(seat[0])
                 notes.append(seat[1])
-        out, visits = visits_on_the_way([c for cl in clauses for c in cl])
-        return GoalReading(task, tuple(out), notes=notes + visits)
+        out = list({c.options: c for c in reversed([c for cl in clauses for c in cl])}.values())[::-1]  # said twice: once
+        out, undone = drop_undone(last_posture(out, notes), OPPOSITE)
+        out, visits = visits_on_the_way(out)
+        return GoalReading(task, tuple(out), notes=notes + undone + visits)
 
     def _from_annotation(self, spec_list, title) -> list[Clause]:
         """The annotated goals of the title's programs, by class, bound to this scene: a clause per
@@ -254,4 +278,4 @@ def _title_matrix(embedder):
     return _MATRIX[key]
 
 
-__all__ = ["AnnotatedIntents", "INTENT_SIMILARITY"]
+__all__ = ["AnnotatedIntents", "INTENT_SIMILARITY", "OPPOSITE", "last_posture"]

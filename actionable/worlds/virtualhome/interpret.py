@@ -32,7 +32,7 @@ from actionable.worlds import goal_phrases as P
 from actionable.worlds.virtualhome.achieve import _FLOORS, VirtualHomeAchievers
 from actionable.worlds.virtualhome.discourse import _NEEDS, _STATE_OF, Discourse
 from actionable.worlds.virtualhome.goalview import HOLDING, ConditionViewVH, _as_view
-from actionable.worlds.virtualhome.intents import EXTRA_VERBS as _EXTRA_VERBS, AnnotatedIntents, _room_classes
+from actionable.worlds.virtualhome.intents import EXTRA_VERBS as _EXTRA_VERBS, OPPOSITE as _OPPOSITE, AnnotatedIntents, _room_classes, last_posture
 from actionable.worlds.virtualhome.lexicon import SceneLexicon, human
 
 #: a statement of how something is, beside a command ("the fumes are awful"): an aside even when
@@ -59,8 +59,6 @@ _UNDONE = frozenset({"OFF", "CLOSED", "PLUGGED_OUT"})
 #: of :data:`_MUSIC_PLAYERS` the scene has; no packaged title needed)
 _MUSIC = re.compile(r"\b(?:listen to|play|put on|put) (?:some |a bit of |the )?(?:music|songs?|tunes)(?: on)?\b", re.I)
 _MUSIC_PLAYERS = ("stereo", "cd_player", "radio")
-_OPPOSITE = {"ON": "OFF", "OFF": "ON", "OPEN": "CLOSED", "CLOSED": "OPEN", "PLUGGED_IN": "PLUGGED_OUT",
-             "PLUGGED_OUT": "PLUGGED_IN"}
 #: (state an adjective names, state the verb makes) where the verb undoes the adjective ("wash the
 #: dirty dishes"): with no instance in that state there is nothing to do
 _UNDOES = frozenset({("DIRTY", "CLEAN"), ("OPEN", "CLOSED"), ("CLOSED", "OPEN"), ("ON", "OFF"), ("OFF", "ON"),
@@ -308,7 +306,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
             return self._intent(task, notes)
         out = self._doors_shut(bind_references(parts_read, lambda c, opts: self._clause(opts, c.source)))
         out = list({c.options: c for c in reversed(out)}.values())[::-1]  # said twice ("..., bring it here"): once
-        out, undone = drop_undone(out, _OPPOSITE)
+        out, undone = drop_undone(last_posture(out, notes), _OPPOSITE)
         out, visits = visits_on_the_way(out)
         notes += undone + visits
         bound_classes = {self.graph.class_of(x) for c in out for o in c.options for x in (o.subject, o.target)

@@ -141,7 +141,9 @@ def corrective_steps(unmet: list[tuple[bool, dict]], view: Any, step: Step) -> l
         # "put the towel on the bed"), without naming a precondition: one object on it is moved off
         x = step.args[0].id
         near = view.close_to_character()
-        on = [o for o in view.sources(x, "ON") if "GRABBABLE" in view.properties_of(o)]
+        on = sorted((o for o in view.sources(x, "ON") if "GRABBABLE" in view.properties_of(o)),
+                    key=lambda o: (not isinstance(o, int), o if isinstance(o, int) else 0))  # the lowest id: the
+        # furniture's own things (a pillow) before what the house's programs added on it (the book just put there)
         if x in near and on:
             o = _node(view, on[0])
             surf = _free_surface(view, args | {on[0], x})
