@@ -83,7 +83,8 @@ def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output,
 #: the notes of a reading the human output shows (they say how the words were read)
 _SHOWN_NOTES = (" is read as ", " that fit are bound (", " so there is nothing to ", " names nothing to do",
                 " so nothing is kept ", "said without a verb I know", " has no action for the activity itself", "' means one: ",
-                " so VirtualHome cannot make them ", " is undone by a later part of the task")
+                " so VirtualHome cannot make them ", " is undone by a later part of the task", " named before",
+                " is replaced by a later posture")
 
 
 def print_reading(con, result) -> None:

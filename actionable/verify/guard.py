@@ -37,11 +37,18 @@ deterministic revision, and the round records ``"revision rejected: <why>"``
 (:attr:`~actionable.verify.loop.Round.rejected`; counted by
 :attr:`~actionable.verify.loop.LoopResult.rejected`).
 
-What holds by construction: with a judge whose critiques never lower the goal conditions met
-(the ``sim`` and ``hybrid`` judges), no round of the loop lowers them, whatever the planner
-writes; and an accepted rewrite executes. With the ``llm`` / ``rule`` judges the fallback is that
-judge's own critiques applied, which can still lose a condition (the judge's failure, not the
-planner's). The guard needs a world to replay in: the judge's own simulator (``sim``, ``hybrid``:
+**The judge's critiques** (:func:`check_critiques`). A judge that does not replay its own
+critiques (``llm``, ``rule``) can ask for edits that lose a goal condition (SmolLM2 as judge asked
+to remove the faucet a plan needed). With such a judge, every round's revision, whichever planner
+made it, is replayed against the plan it revises, and refused when it loses executability or a
+goal condition: the round keeps the plan and records ``"critiques rejected: <why>; the plan is
+kept"``. The ``sim`` and ``hybrid`` judges keep an edit only when the replay shows it loses
+nothing, so the check is skipped for them (no cost).
+
+What holds by construction: with a referee, no round of the loop lowers the goal conditions met
+or makes an executing plan fail, whatever the judge and planner write; and an accepted rewrite
+executes. The guard protects goal conditions, not the labels: an LLM judge's needless edit that
+loses nothing is kept. The guard needs a world to replay in: the judge's own simulator (``sim``, ``hybrid``:
 their ``outcomes``), or a ``sim`` judge of the loop's world (:func:`referee_for`); a loop without
 one leaves revisions unchecked and says so in the round's model notes. Nothing here depends on a
 world: the referee is any object with ``outcomes(plans, task)``
@@ -60,7 +67,7 @@ from actionable.core.program import Program
 from actionable.verify.base import PlanOutcome, VerifyTask
 from actionable.verify.critique import Critique, CritiqueKind
 
-__all__ = ["PlanOutcome", "Referee", "GuardVerdict", "check_revision", "referee_for", "requested_inserts"]
+__all__ = ["PlanOutcome", "Referee", "GuardVerdict", "check_critiques", "check_revision", "referee_for", "requested_inserts"]
 
 
 @runtime_checkable
@@ -136,6 +143,34 @@ def check_revision(referee: Referee, before: Program, after: Program, critiques:
         return GuardVerdict(False, f"it has {len(after)} steps, more than {what}, and meets no more goal "
                                    f"conditions ({oa.goals_met} of {oa.goals_total})", None, ob, oa)
     return GuardVerdict(True, "", oa.plan, ob, oa)
+
+
+def check_critiques(referee: Referee, before: Program, after: Program, task: VerifyTask) -> str:
+    """Why ``after`` (a round's revision, whatever judge and planner made it) may not replace
+    ``before``, or ``""`` when it may: it must not lose what ``before`` had. It is refused when it
+    names an object the scene lacks or cannot be replayed, when ``before`` executes and ``after``
+    does not, or when it meets fewer goal conditions (issue 26: "no plan loses task success after
+    cleaning"; an LLM judge asked to remove the faucet a plan needs, and ``apply`` did).
+
+    Raises:
+        EnvError: ``before`` cannot be replayed."""
+    try:
+        ob = referee.outcomes([before], task)[0]
+    except EnvError:
+        return ""  # the plan itself cannot be replayed here: nothing to compare with
+    try:
+        oa = referee.outcomes([before, after], task)[1]
+    except EnvError as exc:
+        name = getattr(exc, "class_name", None)
+        return f"the revision names {name!r}, which the scene lacks" if name else "the revision cannot be replayed"
+    if ob.executable and not oa.executable:
+        at = f" (step {oa.failed_index + 1}" + (f": {oa.error})" if oa.error else ")") \
+            if oa.failed_index is not None else ""
+        return f"the plan executes and its revision does not{at}"
+    if oa.goals_met < ob.goals_met:
+        return (f"the revision meets fewer goal conditions ({oa.goals_met} of {oa.goals_total}; the plan meets "
+                f"{ob.goals_met})")
+    return ""
 
 
 def referee_for(judge, world=None):

@@ -37,11 +37,11 @@ from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 from actionable.core.program import Program, Step, parse_step
-from actionable.core.errors import ConfigError, ProgramParseError, ResolutionError, VerifyError
+from actionable.core.errors import ConfigError, EnvError, ProgramParseError, ResolutionError, VerifyError
 from actionable.lm.base import GenerationParams, LanguageModel
 from actionable.verify.critique import Critique, _bind_ids, apply_critiques
 from actionable.verify.base import Judge, VerifyTask
-from actionable.verify.guard import Referee, check_revision, referee_for
+from actionable.verify.guard import Referee, check_critiques, check_revision, referee_for
 from actionable.verify.judge import wrap_for_model
 
 DEFAULT_MAX_ROUNDS = 5
@@ -151,7 +151,8 @@ class Round:
     model_notes: tuple[str, ...] = ()
     goal_conditions: tuple[str, ...] = ()
     #: ``"revision rejected: <why>; ..."`` when the revision guard replaced the planner's revision
-    #: with the deterministic one (:mod:`actionable.verify.guard`), else empty
+    #: with the deterministic one, ``"critiques rejected: <why>; the plan is kept"`` when the
+    #: judge's critiques lost a goal condition (:mod:`actionable.verify.guard`), else empty
     rejected: str = ""
 
     def to_dict(self) -> dict:
@@ -186,16 +187,23 @@ class LoopResult:
     @property
     def rejected(self) -> int:
         """Rounds whose planner revision the guard rejected (:attr:`Round.rejected`)."""
-        return sum(1 for r in self.rounds if r.rejected)
+        return sum(1 for r in self.rounds if r.rejected.startswith("revision rejected"))
+
+    @property
+    def critiques_rejected(self) -> int:
+        """Rounds whose judge critiques the guard refused, keeping the plan (:attr:`Round.rejected`)."""
+        return sum(1 for r in self.rounds if r.rejected.startswith("critiques rejected"))
 
     def to_dict(self) -> dict:
         """``verify --json``'s loop fields: ``revisions``, the rounds that changed the plan (whichever
         revision was taken); ``rewrites_rejected``, the rounds where the guard replaced the LM
         planner's rewrite by the critiques applied as written (such a round is also among
-        ``revisions`` when that changed the plan)."""
+        ``revisions`` when that changed the plan); ``critiques_rejected``, the rounds whose judge
+        critiques would have lost a goal condition, so the plan was kept (not among ``revisions``)."""
         return {"initial": self.initial.to_script(), "final": self.final.to_script(),
                 "converged": self.converged, "revisions": self.revisions,
-                "rewrites_rejected": self.rejected, "rounds": [r.to_dict() for r in self.rounds]}
+                "rewrites_rejected": self.rejected, "critiques_rejected": self.critiques_rejected,
+                "rounds": [r.to_dict() for r in self.rounds]}
 
 
 class VerificationLoop:
@@ -246,6 +254,18 @@ class VerificationLoop:
             return keep, rev.warnings, ""
         return det, rev.warnings, f"revision rejected: {v.reason}; the critiques were applied deterministically instead"
 
+    def _loses(self, current: Program, after: Program, task) -> str:
+        """Why the round's revision ``after`` may not replace ``current`` (empty: it may): the
+        judge's critiques checked by :func:`~actionable.verify.guard.check_critiques`, with the guard
+        on, a referee, and a judge that does not replay its own critiques (``llm``, ``rule``)."""
+        if not self.guard or self.referee is None or after.steps == current.steps \
+                or getattr(self.judge, "sim", self.judge) is self.referee:
+            return ""
+        try:
+            return check_critiques(self.referee, current, after, task)
+        except EnvError:
+            return ""
+
     def run(self, plan: Program, task: VerifyTask) -> LoopResult:
         """Verify ``plan`` for ``task``; returns every round and the final plan.
 
@@ -287,6 +307,9 @@ class VerificationLoop:
                 break
             rev = self.planner.revise(current, new, task)
             after, planner_notes, rejected = self._guarded(current, rev, new, task)
+            lost = self._loses(current, after, task)
+            if lost:  # an LLM judge's critiques that lose a goal condition: the plan stays
+                after, rejected = current, f"critiques rejected: {lost}; the plan is kept"
             changed = after.steps != current.steps
             revisions += int(changed)
             progressing = {c.key for c in new} if changed else set()

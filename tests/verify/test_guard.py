@@ -246,3 +246,36 @@ def test_a_rewrite_that_ignores_a_removal_and_gains_nothing_is_rejected(ann):
     case, res = _c01_loop(ann, APPLIED[:7] + ["[FIND] <television> (410)"] + APPLIED[7:])
     assert res.rejected == 1 and "more than the critiques applied as written (9)" in res.rounds[0].rejected
     assert res.final.to_script().splitlines() == APPLIED
+
+
+def test_an_llm_judges_critiques_that_lose_a_goal_condition_are_refused_and_the_plan_kept(ann):
+    """An LLM judge (scripted) asks to remove the SWITCHON that "Watch TV" needs (SmolLM2 as judge
+    asked to remove a needed faucet step on verify_new). With the guard, the round's revision is
+    replayed against the plan it revises and refused: the plan is kept and the round says why.
+    Without the guard (the paper's loop as published) the plan loses the condition. A needless
+    removal that loses nothing (the SWITCHOFF) is kept."""
+    case = CASES["c01"]
+    bad = " " + "\n".join(f"{i}. {ln}" if i > 1 else ln for i, ln in enumerate(case.plan.to_script().splitlines(), 1))
+    bad = bad.replace("[SWITCHON] <television> (410)", "[SWITCHON] <television> (410) #REMOVE: not needed") + "\n"
+    task = case.task(ann)
+    referee = referee_for(make_judge("llm", lm=ScriptedLM([])))
+    res = VerificationLoop(make_judge("llm", lm=ScriptedLM([bad] * 5)), referee=referee).run(case.plan, task)
+    # (without the SWITCHON the SWITCHOFF after it no longer executes either)
+    assert res.rounds[0].rejected.startswith("critiques rejected: the plan executes and its revision does not"), \
+        res.rounds[0].rejected
+    assert res.rounds[0].rejected.endswith("the plan is kept")
+    assert res.final.steps == case.plan.steps and res.critiques_rejected >= 1 and res.rejected == 0
+    assert res.to_dict()["critiques_rejected"] == res.critiques_rejected
+    unguarded = VerificationLoop(make_judge("llm", lm=ScriptedLM([bad] * 5)), referee=referee,
+                                 guard=False).run(case.plan, task)
+    assert _met(unguarded.final.steps, case.program_id, ann) != _met(case.plan.steps, case.program_id, ann)
+    good = bad.replace(" #REMOVE: not needed", "").replace("[SWITCHOFF] <television> (410)",
+                                                           "[SWITCHOFF] <television> (410) #REMOVE: undoes it")
+    res = VerificationLoop(make_judge("llm", lm=ScriptedLM([good] * 5)), referee=referee).run(case.plan, task)
+    assert not any(r.rejected for r in res.rounds) and "SWITCHOFF" not in res.final.to_script()
+    watch = bad.replace(" #REMOVE: not needed", "").replace("[WATCH] <television> (410)",
+                                                            "[WATCH] <television> (410) #REMOVE: not needed")
+    res = VerificationLoop(make_judge("llm", lm=ScriptedLM([watch] * 5)), referee=referee).run(case.plan, task)
+    assert res.rounds[0].rejected.startswith("critiques rejected: the revision meets fewer goal conditions"), \
+        res.rounds[0].rejected
+    assert res.final.steps == case.plan.steps

@@ -186,7 +186,7 @@ def run_episode(payload: dict, state: dict, lm_cache: bool = False) -> dict:
         "counts_final": score_edits(example, final).to_dict(),
         "valid_removed": valid_removed(example, final),
         "revisions": result.revisions, "converged": result.converged, "rounds": len(result.rounds),
-        "rejected": result.rejected, "len_gold": len(example.gold), "len_corrupted": len(example.corrupted), "len_final": len(final),
+        "rejected": result.rejected, "critiques_rejected": result.critiques_rejected, "len_gold": len(example.gold), "len_corrupted": len(example.corrupted), "len_final": len(final),
         "gold": _outcome(example.gold.steps, scene, spec, state["sim"]),
         "corrupted": _outcome(example.corrupted.steps, scene, spec, state["sim"]),
         "final": _outcome(final.steps, scene, spec, state["sim"]),

@@ -135,7 +135,7 @@ def run_demo(demo, judge_name: str, *, which: str = "noised", lm=None, max_round
             used[t] += 1
     loop = _score(plan, lab, removed_idx, list(added.elements()), deleted)
     rec = {"id": demo.id, "task": demo.task, "judge": judge_name, "which": which, "scene": scene,
-           "n_steps": len(plan), "n_inserted": sum(lab), "r1": r1, "loop": loop, "revisions": res.revisions, "rejected": res.rejected,
+           "n_steps": len(plan), "n_inserted": sum(lab), "r1": r1, "loop": loop, "revisions": res.revisions, "rejected": res.rejected, "critiques_rejected": res.critiques_rejected,
            "converged": res.converged, "rounds": len(res.rounds),
            "critiques": [c.describe() for c in first], "final": [s.to_script() for s in res.final.steps],
            "model_notes": [n for r in res.rounds for n in r.model_notes]}
