@@ -84,10 +84,17 @@ def clauses(task: str, object_words: Iterable[str], sentences: bool = False) -> 
             end += 1
         spans.append((p[:first], p[first:end], p[end:]))
     out: list[list] = []
+    kept: list[int] = []  # the spans that start a clause of their own
     own_words = [[w for w in pre + obj if w not in _ARTICLES] for pre, obj, post in spans]
     for k, (pre, obj, post) in enumerate(spans):
         own_verb = any(w not in _ARTICLES for w in pre)
         statement = bool({"is", "are"} & set(post))  # "the purse is on the desk": states, borrows no verb
+        if not pre and k > 0 and not post and {"with", "using"} & set(out[-1][2]):
+            # "wash your hands with soap and water": a bare noun goes on the tool phrase of the one
+            # washing ("wipe the table with a rag and the chair" wipes both)
+            out[-1][2] = out[-1][2] + ["and"] + obj
+            continue
+        kept.append(k)
         if not own_verb and k > 0 and not statement:
             pre = [w for w in out[-1][0] if w not in _ARTICLES] + pre
             if post:  # "the plate in the sink": the parts before that share the verb end the same way
@@ -99,6 +106,7 @@ def clauses(task: str, object_words: Iterable[str], sentences: bool = False) -> 
                         break
         out.append([pre, obj, post, own_verb or k == 0])
     texts = [" ".join(pre + obj + post) for pre, obj, post, _ in out]
+    own_words = [own_words[i] for i in kept]
     for k in range(1, len(out)):  # "the lights in the bathroom and the bedroom": the same lights, there
         _, _, post, own = out[k]
         prev = texts[k - 1].split()

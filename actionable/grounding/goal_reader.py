@@ -592,8 +592,11 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
     if effect == "clean" and prep is None and {"with", "using"} & set(obj_ws[1:-1]):
         # "wash your hands with soap": the soap is held while washing (a refusal when the scene has none)
         k = next(i for i, w in enumerate(obj_ws) if i and w in ("with", "using"))
-        tool = obj_ws[k + 1:]
-        if set(tool) & (_MEDIA | _BODY):  # "with warm water", "with your hands": nothing to hold
+        # "with soap and water": the tool is the part that is no medium ("with warm water", "with your
+        # hands": nothing to hold)
+        tool = next((p.split() for p in " ".join(obj_ws[k + 1:]).split(" and ")
+                     if not set(p.split()) & (_MEDIA | _BODY)), [])
+        if not tool:
             obj_ws = obj_ws[:k]
         else:
             got = select(tool, lex, named, strict=True)  # "with a washcloth" in a house without one: refused

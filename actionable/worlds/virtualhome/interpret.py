@@ -632,6 +632,10 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
             if tgt is not None:
                 able = "SITTABLE" if eff == "sit" else "LIEABLE"
                 on = [t for t in tgt.ids if able in g.properties_of(t)]
+                if not on and r.prep == "on" and "on" in G.words(r.text):  # "sit on the TV": no seat near it
+                    return (f"a {human(tgt.cls)} is not for {'sitting' if eff == 'sit' else 'lying'} on (it lacks "
+                            f"{able}); name {'a seat, such as the couch or a chair' if eff == 'sit' else 'a bed or the couch'}"
+                            f" (\"{eff} by the {human(tgt.cls)}\" takes a seat near it)")
                 if not on:  # "sit at the desk": on a chair in the desk's room (another seat when none)
                     rooms = {g.room_of(t) for t in tgt.ids}
                     on = sorted((i for i in g.node_ids if able in g.properties_of(i) and g.room_of(i) in rooms

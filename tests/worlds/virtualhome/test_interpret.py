@@ -752,3 +752,21 @@ def test_washing_with_a_tool_said_otherwise_and_before_a_posture(vh):
     assert res.done is True, res.verdict()
     acts = [s.action for s in res.resolved_program.steps]
     assert acts.index("GRAB") < acts.index("WASH") < acts.index("SIT"), acts
+
+
+def test_tool_phrases_and_seats_a_clean_clone_check_found(vh):
+    """"with soap and water" is one tool phrase (it read "wash water" as a second task); "sit on the
+    TV" is refused (it sat on a chair and the note said "on television"), "sit by the TV" still
+    takes a chair near it."""
+    from actionable.grounding.clauses import clauses
+
+    _, interp = vh
+    assert clauses("wash your hands with soap and water", ["hands", "soap", "water"]) == \
+        ["wash your hands with soap and water"]
+    assert clauses("wipe the table with a rag and the chair", ["table", "rag", "chair"]) == \
+        ["wipe the table with a rag", "wipe the chair"]
+    r = interp.read("Wash your hands with soap and water")
+    assert r.is_goal and len(r.clauses) == 2 and any(o.holding is not None for o in r.clauses[0].options)
+    r = interp.read("Turn on the TV, then sit on it")
+    assert r.status == "refuse" and "not for sitting on" in r.why
+    assert interp.read("Sit by the TV").is_goal
