@@ -13,7 +13,7 @@ id             entity                  states (``is``)             room
 200 + k        ``left_lane_<st>_<id>`` ``blocked`` / ``free``      junction street k enters
 300 + i        ``crossing_<pl>_<id>``  ``waiting`` / ``clear``     junction i
 400            ``car_ahead_400``       ``stalled`` / ``moving``    wherever the ego is
-65             ``agent`` (the ego)     goal states, see below      junction ahead
+65             ``agent`` (the ego)     goal states, see below      junction ahead (or in)
 =============  ======================  ==========================  =======================
 
 Observations are TEKG triples of what the ego sees (its street's left lane, its street's light

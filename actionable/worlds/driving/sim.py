@@ -277,7 +277,13 @@ class TownSim:
     def ego(self) -> dict:
         """Ego state: ``edge``, ``lane`` (1 right, 2 left), ``pos`` and ``to_line`` (m),
         ``speed`` (m/s), ``halted`` (speed < 0.1 m/s), ``stopped`` (at a SUMO stop), ``junction``
-        (the one ahead)."""
+        (the one ahead; inside a junction, that one).
+
+        Inside a junction (an internal edge ``:B2_4``) ``junction`` was the end of the street
+        after it, a block on: an ego released from its stop at the market line rolled 2 m into
+        the market junction in 1 s, and the trace's place said hospital (issue 25, ``follow
+        --env driving --seed 3``: a stop at t=31, an overtake at t=32, record t=33), as did the
+        goal "reach the hospital" and the text "ego is inside the hospital junction"."""
         v = self.ls.vehicle
         edge = v.getRoadID(EGO)
         for _ in range(120):  # teleporting (on no road): tick brings it back on a street (see tick)
@@ -292,10 +298,11 @@ class TownSim:
         pos = v.getLanePosition(EGO)
         length = self.town.length.get(edge, 0.0)
         speed = v.getSpeed(EGO)
-        if internal:
-            route, idx = v.getRoute(EGO), v.getRouteIndex(EGO)
-            nxt = route[min(idx + 1, len(route) - 1)]
-            junction = self.town.ends[nxt][1]
+        if internal:  # SUMO names a junction's internal edges ":<junction>_<index>"
+            junction = edge[1:].rsplit("_", 1)[0]
+            if junction not in self.town.place:  # (never in a netgenerate grid) the next street's end
+                route, idx = v.getRoute(EGO), v.getRouteIndex(EGO)
+                junction = self.town.ends[route[min(idx + 1, len(route) - 1)]][1]
         else:
             junction = self.town.ends[edge][1]
         return {"edge": edge, "internal": internal, "lane": lane, "pos": pos,

@@ -412,7 +412,8 @@ class DrivingWorld(World):
                 "car_ahead": sim.car_ahead()}
 
     def observe(self) -> dict:
-        """What the ego sees: ``time`` (s), ``street`` and ``place`` ahead (names), ``lane``
+        """What the ego sees: ``time`` (s), ``street`` and ``place`` ahead (names; inside a junction
+        ``street`` is None and ``place`` that junction's), ``lane``
         (``right``/``left``), ``speed`` (m/s), ``to_line`` (m), ``halted``, ``light``, ``crossing``,
         ``left_lane``, ``car_ahead``, ``vehicles`` / ``pedestrians`` (ids within 60 m or on the street)."""
         sim = self._need()
