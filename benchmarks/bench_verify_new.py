@@ -114,7 +114,7 @@ def run_case(case, loop, ann, facts_cache):
     return {"id": case.id, "source": case.source, "kinds": list(case.kinds), "clean_case": case.is_clean,
             "strict": strict.to_dict(), "t2": lenient.to_dict(), "loop": score_edits(ex, final).to_dict(),
             "exact": exact, "revisions": res.revisions, "converged": res.converged, "rounds": len(res.rounds),
-            "rejected": res.rejected,
+            "rejected": res.rejected, "critiques_rejected": res.critiques_rejected,
             "found": {k: v for k, v in found.items()}, "seconds": secs,
             "success_before": before.correct, "success_after": after is not None and after.correct,
             "no_loss": no_loss, "unresolved_final": not ok,

@@ -12,6 +12,8 @@ demonstrations (:mod:`actionable.evaluation.verification.teach`) and the new lab
 * P / R / F1 of the judge's round-1 critiques (the paper's per-action scoring);
 * task success before -> after (executes and meets every goal condition) and ``lost``: plans
   correct before and not after (the target: 0);
+* ``critiques rejected``: rounds whose judge critiques (an ``llm`` / ``rule`` judge's) the guard
+  refused because the revision lost a goal condition or executability (the plan kept);
 * ``rejected``: LM planner revisions the loop's revision guard rejected (replaced by the
   deterministic revision; :mod:`actionable.verify.guard`);
 * convergence by round: the share of plans the loop finished (the judge had no new critique) with
@@ -99,7 +101,7 @@ def from_new(row: dict) -> dict:
     return {"id": row["id"], "loop": _tpfpfn(loop), "r1": _tpfpfn(r1), "revisions": row["revisions"],
             "converged": row["converged"], "success_before": bool(row["success_before"]),
             "success_after": bool(row["success_after"]), "seconds": row["seconds"],
-            "rejected": row.get("rejected", 0)}
+            "rejected": row.get("rejected", 0), "critiques_rejected": row.get("critiques_rejected", 0)}
 
 
 def from_teach(rec: dict) -> dict:
@@ -111,7 +113,7 @@ def from_teach(rec: dict) -> dict:
             "r1": [rec["r1"][x] for x in ("tp", "fp", "fn")], "revisions": rec["revisions"],
             "converged": rec["converged"], "success_before": ok(rec.get("goals_before"), rec.get("exec_before")),
             "success_after": ok(rec.get("goals_after"), rec.get("exec_after")), "seconds": rec.get("seconds", 0.0),
-            "rejected": rec.get("rejected", 0)}
+            "rejected": rec.get("rejected", 0), "critiques_rejected": rec.get("critiques_rejected", 0)}
 
 
 def _tpfpfn(d: dict) -> list[int]:
@@ -146,6 +148,7 @@ def summarise(recs: list[dict]) -> list[dict]:
             row[f"conv_le_{k}"] = 100 * sum(1 for r in rs if r["converged"] and r["revisions"] <= k) / len(rs)
         row["s_plan"] = sum(r["seconds"] for r in rs) / len(rs)
         row["rejected"] = sum(r.get("rejected", 0) for r in rs)
+        row["critiques_rejected"] = sum(r.get("critiques_rejected", 0) for r in rs)
         rows.append(row)
     return rows
 
@@ -166,13 +169,13 @@ def with_lm_subset(recs: list[dict]) -> list[dict]:
 def markdown(rows: list[dict]) -> str:
     """The rows of :func:`summarise` as the Table 2 markdown table."""
     head = ("| set | judge / planner | plans | P | R | F1 | F1 round 1 | success before -> after | lost | "
-            "unchanged | done after round 1 | within 3 | within 5 | rejected | s/plan |")
+            "unchanged | done after round 1 | within 3 | within 5 | rejected | critiques rejected | s/plan |")
     out = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         out.append(f"| {r['set']} | {r['pair']} | {r['plans']} | {r['P']:.1f} | {r['R']:.1f} | {r['F1']:.1f} | "
                    f"{r['F11']:.1f} | {r['success_before']:.1f} -> {r['success_after']:.1f} | {r['lost']} | "
                    f"{r['conv_le_0']:.1f} | {r['conv_le_1']:.1f} | {r['conv_le_3']:.1f} | {r['conv_le_5']:.1f} | "
-                   f"{r.get('rejected', 0)} | {r['s_plan']:.1f} |")
+                   f"{r.get('rejected', 0)} | {r.get('critiques_rejected', 0)} | {r['s_plan']:.1f} |")
     return "\n".join(out)
 
 
