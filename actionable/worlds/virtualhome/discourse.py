@@ -154,6 +154,15 @@ class Discourse:
             return False
         return any(p is not part and G.split_verb(G.words(p), _EXTRA_VERBS)[0] is not None for p in parts)
 
+    def _room_seats(self, room, able: str) -> list:
+        """The seats of ``room`` for a posture (``able``: ``SITTABLE`` / ``LIEABLE``): the instances of
+        the first class of :data:`_SEAT_CLASSES` (lying: :data:`_LIE_CLASSES`) the room has, by id."""
+        g = self.graph
+        seats = _SEAT_CLASSES if able == "SITTABLE" else _LIE_CLASSES
+        ids = sorted((i for i in g.node_ids if able in g.properties_of(i) and g.room_of(i) == room and i != room
+                      and g.class_of(i) in seats), key=lambda i: (seats.index(g.class_of(i)), i))
+        return [i for i in ids if g.class_of(i) == g.class_of(ids[0])] if ids else []
+
     def _implied_seat(self, r, history, notes: list):
         """"Put the pillow on the bed and lie down": a posture said without a place, right after a
         clause that names something to sit or lie on (its target first, then its object) or a room
@@ -167,14 +176,11 @@ class Discourse:
             return r
         g = self.graph
         able = "SITTABLE" if r.effect == "sit" else "LIEABLE"
-        seats = _SEAT_CLASSES if able == "SITTABLE" else _LIE_CLASSES
         prev = history[-1]
         if prev.effect == "go" and prev.room is not None and prev.target is None:
-            ids = sorted((i for i in g.node_ids if able in g.properties_of(i) and g.room_of(i) == prev.room
-                          and i != prev.room and g.class_of(i) in seats),
-                         key=lambda i: (seats.index(g.class_of(i)), i))
+            ids = self._room_seats(prev.room, able)
             if ids:
-                sel = G.Selector(g.class_of(ids[0]), "any", [i for i in ids if g.class_of(i) == g.class_of(ids[0])])
+                sel = G.Selector(g.class_of(ids[0]), "any", ids)
                 notes.append(f"'{r.text}': on the {sel.cls.replace('_', ' ')} of the room named before")
                 return G.ClauseReading(r.text, r.effect, None, sel, "on", r.room)
             return r
@@ -200,14 +206,10 @@ class Discourse:
             return None
         g = self.graph
         able = "SITTABLE" if postures == {"SITTING"} else "LIEABLE"
-        seats = _SEAT_CLASSES if able == "SITTABLE" else _LIE_CLASSES
         for c in reversed(before):
             for o in c.options:
                 if o.kind == "relation" and o.subject == CHARACTER and o.value == "INSIDE" and o.target in g.rooms:
-                    ids = sorted((i for i in g.node_ids if able in g.properties_of(i) and g.room_of(i) == o.target
-                                  and i != o.target and g.class_of(i) in seats),
-                                 key=lambda i: (seats.index(g.class_of(i)), i))
-                    ids = [i for i in ids if g.class_of(i) == g.class_of(ids[0])] if ids else []
+                    ids = self._room_seats(o.target, able)
                     if ids:
                         return (self._clause([Condition("relation", CHARACTER, "ON", i) for i in ids]),
                                 f"'{text}': on a {g.class_of(ids[0])} of the {g.class_of(o.target).replace('_', ' ')} named before")
