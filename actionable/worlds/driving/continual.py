@@ -20,8 +20,17 @@ Observations are TEKG triples of what the ego sees (its street's left lane, its 
 - every approach's light once within 40 m of the junction -, the crossing ahead, the car ahead, its own place / lane / motion). Skills: ``go`` (drive to a
 place), ``stop_on`` (drive onto a street, halt before its line), ``yield_at`` (drive to a place,
 halt, wait <= 20 s for the crossing to clear), ``keep_right`` (drive onto a street, take its
-right lane), ``overtake``, ``wait``. Goals are ego states: ``halted_on:<k>``, ``halted_at:<i>``,
-``right_lane:<k>``, ``overtook``.
+right lane), ``overtake`` (pass the halted car ahead on the ego's own street), ``wait``. Goals are
+ego states: ``halted_on:<k>``, ``halted_at:<i>``, ``right_lane:<k>``, ``overtook``.
+
+A step is executed only when its skill did what it says (the world's ``done``): a keep right
+when the ego ends in the right lane of its street, an overtake when the ego got past the car or at
+least moved out to pass it; otherwise ``executed`` is False and ``error`` says why, as the
+world's unmet preconditions (``overtake() cannot run: no halted car ahead of the ego on ...``) or
+what fell short (``change_lane(right) fell short: lane change blocked``). A skill whose ego state
+already holds does nothing and is executed, as before: ``stop_on`` with the ego halted before its
+street's line, ``keep_right`` with the ego in that street's right lane. A keep right or an
+overtake on the ego's street keeps a stop before the line (``DrivingWorld``'s module docstring).
 """
 
 from __future__ import annotations
@@ -224,7 +233,15 @@ class DrivingHouse:
         return (AGENT, "is", f"{name}:{skill.args[0] - base}")
 
     def _do(self, name: str, *args: str) -> tuple[bool, str | None]:
-        _, _, _, _, info = self.world.step(Action(name, tuple(args)))
+        """Run one world skill: ``(True, None)`` when it did what it says; otherwise False and why
+        (its unmet preconditions, or what it did instead: ``change_lane(right) fell short: lane
+        change blocked``). A skill that ran but fell short used to count as executed: "overtake
+        the car ahead" and "keep right" reported success with the ego still halted in its lane
+        (issue 25, ``follow --env driving --seed 3``)."""
+        act = Action(name, tuple(args))
+        _, _, _, _, info = self.world.step(act)
+        if info["executed"] and not info["done"]:
+            return False, f"{self.world.format(act)} fell short: {info['outcome']}"
         return info["executed"], info["error"]
 
     def _hold(self) -> tuple[bool, str | None]:
@@ -287,8 +304,13 @@ class DrivingHouse:
                     self.world.drive_along([], 90)
                 ok, err = self._do("stop") if not sim.ego()["halted"] else (True, None)
             elif err is None and sim.ego()["lane"] != RIGHT_LANE:
-                ok, err = self._do("change_lane", "right")
+                ok, err = self._do("change_lane", "right")  # held before the line, it stays held there
             ok = ok and err is None
+            e = sim.ego()
+            if ok and k == "keep_right" and (e["edge"] != street or e["lane"] != RIGHT_LANE):
+                # (already in the right lane of the street: the state holds, as for stop_on halted)
+                ok, err = False, (f"ego ended in the left lane of {self.town.street_name(street)}"
+                                  if e["edge"] == street else f"ego left {self.town.street_name(street)}")
         elif k == "yield_at":
             place = self.rooms[self.static_room[skill.args[0]]]
             if self.rooms[self._ego_room()] != place:
@@ -300,7 +322,7 @@ class DrivingHouse:
                 if not ok or sim.crossing(j) == "clear":
                     break
                 sim.tick()
-        elif k == "overtake":
+        elif k == "overtake":  # a halted car ahead on the ego's own street (DrivingWorld._overtake)
             ok, err = self._do("overtake")
             self._overtook = ok
         elif k == "wait":

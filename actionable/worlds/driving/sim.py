@@ -17,8 +17,9 @@ Truth queries (SUMO state, used by goals and by the continual metrics):
 counts as red), ``crossing(j)`` (``waiting`` when a pedestrian has stood still >= 3 s, or is in
 a waiting stage, within 16 m of junction ``j`` off the crossing itself, else ``clear``), ``left_lane(e)`` (``blocked`` when a
 vehicle other than the ego has been halted >= 5 s in lane 2 more than 30 m before the line,
-else ``free``), ``car_ahead()`` (``stalled`` when the ego's leader within 60 m has been halted
-> 10 s more than 30 m before its stop line, else ``moving``).
+else ``free``), ``car_ahead()`` (``stalled`` when the ego's leader - the car ahead in its lane on
+its own street, within 60 m (:meth:`TownSim.leader`) - has been halted > 10 s more than 30 m before
+its stop line, else ``moving``).
 """
 
 from __future__ import annotations
@@ -347,8 +348,20 @@ class TownSim:
         return "free"
 
     def leader(self) -> tuple[str, float] | None:
-        got = self.ls.vehicle.getLeader(EGO, RADIUS)
-        return (got[0], got[1]) if got and got[0] else None
+        """The car ahead: ``(id, gap in m)`` of the nearest vehicle ahead of the ego in its lane
+        *on the ego's own street*, at most :data:`RADIUS` m off; ``None`` when there is none (and
+        inside a junction). SUMO's ``getLeader`` looks on along the route past the stop line, and
+        its distance is only a minimum look-ahead: at the market line of ``follow --env driving
+        --seed 3`` it gave a stalled car 68 m on, beyond the junction, and 23 overtakes in a row
+        "passed" it in 1 s each with the ego still halted at the line (issue 25)."""
+        v = self.ls.vehicle
+        got = v.getLeader(EGO, RADIUS)
+        if not got or not got[0] or got[1] > RADIUS:
+            return None
+        road = v.getRoadID(EGO)
+        if road.startswith(":") or v.getRoadID(got[0]) != road:
+            return None
+        return got[0], got[1]
 
     def car_ahead(self) -> str:
         ld = self.leader()

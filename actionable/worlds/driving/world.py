@@ -13,13 +13,25 @@ step and runs SUMO (1 s per simulation step) until the skill is done or its cap 
 ``change_lane(left|right)``           lane change (cap 5)
 ``wait()``                            stay halted 5 s
 ``slow_down()``                       halve the speed over 2 s
-``overtake()``                        pass a halted car ahead in the other lane (cap 25)
+``overtake()``                        pass the halted car ahead on the ego's own street (within
+                                      60 m) in the other lane (cap 25)
 ====================================  ==========================================================
 
 A skill whose preconditions fail does not run SUMO: ``info["executed"]`` is False and
 ``info["unmet_preconditions"]`` says why (``"ego is moving (12.3 m/s); stop or pull over
-first"``). Text: ``turn_left()``, ``change_lane(left)``, ``drive_to(market)``; an unknown skill
-raises :class:`~actionable.core.errors.WorldActionError`, an unknown place/direction
+first"``). A skill that ran says in ``info["done"]`` whether it did what it says (``False`` for
+``lane change blocked``, ``could not pass``, ``not there after 90 s``, ...); ``executed`` stays
+True there, since SUMO's clock moved on (a failed step of a world leaves the state as it was).
+
+A stop before the line is kept by a skill that does not say to cross the junction: a lane change
+or an overtake begun while the ego is held by ``stop()`` (or pulling up to that stop) moves the
+stop to the new lane, so the ego halts before the same line again; only a drive
+(``drive_to``, a turn, ``go_straight``) ends it. Before, ``change_lane`` and ``overtake`` ended the
+stop, and at the next green the ego rolled into the junction (issue 25). A curb stop from
+``pull_over`` still ends with them: the ego drives off.
+
+Text: ``turn_left()``, ``change_lane(left)``, ``drive_to(market)``; an unknown skill raises
+:class:`~actionable.core.errors.WorldActionError`, an unknown place/direction
 :class:`~actionable.core.errors.UnknownObjectError`; a missing SUMO :class:`.sumo.SumoMissingError`.
 
 Partial observability (:meth:`DrivingWorld.observe`): the ego's own state, the light of its street,
@@ -119,8 +131,11 @@ class DrivingWorld(World):
         return self.sim
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict]:
-        """Run one skill; ``info``: ``executed``, ``error``, ``unmet_preconditions``, ``outcome``,
-        ``seconds`` (simulated s), ``time`` (s)."""
+        """Run one skill; ``info``: ``executed`` (its preconditions held and SUMO ran it),
+        ``error``, ``unmet_preconditions``, ``outcome`` (text), ``done`` (it did what it says:
+        arrived, halted, parked, in the lane, past the car or moved out to pass it; False when it
+        ran and fell short, e.g. ``lane change blocked``, and when it did not run), ``seconds``
+        (simulated s), ``time`` (s)."""
         sim = self._need()
         act = self.parse(action) if isinstance(action, str) else action
         if not isinstance(act, Action) or act.name not in SKILLS:
@@ -128,11 +143,11 @@ class DrivingWorld(World):
         self._check_args(act)
         unmet = self.preconditions(act)
         t0 = sim.now()
-        info = {"executed": not unmet, "error": None, "unmet_preconditions": unmet, "outcome": ""}
+        info = {"executed": not unmet, "error": None, "unmet_preconditions": unmet, "outcome": "", "done": False}
         if unmet:
             info["error"] = f"{self.format(act)} cannot run: " + "; ".join(unmet)
         else:
-            info["outcome"] = self._run(act)
+            info["outcome"], info["done"] = self._run(act)
         info["seconds"], info["time"] = sim.now() - t0, sim.now()
         reward, term = 0.0, False
         if self._goals and not self._done and self.check(self._goals).success:
@@ -215,12 +230,14 @@ class DrivingWorld(World):
         if n == "slow_down" and e["speed"] <= 3.0:
             return [f"ego is already slow ({e['speed']:.1f} m/s)"]
         if n == "overtake":
-            ld = sim.leader()
+            ld = sim.leader()  # on the ego's own street only (a car beyond the line is not passed by it)
             if ld is None or sim.ls.vehicle.getSpeed(ld[0]) >= 0.1:
-                return [f"no halted car ahead within {RADIUS:.0f} m"]
+                return [f"no halted car ahead of the ego on {sim.town.street_name(e['edge'])} "
+                        f"within {RADIUS:.0f} m"]
         return []
 
-    def _run(self, act: Action) -> str:
+    def _run(self, act: Action) -> tuple[str, bool]:
+        """Run a legal skill; returns its outcome text and whether it did what it says (``done``)."""
         sim = self.sim
         v, e, n = sim.ls.vehicle, sim.ego(), act.name
 
@@ -231,8 +248,9 @@ class DrivingWorld(World):
                     return True
             return False
 
-        def drive(seq: list[str], cap: int) -> str:
-            return self.drive_along(seq, cap)
+        def drive(seq: list[str], cap: int) -> tuple[str, bool]:
+            text = self.drive_along(seq, cap)
+            return text, not text.startswith("not there")
 
         if n == "drive_to_next_junction":
             return drive([], 90)
@@ -243,40 +261,109 @@ class DrivingWorld(World):
             return drive(self.route_from_ego(to_junction=sim.town.junction_of[act.args[0]]), DRIVE_CAP_S)
         if n == "stop":
             v.setStop(EGO, e["edge"], pos=sim.town.length[e["edge"]] - 1.0, laneIndex=e["lane"], duration=1e6)
-            return "halted before the line" if until(lambda: sim.ego()["halted"], 20) else "still rolling"
+            if until(lambda: sim.ego()["halted"], 20):
+                return "halted before the line", True
+            return "still rolling", False
         if n == "pull_over":
             pos = e["pos"] + max(20.0, e["speed"] ** 2 / (2 * DECEL) + 5.0)
             v.setStop(EGO, e["edge"], pos=pos, laneIndex=RIGHT_LANE, duration=1e6, flags=1)
-            return "parked at the curb" if until(lambda: v.isStopped(EGO), 30) else "still looking for the curb"
+            if until(lambda: v.isStopped(EGO), 30):
+                return "parked at the curb", True
+            return "still looking for the curb", False
         ahead = sim.leader() if n == "overtake" else None
+        at_line = n in ("change_lane", "overtake") and self.line_stop()
         if n in ("change_lane", "overtake") and (e["stopped"] or v.getStops(EGO)):
             self.clear_stops()  # a SUMO stop (from stop / pull_over) ends first: a stopped car cannot change lane
             v.setSpeed(EGO, -1)
         if n == "change_lane":
             target = LEFT_LANE if act.args[0] == "left" else RIGHT_LANE
             v.changeLane(EGO, target, 5.0)
-            return "changed lane" if until(lambda: sim.ego()["lane"] == target, 5) else "lane change blocked"
+            if at_line:
+                self._hold_line(e, target)
+            if until(lambda: sim.ego()["lane"] == target, 5):
+                return "changed lane", True
+            return "lane change blocked", False
         if n == "wait":
             until(lambda: False, 5)
-            return "waited 5 s"
+            return "waited 5 s", True
         if n == "slow_down":
             v.slowDown(EGO, e["speed"] / 2.0, 2.0)
             until(lambda: False, 2)
-            return f"slowed to {sim.ego()['speed']:.1f} m/s"
-        # overtake
-        ahead = sim.leader() or ahead
-        if ahead is None:
-            return "no car ahead any more"
-        leader = ahead[0]
-        v.changeLane(EGO, _other_lane(e["lane"]), 25.0)  # pass on the other lane
+            return f"slowed to {sim.ego()['speed']:.1f} m/s", True
+        return self._overtake(e, sim.leader() or ahead, at_line)
 
-        def passed() -> bool:
+    def _overtake(self, e: dict, ahead: tuple[str, float] | None, at_line: bool) -> tuple[str, bool]:
+        """Pass the halted car ``ahead`` (on the ego's street, :meth:`TownSim.leader`) in the other
+        lane, at most 25 s. Done when the ego got 8 m past it, or at least moved into the other lane
+        to pass it; not done when it stayed in its lane (no gap) or the car left first without the
+        ego moving out. Held by a stop before the line (``at_line``), the ego stays held: the stop
+        moves to the other lane, so the ego passes and halts at the line again."""
+        sim = self.sim
+        v, street, lane0 = sim.ls.vehicle, e["edge"], e["lane"]
+        if ahead is None:
+            return "no car ahead any more", False
+        leader = ahead[0]
+        v.changeLane(EGO, _other_lane(lane0), 25.0)  # pass on the other lane
+        if at_line:
+            self._hold_line(e, _other_lane(lane0))
+        moved_out = False
+
+        def where() -> str | None:
+            nonlocal moved_out
             s = sim.ego()
+            moved_out = moved_out or s["edge"] != street or s["lane"] != lane0
             try:
-                return s["edge"] != v.getRoadID(leader) or s["pos"] > v.getLanePosition(leader) + 8.0
+                if v.getRoadID(leader) != street:
+                    return "gone"
+                lpos = v.getLanePosition(leader)
             except sim.ls.TraCIException:
-                return True
-        return "overtook the halted car" if until(passed, 25) else "could not pass"
+                return "gone"
+            # behind it on its street before, so off the street (or 8 m ahead on it) is past it
+            return "passed" if s["edge"] != street or s["pos"] > lpos + 8.0 else None
+
+        got = None
+        for _ in range(25):
+            sim.tick()
+            got = where()
+            if got:
+                break
+        if got == "passed":
+            return "overtook the halted car", True
+        if got == "gone":
+            return ("moved out to pass; the car ahead drove off", True) if moved_out else \
+                ("the car ahead drove off before the ego moved out", False)
+        if moved_out:
+            return "moved out to pass the halted car (not past it after 25 s)", True
+        return "could not pass (no gap in the other lane)", False
+
+    def line_stop(self) -> bool:
+        """Whether the ego holds, or is pulling up to, a SUMO stop before its street's line (the
+        ``stop`` skill's; a curb stop from ``pull_over`` is not one)."""
+        sim = self._need()
+        v = sim.ls.vehicle
+        e = sim.ego()
+        if e["internal"]:
+            return False
+        end = sim.town.length[e["edge"]] - 2.0
+        return any(st.lane.rsplit("_", 1)[0] == e["edge"] and st.endPos >= end and not (st.stopFlags & 1)
+                   for st in v.getStops(EGO))
+
+    def _hold_line(self, e: dict, lane: int) -> None:
+        """Keep the ego held before the line of its street, now in ``lane``: a lane change or an
+        overtake from a stop before the line ends the SUMO stop (a stopped car cannot change lane),
+        and the ego then rolled into the junction at the next green (issue 25). A new stop in the
+        target lane at the same place keeps it there; where SUMO refuses one, the ego is held at
+        speed 0 (the next drive sets its speed free)."""
+        sim = self.sim
+        v = sim.ls.vehicle
+        length = sim.town.length[e["edge"]]
+        for pos in (length - 1.0, min(length - 0.1, e["pos"] + 0.5)):
+            try:
+                v.setStop(EGO, e["edge"], pos=pos, laneIndex=lane, duration=1e6)
+                return
+            except sim.ls.TraCIException:
+                continue
+        v.setSpeed(EGO, 0.0)
 
     def drive_along(self, seq: list[str], cap: int, lane: int | None = None) -> str:
         """Drive the ego through the streets ``seq`` (after its current one) to 40 m before the

@@ -151,7 +151,11 @@ class _Patrol:
 def test_patrol_trace_places_inside_a_junction_are_that_junction(monkeypatch):
     """150 steps, 57 stops. Before the fix record t=101 said ``school`` for an ego 1.6 m into the
     park junction, a block short of the school: t=99 halted it at the park line, and the keep-right
-    at t=100 released the stop and it rolled into the junction in 1 s."""
+    at t=100 released the stop and it rolled into the junction in 1 s. Since a lane change or an
+    overtake from a stop before the line keeps the ego there (tests/worlds/driving/
+    test_skill_outcomes.py), no record of this patrol has the ego inside a junction any more (1 to 2
+    on patrol seeds 1-4 and 6 before, 0 after); the place inside one is checked directly in
+    test_an_ego_inside_a_junction_is_at_that_junction."""
     from actionable.continual.episode import run_episode
     from actionable.continual.worlds import get_world
 
@@ -162,7 +166,8 @@ def test_patrol_trace_places_inside_a_junction_are_that_junction(monkeypatch):
     ins = world.sample(house, 3, 1)
     res = run_episode(_Patrol(1), house, ins, 150, 1, world=world)
     n = _check(res.trace, log, ticks)
-    assert n["inside"] >= 1 and n["stop_on"] >= 20, n  # the episode did observe inside a junction
+    assert n["stop_on"] >= 20, n  # the episode does exercise stops ...
+    assert n["inside"] == 0, n  # ... and none of its stops is released into the junction now
 
 
 def test_a_stop_on_the_street_the_ego_is_on_keeps_it_there():
