@@ -145,7 +145,8 @@ def verify_command(
     record = {"goal": goal, "judge": judge, "planner": planner, "model": getattr(lm, "model_id", None),
               **result.to_dict()}
     _exit_if_all_removed(result, record if as_json else None)
-    line_, done = _goal_line(goal, env, scene, result.final) if spec is None else (None, None)
+    line_, done = _goal_line(goal, env, scene, result.final) if spec is None else \
+        _annotated_line(program, task, env, result.final)
     if as_json:
         typer.echo(json.dumps({**record, "goal_after": {"done": done, "text": line_}}))
     else:
@@ -154,6 +155,27 @@ def verify_command(
             typer.echo(line_)
     if done is False:  # as `plan`: the job ran and the goal does not hold
         raise typer.Exit(1)
+
+
+def _annotated_line(program: str, task, env: str, final) -> tuple[str, bool | None]:
+    """With ``--program``: the revised plan replayed in the program's scene and checked on the
+    program's annotated goal conditions (a ``sim`` judge's replay, whatever judge ran: an ``llm``
+    judge never checks them). Returns ``(line, done)`` as :func:`_goal_line`."""
+    from actionable.core.errors import ActionableError
+    from actionable.verify.judge import make_judge
+
+    try:
+        o = make_judge("sim", world=None if env == "virtualhome" else env).outcomes([final], task)[0]
+    except ActionableError as exc:
+        return f"goal after revision: not checked ({exc})", None
+    if not o.goals_total:
+        return f"goal after revision: not checked (program {program} has no annotated goal conditions)", None
+    done = o.executable and o.goals_met == o.goals_total
+    head = (f"goal after revision (annotated goals of program {program}): "
+            f"{'met' if done else 'NOT met'} ({o.goals_met} of {o.goals_total})")
+    if not o.executable:
+        head += f"; the revised plan does not execute (step {(o.failed_index or 0) + 1}: {o.error})"
+    return head, done
 
 
 def _goal_line(goal: str, env: str, scene: str, final) -> tuple[str, bool | None]:

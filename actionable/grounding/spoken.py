@@ -52,7 +52,8 @@ _VIA_ROOM = re.compile(r"\b(?:take|bring|carry) (it|them|(?:the|my|our|a|an|some
 _INTERJECTION = re.compile(r"(?:(?:ugh|ew|eww|oh|ooh|hey|ok|okay|right|well|um|hmm|wow|oops|argh|yikes|gosh|phew|"
                            r"yeah|great|damn|dang|god|man|sigh|honestly|seriously|so)\b ?)+")
 #: a cleaning verb with its result after the object ("scrub it clean", "wipe the table down")
-_RESULT = re.compile(r"^((?:wash|scrub|wipe|rinse|clean|dry) .+?) (?:clean|down|off|properly|thoroughly|well|up)+$")
+_RESULT = re.compile(r"^((?:wash|scrub|wipe|rinse|clean|dry) (?:(?!\b(?:and|then)\b)[^,;.])+?) "
+                     r"(?:clean|down|off|properly|thoroughly|well|up)+$")  # (one clause: "... and then lie down" keeps it)
 #: throwing away is putting in the bin ("throw away the milk from the fridge" was read as a placement
 #: into the fridge)
 _DISCARD = ((re.compile(r"^(?:throw away|throw out|chuck out|chuck away|toss out|bin|dispose of|get rid of|discard) (.+)$"),

@@ -336,11 +336,14 @@ def loop_lm(judge: str, planner: str, model: str, cache: bool = True):
 def make_loop(judge: str, planner: str, lm=None, max_rounds: int = 5, world=None) -> VerificationLoop:
     """The Judge/Planner loop by names: judge ``rule``/``sim``/``llm``/``hybrid`` (over ``world``,
     a :class:`~actionable.verify.worldsim.WorldAdapter`, when given) and planner ``apply``/``llm``;
-    with the ``llm`` planner the revision guard replays in ``world`` (the judge's simulator, or a
-    ``sim`` judge of ``world`` for the ``llm``/``rule`` judges: :func:`~actionable.verify.guard.referee_for`)."""
+    the revision guard replays in ``world`` (the judge's simulator, or a ``sim`` judge of ``world``
+    for the ``llm``/``rule`` judges: :func:`~actionable.verify.guard.referee_for`): an ``llm``
+    planner's rewrites, and an ``llm``/``rule`` judge's critiques with either planner. Only
+    ``sim``/``hybrid`` with ``apply`` runs without one (nothing there to check)."""
     from actionable.verify.judge import make_judge
 
     j = make_judge(judge, lm=lm, world=world)
     llm = planner == "llm"
+    checked = llm or judge in ("llm", "rule")
     return VerificationLoop(j, LLMPlanner(lm) if llm else ApplyCritiquesPlanner(), max_rounds,
-                            referee=referee_for(j, world) if llm else None)
+                            referee=referee_for(j, world) if checked else None)

@@ -279,7 +279,7 @@ def test_debug_flag_shows_the_traceback(cli_subprocess):
     plain = cli_subprocess("plan", "")
     assert_one_line_error(plain, "empty")
     debug = cli_subprocess("--debug", "plan", "")
-    assert debug.rc != 0 and "Traceback" in debug.err and "InputError" in debug.err
+    assert debug.rc != 0 and "Traceback" in debug.err and "EmptyTaskError" in debug.err  # (an InputError)
 
 
 def test_non_utf8_task_bytes_are_refused(cli_subprocess):

@@ -169,3 +169,16 @@ def test_verify_says_when_the_llm_planners_rewrite_is_rejected(tmp_path, capsys)
                  "--model", lm, "-q", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["rewrites_rejected"] == 1 and d["rounds"][0]["rejected"].startswith("revision rejected: ")
+
+
+def test_program_goals_decide_the_exit_code_whatever_the_judge(tmp_path, capsys):
+    """With --program the annotated goals are checked on the revised plan by replay, also when the
+    judge is an LLM that checks nothing (a clean-clone check: exit 0 with 0 of 3 goals met)."""
+    f = tmp_path / "p.txt"
+    f.write_text("[WALK] <bedroom> (67)\n[WALK] <bed> (105)\n", encoding="utf-8")
+    lm = "scripted:" + json.dumps([" [WALK] <bedroom> (67)\n2. [WALK] <bed> (105)\n"] * 5)  # no critique
+    assert main(["verify", str(f), "--program", "244_2", "--goal", "Go to sleep", "--judge", "llm",
+                 "--model", lm, "-q"]) == 1
+    assert "goal after revision (annotated goals of program 244_2): NOT met (0 of 3)" in capsys.readouterr().out
+    assert main(["verify", str(f), "--program", "244_2", "--goal", "Go to sleep", "--judge", "sim", "-q"]) == 0
+    assert "goal after revision (annotated goals of program 244_2): met (3 of 3)" in capsys.readouterr().out

@@ -177,6 +177,10 @@ def test_the_referee_is_the_judges_simulator_or_a_sim_judge_of_the_world():
     assert referee_for(hybrid) is hybrid.sim
     assert isinstance(referee_for(make_judge("llm", lm=ScriptedLM([]))), SimulatorJudge)
     assert make_loop("sim", "apply").referee is not None  # the apply planner is never checked: no cost
+    # an llm judge's critiques are checked with the default planner too (a clean-clone check: only
+    # `--planner llm` got a referee, so `verify --judge llm` let SmolLM2 break a working plan)
+    assert make_loop("llm", "apply", ScriptedLM([])).referee is not None
+    assert make_loop("rule", "apply").referee is not None
     loop = VerificationLoop(make_judge("llm", lm=ScriptedLM([])), LLMPlanner(ScriptedLM([])))
     assert loop.referee is None  # no simulator given: revisions unchecked (a model note says so)
 

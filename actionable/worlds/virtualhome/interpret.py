@@ -376,10 +376,17 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         g = self.graph
         o0 = opts[0]
         if any(o.kind == "action" for o in opts):
-            what = " or ".join(x.lower() for x in o0.value.split("|"))
-            objs = [o.subject for o in opts if o.subject is not None]
-            names = sorted({human(g.class_of(x)) for x in objs})
-            return f"the character did {what}" + (f" (on a {' or '.join(names)})" if objs else "")
+            acts = [o for o in opts if o.kind == "action"]
+            what = " or ".join(x.lower() for x in acts[0].value.split("|"))
+            objs = [o.subject for o in acts if o.subject is not None and o.subject != CHARACTER]
+            names = sorted({human(g.class_of(x) or str(x)) for x in objs})
+            tools = sorted({o.holding for o in acts if o.holding is not None}, key=str)
+            tool = (f"a {human(g.class_of(tools[0]) or 'object')} ({', '.join(map(str, tools))})" if len(tools) > 1
+                    else self.name_of(tools[0])) if tools else ""
+            if len(acts) < len(opts):  # "the soap is held, or the washing was done with it" (enabling)
+                return f"the character holds {tool} while washing" if tool else f"the character did {what}"
+            return (f"the character did {what}" + (f" (on a {' or '.join(names)})" if objs else "")
+                    + (f" holding {tool}" if tool else ""))
 
         def ids(xs):
             xs = [str(x) for x in xs]

@@ -770,3 +770,18 @@ def test_tool_phrases_and_seats_a_clean_clone_check_found(vh):
     r = interp.read("Turn on the TV, then sit on it")
     assert r.status == "refuse" and "not for sitting on" in r.why
     assert interp.read("Sit by the TV").is_goal
+
+
+def test_a_tool_clause_beside_other_parts_a_second_clean_clone_check(vh):
+    """A second clean-clone check (7 Dec, tenth session): "wash the plate with the sponge and put it
+    in the dishwasher" crashed (an enabling clause rebuilt by the pronoun binding had no text for its
+    mixed options); "wipe the table with a towel and then lie down" dropped the lying (the
+    "wipe it down" rule took the last word of the whole task); "wash your hands and lie down" was
+    refused ("no hands and lie")."""
+    _, interp = vh
+    r = interp.read("Wash the plate with the sponge and put it in the dishwasher")
+    assert r.is_goal and any("holds a sponge" in c.text for c in r.clauses), [c.text for c in r.clauses]
+    for text in ("Wipe the table with a towel and then lie down", "Wash your hands and lie down"):
+        r = interp.read(text)
+        assert r.is_goal and any(o.value == "LYING" for c in r.clauses for o in c.options), (text, r.why)
+    assert interp.read("Wipe the table down").is_goal
