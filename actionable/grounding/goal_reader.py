@@ -166,6 +166,7 @@ class ClauseReading:
     prep: str | None = None
     room: Any = None
     using: Selector | None = None  # "wash your hands with soap": what is held while doing it
+    unheld: str = ""  # "with a brush and soap": the tool words after the first, not held (said in a note)
 
 
 #: what a washing is done "with" that is no object to hold ("with warm water", "with care")
@@ -588,14 +589,15 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
                 obj_ws, prep, tgt_ws = rest, None, []
             elif isinstance(here, str) and ws[0] != "get":
                 return here  # "grab the apple in the fridge" with none there: never "put it in the fridge"
-    using = None
+    using, unheld = None, ""
     if effect == "clean" and prep is None and {"with", "using"} & set(obj_ws[1:-1]):
         # "wash your hands with soap": the soap is held while washing (a refusal when the scene has none)
         k = next(i for i, w in enumerate(obj_ws) if i and w in ("with", "using"))
         # "with soap and water": the tool is the part that is no medium ("with warm water", "with your
         # hands": nothing to hold)
-        tool = next((p.split() for p in " ".join(obj_ws[k + 1:]).split(" and ")
-                     if not set(p.split()) & (_MEDIA | _BODY)), [])
+        tools = [p.split() for p in " ".join(obj_ws[k + 1:]).split(" and ") if not set(p.split()) & (_MEDIA | _BODY)]
+        tool = tools[0] if tools else []
+        unheld = " and ".join(" ".join(t) for t in tools[1:])
         if not tool:
             obj_ws = obj_ws[:k]
         else:
@@ -643,7 +645,7 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
     elif subject is None and effect not in ("stand", "sit", "lie"):
         return None
     not_discarded(subject, target, lex, named, prep if effect in PLACING else None)
-    return ClauseReading(text, effect, subject, target, prep, using=using)
+    return ClauseReading(text, effect, subject, target, prep, using=using, unheld=unheld if using else "")
 
 
 __all__ = ["ASIDE_START", "PLACE_WORDS", "select_cut", "INTENT_SIMILARITY", "ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal", "not_discarded", "not_a_task", "implied_source", "near_refusal", "snapshot", "names_an_object", "missing_object", "NOT_OBJECTS", "read_clause", "select", "split_verb", "words"]

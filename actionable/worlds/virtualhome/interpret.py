@@ -288,6 +288,9 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
                              "command to change it)")
             if r.subject is not None and r.subject.note:
                 notes.append(r.subject.note)  # "two plates": which two
+            if r.unheld:  # "scrub the pot with a brush and soap": one tool is held and checked
+                notes.append(f"'{r.unheld}' is not checked: the washing is checked with the "
+                             f"{human(r.using.cls)} held (one tool a washing)")
             out.extend(got)
             parts_read.append((snap, list(got)))
             prev = r

@@ -785,3 +785,13 @@ def test_a_tool_clause_beside_other_parts_a_second_clean_clone_check(vh):
         r = interp.read(text)
         assert r.is_goal and any(o.value == "LYING" for c in r.clauses for o in c.options), (text, r.why)
     assert interp.read("Wipe the table down").is_goal
+
+
+def test_a_second_tool_is_said_not_checked(vh):
+    """"Scrub the pot with a brush and soap" holds the brush (one tool a washing); the soap was
+    dropped unsaid (a second clean-clone check), now a note says it is not checked."""
+    _, interp = vh
+    r = interp.read("Scrub the pot with a brush and soap")
+    assert r.is_goal and any(o.holding is not None for c in r.clauses for o in c.options)
+    assert any("'soap' is not checked" in n for n in r.notes), r.notes
+    assert not any("is not checked" in n for n in interp.read("Wash your hands with soap and water").notes)
