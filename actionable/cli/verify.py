@@ -21,7 +21,9 @@ _JUDGE_HELP = ("Judge: rule (hand-written rules, no model), sim (replays the pla
 _PLANNER_HELP = ("Planner: apply (delete/insert the critiqued steps; default) or llm (the paper's LLM rewrite; "
                  "a rewrite that, replayed in the world, does not execute, meets fewer goal conditions, or gains "
                  "none and is longer than the critiques applied as written is rejected, 'note: revision "
-                 "rejected: <why>', and the critiques are applied as written).")
+                 "rejected: <why>', and the critiques are applied as written). With the llm or rule judge, "
+                 "a revision that makes an executing plan fail or loses a goal condition is refused and the "
+                 "plan kept, 'note: critiques rejected: <why>'.")
 _MODEL_HELP = ("LM for the llm/hybrid judge and the llm planner: embedded (SmolLM2-135M, offline), "
                "embedded:chat, gguf:<file>, openai:<name>@<base_url>, hf:<path>.")
 
@@ -53,7 +55,9 @@ def verify_command(
                                    "output names; `actionable scenes --env thor`)."),
     program: Optional[str] = typer.Option(None, "--program",
                                           help="Packaged program id whose annotated goal conditions the "
-                                               "sim/hybrid judge should check (also sets --scene)."),
+                                               "sim/hybrid judge should check (also sets --scene); the last line "
+                                               "checks them on the revised plan, whatever the judge, and exit 1 "
+                                               "when they do not hold."),
     max_rounds: int = typer.Option(D.MAX_ROUNDS, "--max-rounds", help="Most judge rounds (1..20, paper: 5)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not use the LM response cache."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object with every round."),
