@@ -164,6 +164,19 @@ def test_keep_right_with_no_gap_in_the_right_lane_is_not_executed():
     assert f"right_lane:{k}" not in house.states_of(65) and w.line_stop()
 
 
+def _stalled_ahead():
+    """Seed 5's house with the ego on a street at least 110 m long and a car halted in its right lane
+    50 m before the line: ``(house, world, sim, street, length)``."""
+    from actionable.worlds.driving.network import RIGHT_LANE
+
+    house = _house(5)
+    w, sim = house.world, house.world.sim
+    street = _on_a_street(house, 110.0)["edge"]
+    length = sim.town.length[street]
+    _park(sim, "stalled", street, RIGHT_LANE, length - 50.0)
+    return house, w, sim, street, length
+
+
 def test_an_overtake_from_a_stop_passes_the_car_and_halts_at_the_line_again():
     """Stopped behind a halted car in the right lane (the stop before the line still pending),
     "overtake" passes it in the left lane and halts before the line there: the stop moves to the
@@ -172,12 +185,7 @@ def test_an_overtake_from_a_stop_passes_the_car_and_halts_at_the_line_again():
     from actionable.core.world import Action
     from actionable.worlds.driving.network import LEFT_LANE, RIGHT_LANE
 
-    house = _house(5)
-    w, sim = house.world, house.world.sim
-    e = _on_a_street(house, 110.0)
-    street = e["edge"]
-    length = sim.town.length[street]
-    _park(sim, "stalled", street, RIGHT_LANE, length - 50.0)
+    house, w, sim, street, length = _stalled_ahead()
     info = w.step(Action("stop"))[4]  # halts behind the stalled car, the stop at the line ahead of it
     e = sim.ego()
     assert info["done"] and e["edge"] == street and e["lane"] == RIGHT_LANE and e["to_line"] > 45.0, (info, e)
@@ -195,12 +203,7 @@ def test_an_overtake_with_no_gap_beside_is_not_executed():
     from actionable.core.continual import Skill
     from actionable.worlds.driving.network import LEFT_LANE, RIGHT_LANE
 
-    house = _house(5)
-    w, sim = house.world, house.world.sim
-    e = _on_a_street(house, 110.0)
-    street = e["edge"]
-    length = sim.town.length[street]
-    _park(sim, "stalled", street, RIGHT_LANE, length - 50.0)
+    house, w, sim, street, length = _stalled_ahead()
     for _ in range(60):  # the ego queues behind it
         sim.tick()
         if sim.ego()["halted"]:
