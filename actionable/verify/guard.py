@@ -150,17 +150,16 @@ def check_critiques(referee: Referee, before: Program, after: Program, task: Ver
     ``before``, or ``""`` when it may: it must not lose what ``before`` had. It is refused when it
     names an object the scene lacks or cannot be replayed, when ``before`` executes and ``after``
     does not, or when it meets fewer goal conditions (issue 26: "no plan loses task success after
-    cleaning"; an LLM judge asked to remove the faucet a plan needs, and ``apply`` did).
-
-    Raises:
-        EnvError: ``before`` cannot be replayed."""
+    cleaning"; an LLM judge asked to remove the faucet a plan needs, and ``apply`` did). A
+    ``before`` that cannot be replayed itself gives ``""`` (nothing to compare with). One replay of
+    both plans; never raises for either plan's faults."""
     try:
-        ob = referee.outcomes([before], task)[0]
-    except EnvError:
-        return ""  # the plan itself cannot be replayed here: nothing to compare with
-    try:
-        oa = referee.outcomes([before, after], task)[1]
+        ob, oa = referee.outcomes([before, after], task)
     except EnvError as exc:
+        try:
+            referee.outcomes([before], task)
+        except EnvError:
+            return ""  # the plan itself cannot be replayed here: nothing to compare with
         name = getattr(exc, "class_name", None)
         return f"the revision names {name!r}, which the scene lacks" if name else "the revision cannot be replayed"
     if ob.executable and not oa.executable:

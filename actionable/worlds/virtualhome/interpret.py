@@ -665,11 +665,12 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
             return [self._clause([Condition("relation", CHARACTER, "CLOSE", t) for t in tgt.ids])]
         return None
 
-    def _washed_with(self, sel, using, verb: str = "WASH") -> list[Clause]:
+    def _washed_with(self, sel, using, verb: str = "WASH") -> list[Clause] | str:
         """"Wash your hands with soap", "wipe the table with a towel": the washing done while the
         character holds one of ``using`` (a clause per object of a quantified ``sel``, one clause
         otherwise), and an enabling clause, "the soap is held, or the washing was done with it", that
-        orders the grab before the washing and stays met once it is done."""
+        orders the grab before the washing and stays met once it is done; a refusal (text) when no
+        instance of ``using`` can be held."""
         g = self.graph
         body = all("BODY_PART" in g.properties_of(i) for i in sel.ids)
         acts = ["WASH", "RINSE", "SCRUB"] + ([] if body else ["WIPE"])
