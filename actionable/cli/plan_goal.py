@@ -84,7 +84,7 @@ def plan_goal(task, domain, translation_model, max_steps, no_cache, fmt, output,
 _SHOWN_NOTES = (" is read as ", " that fit are bound (", " so there is nothing to ", " names nothing to do",
                 " so nothing is kept ", "said without a verb I know", " has no action for the activity itself", "' means one: ",
                 " so VirtualHome cannot make them ", " is undone by a later part of the task", " named before",
-                " is replaced by a later posture", " is not checked: the washing is checked with the ")
+                " is replaced by a later posture", " is not checked: the washing is checked with the ", " the task goes to")
 
 
 def print_reading(con, result) -> None:

@@ -97,6 +97,14 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Lie on the bed and then sit up", clauses=2,
              must=(("state", C, "SITTING", None, False), ("relation", C, "ON", 105, False)),
              never=(("state", C, "LYING", None, False),), kind="posture"),
+    # a room gone to holds what the later parts name ("the light"; the seat of "sit down"), unless
+    # they name a room or every instance (a second clean-clone check, 7 Dec tenth session)
+    GoalCase("Go to the dining room, turn on the light and sit down", clauses=3,
+             must=(("relation", C, "ON", 1013, False),), never=(("state", 1814, "ON", None, False),),
+             kind="named_instance"),
+    GoalCase("Go to the bedroom, turn on the light and lie down", clauses=3,
+             must=(("state", 169, "ON", None, False), ("relation", C, "ON", 105, False)),
+             never=(("state", 1814, "ON", None, False),), kind="named_instance"),
     # a room's seat, never its bath mat (a clean-clone check, 7 Dec tenth session)
     GoalCase("Go to the bathroom and sit down", clauses=2, must=(("relation", C, "ON", 37, False),),
              kind="posture"),

@@ -176,21 +176,40 @@ class Discourse:
             return r
         g = self.graph
         able = "SITTABLE" if r.effect == "sit" else "LIEABLE"
-        prev = history[-1]
-        if prev.effect == "go" and prev.room is not None and prev.target is None:
-            ids = self._room_seats(prev.room, able)
-            if ids:
-                sel = G.Selector(g.class_of(ids[0]), "any", ids)
-                notes.append(f"'{r.text}': on the {sel.cls.replace('_', ' ')} of the room named before")
-                return G.ClauseReading(r.text, r.effect, None, sel, "on", r.room)
+        for prev in reversed(history):  # the latest clause that names a seat or goes to a room
+            if prev.effect == "go" and prev.room is not None and prev.target is None:
+                ids = self._room_seats(prev.room, able)
+                if ids:
+                    sel = G.Selector(g.class_of(ids[0]), "any", ids)
+                    notes.append(f"'{r.text}': on the {sel.cls.replace('_', ' ')} of the room named before")
+                    return G.ClauseReading(r.text, r.effect, None, sel, "on", r.room)
+                return r
+            for sel in (prev.target, prev.subject):  # (lying: on a bed named, or on the seat of a posture
+                # said before, "sit on the couch and lie down"; a couch full of what was put there may refuse)
+                ids = [i for i in (sel.ids if sel is not None else []) if able in g.properties_of(i)
+                       and (able == "SITTABLE" or g.class_of(i) == "bed" or prev.effect in ("sit", "lie"))]
+                if ids:
+                    notes.append(f"'{r.text}': on {self.name_of(ids[0]) if len(ids) == 1 else 'the ' + sel.cls} "
+                                 f"named before")
+                    return G.ClauseReading(r.text, r.effect, None, dataclasses.replace(sel, ids=ids), "on", r.room)
+        return r
+
+    def _in_room_gone_to(self, r, history, notes: list):
+        """"Go to the bedroom, turn on the light and lie down": an object phrase that names no room
+        ("the light", "a cup"; not "all the lights"), after a clause that goes to a room, means the
+        instances in that room when it has some, with a note; ``r`` unchanged otherwise."""
+        go = next((h.room for h in reversed(history) if h.effect == "go" and h.room is not None and h.target is None),
+                  getattr(self, "_gone_to", None))  # (read in chunks: the room an earlier chunk goes to)
+        if go is None or r.effect == "go" or any(self.lex.room([w]) is not None for w in G.words(r.text)):
             return r
-        for sel in (prev.target, prev.subject):  # (lying: on a bed named, or on the seat of a posture said
-            # before, "sit on the couch and lie down"; a couch full of what was put there may refuse)
-            ids = [i for i in (sel.ids if sel is not None else []) if able in g.properties_of(i)
-                   and (able == "SITTABLE" or g.class_of(i) == "bed" or prev.effect in ("sit", "lie"))]
-            if ids:
-                notes.append(f"'{r.text}': on {self.name_of(ids[0]) if len(ids) == 1 else 'the ' + sel.cls} named before")
-                return G.ClauseReading(r.text, r.effect, None, dataclasses.replace(sel, ids=ids), "on", r.room)
+        for sel in (r.subject, r.target):
+            if sel is None or sel.quantifier == "all" or not sel.ids:
+                continue
+            here = [i for i in sel.ids if self.graph.room_of(i) == go]
+            if here and len(here) < len(sel.ids):
+                sel.ids = here
+                notes.append(f"'{r.text}': the {sel.cls.replace('_', ' ')} in the "
+                             f"{self.graph.class_of(go).replace('_', ' ')} the task goes to")
         return r
 
     def _seat_after(self, before: list, clauses: list, text: str):

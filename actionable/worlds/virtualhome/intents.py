@@ -158,7 +158,13 @@ class AnnotatedIntents:
         if len(chunks) < 2 or any({"it", "them", "they", "one"} & set(G.words(c)) for c in chunks):
             return whole
         ex_t, ex_p = getattr(self, "_exclude", (frozenset(), frozenset()))
-        reads = [self._read(c, ex_t, ex_p) for c in chunks]
+        reads = []
+        for c in chunks:  # "go to the bedroom, turn on the light": the chunks after it read in that room
+            self._gone_to = next((o.target for r in reversed(reads) for cl in r.clauses for o in cl.options
+                                  if o.kind == "relation" and o.subject == CHARACTER and o.value == "INSIDE"
+                                  and not o.negate and o.target in self.graph.rooms), None)
+            reads.append(self._read(c, ex_t, ex_p))
+        self._gone_to = None
         self._exclude = (ex_t, ex_p)
         if any(r.status != "goal" or not r.clauses for r in reads):
             return whole
@@ -166,7 +172,7 @@ class AnnotatedIntents:
         notes += [f"'{c}': " + (r.notes[-1] if r.notes else "read alone") for c, r in zip(chunks, reads)]
         clauses = [list(r.clauses) for r in reads]
         for k in range(1, len(chunks)):  # "put the pillow on the bed and lie down": on that bed
-            seat = self._seat_after(clauses[k - 1], clauses[k], chunks[k])
+            seat = self._seat_after([c for cl in clauses[:k] for c in cl], clauses[k], chunks[k])
             if seat is not None:
                 clauses[k].append(seat[0])
                 notes.append(seat[1])

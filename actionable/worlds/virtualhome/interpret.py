@@ -274,6 +274,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
                 continue
             r = G.implied_source(r, history)
             r = self._implied_seat(r, history, notes)
+            r = self._in_room_gone_to(r, history, notes)
             snap = G.snapshot(r)  # as named, before the reading narrows them
             got = stated or self._conditions(r)
             if isinstance(got, str):
