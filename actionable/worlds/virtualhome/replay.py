@@ -151,8 +151,11 @@ class VirtualHomeReplay(GraphReplay):
         if reading is not None and reading.is_goal and all(c.source.startswith("rule") for c in reading.clauses):
             spec = reading_to_spec(reading, plan, scene)
             if spec is not None and spec.total:
-                return DerivedGoals(spec, "read from the goal text by the goal interpreter (as `actionable plan`)",
-                                    exact=True)
+                held = any(o.holding is not None for c in reading.clauses for o in c.options)
+                how = "read from the goal text by the goal interpreter (as `actionable plan`)" + (
+                    "; the tool held while washing is not among them (the judge's goal conditions cannot state "
+                    "it): the last line checks it" if held else "")
+                return DerivedGoals(spec, how, exact=True)
         return derive_goal_spec(goal, plan, scene, scene_objects=scene_objects)
 
 
