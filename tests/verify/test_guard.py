@@ -283,3 +283,32 @@ def test_an_llm_judges_critiques_that_lose_a_goal_condition_are_refused_and_the_
     assert res.rounds[0].rejected.startswith("critiques rejected: the revision meets fewer goal conditions"), \
         res.rounds[0].rejected
     assert res.final.steps == case.plan.steps
+
+
+@pytest.mark.slow
+def test_smollm2_as_the_judge_never_costs_a_real_plan_its_success(ann):
+    """The embedded SmolLM2-135M as the paper's judge, with the default `apply` planner, as
+    `actionable verify --judge llm` builds the loop (`make_loop`), on verify_new's tune case
+    ``gold-660_1-far_twin``: in Table 2 (seventh/eighth sessions) its critiques removed the faucet's
+    FIND and SWITCHON and the cleaned plan no longer executed. With the critique guard the loop has a
+    referee and the cleaned plan executes and meets at least the input's goal conditions."""
+    from pathlib import Path
+
+    from actionable.core.config import LMConfig, make_config
+    from actionable.evaluation.verify_noise import load_cases as load_noise
+    from actionable.lm.registry import load_lm
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "verify_new" / "cases.jsonl"
+    case = next(c for c in load_noise(path, split="tune") if c.id == "gold-660_1-far_twin")
+    lm = load_lm("embedded", make_config(LMConfig, model="embedded", cache=False))
+    task = VerifyTask(goal=case.goal, scene=case.scene, goal_spec=ann[case.program_id], program_id=case.program_id)
+    plan = Program(tuple(case.steps()))
+    loop = make_loop("llm", "apply", lm)
+    assert loop.referee is not None
+    res = loop.run(plan, task)
+    ex0, met0 = _met(plan.steps, case.program_id, ann)
+    ex1, met1 = _met(res.final.steps, case.program_id, ann)
+    assert ex0 and ex1 and met1 >= met0, res.final.to_script()
+    for r in res.rounds:  # a refused round keeps its plan, and says why
+        if r.rejected.startswith("critiques rejected: "):
+            assert r.plan_after.steps == r.plan_before.steps
