@@ -95,6 +95,13 @@ class GuardVerdict:
     after: PlanOutcome | None = None
 
 
+def _where_it_fails(o: PlanOutcome) -> str:
+    """`` (step N: <error>)`` of a replay that stopped at a step, else ``""``."""
+    if o.failed_index is None:
+        return ""
+    return f" (step {o.failed_index + 1}" + (f": {o.error})" if o.error else ")")
+
+
 def requested_inserts(critiques: Sequence[Critique]) -> int:
     """Steps the critiques ask to insert: the MISSING critiques that carry a step."""
     return sum(1 for c in critiques if c.kind is CritiqueKind.MISSING and c.step is not None)
@@ -124,9 +131,7 @@ def check_revision(referee: Referee, before: Program, after: Program, critiques:
                f"it cannot be replayed ({str(exc).splitlines()[0][:160] if str(exc) else type(exc).__name__})")
         return GuardVerdict(False, why)
     if not oa.executable:
-        at = f" (step {oa.failed_index + 1}" + (f": {oa.error})" if oa.error else ")") \
-            if oa.failed_index is not None else ""
-        return GuardVerdict(False, f"it does not execute{at}", None, ob, oa)
+        return GuardVerdict(False, f"it does not execute{_where_it_fails(oa)}", None, ob, oa)
     if oa.goals_met < ob.goals_met:
         return GuardVerdict(False, f"it meets fewer goal conditions ({oa.goals_met} of {oa.goals_total}; the plan "
                                    f"it revises meets {ob.goals_met})", None, ob, oa)
@@ -163,9 +168,7 @@ def check_critiques(referee: Referee, before: Program, after: Program, task: Ver
         name = getattr(exc, "class_name", None)
         return f"the revision names {name!r}, which the scene lacks" if name else "the revision cannot be replayed"
     if ob.executable and not oa.executable:
-        at = f" (step {oa.failed_index + 1}" + (f": {oa.error})" if oa.error else ")") \
-            if oa.failed_index is not None else ""
-        return f"the plan executes and its revision does not{at}"
+        return f"the plan executes and its revision does not{_where_it_fails(oa)}"
     if oa.goals_met < ob.goals_met:
         return (f"the revision meets fewer goal conditions ({oa.goals_met} of {oa.goals_total}; the plan meets "
                 f"{ob.goals_met})")

@@ -199,7 +199,7 @@ class Discourse:
         ("the light", "a cup"; not "all the lights"), after a clause that goes to a room, means the
         instances in that room when it has some, with a note; ``r`` unchanged otherwise."""
         go = next((h.room for h in reversed(history) if h.effect == "go" and h.room is not None and h.target is None),
-                  getattr(self, "_gone_to", None))  # (read in chunks: the room an earlier chunk goes to)
+                  self._gone_to)  # (read in chunks: the room an earlier chunk goes to)
         if go is None or r.effect == "go" or any(self.lex.room([w]) is not None for w in G.words(r.text)):
             return r
         for sel in (r.subject, r.target):

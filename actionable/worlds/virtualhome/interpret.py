@@ -89,6 +89,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         self._vacuous: list[str] = []
         self._cannot: list[str] = []
         self._said_rooms: set = set()
+        self._gone_to = None  # while reading in chunks: the room an earlier chunk goes to (_chunks)
 
     # --- naming
     def name_of(self, x) -> str:
