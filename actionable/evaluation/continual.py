@@ -157,8 +157,9 @@ def _fmt(m, interval, digits=1) -> str:
     return f"{m:.{digits}f} [{interval[0]:.{digits}f}, {interval[1]:.{digits}f}]"
 
 
-def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
-    """Paper-style table (SR / PS per level, pooled over set sizes) plus details."""
+def render_markdown(rows: list[dict], manifest: dict | None = None, paired: list[dict] | None = None) -> str:
+    """Paper-style table (SR / PS per level, pooled over set sizes) plus details, and the paired
+    differences of :func:`actionable.evaluation.paired.paired_differences` when ``paired`` is given."""
     levels = [lv for lv in LEVELS if any(r["level"] == lv for r in rows)]
     agents = sorted({r["agent"] for r in rows}, key=lambda a: (a != "exrap", a))
     pooled = {(r["agent"], r["level"]): r for r in rows if r["n"] == "all"}
@@ -195,6 +196,10 @@ def render_markdown(rows: list[dict], manifest: dict | None = None) -> str:
                    f"{r.get('completed', '-')} / {r['activations']} | "
                    f"{_fmt(r['sr'], r.get('sr_interval'))} | {_fmt(r['ps'], r.get('ps_interval'))} | {r['lm_calls_per_step']:.2f} | "
                    f"{reuse} | {tc} | {ok} | {r['seconds']:.1f} |")
+    if paired:
+        from actionable.evaluation.paired import render_paired
+
+        out += ["", render_paired(paired).rstrip("\n")]
     return "\n".join(out) + "\n"
 
 
@@ -237,16 +242,25 @@ def figure(rows: list[dict], path: Path) -> Path:
 
 
 def write_continual_report(run_dir: str | Path) -> dict[str, Path]:
-    """Write ``summary.md``, ``summary.json`` and ``continual.png`` from ``run.jsonl``."""
+    """Write ``summary.md``, ``summary.json``, ``paired.json`` (ExRAP against every other agent on
+    the same episodes, :mod:`actionable.evaluation.paired`; an empty list without ExRAP episodes)
+    and ``continual.png`` from ``run.jsonl``.
+
+    Raises:
+        ConfigError: the run directory holds no finished episode."""
+    from actionable.evaluation.paired import paired_differences
     from actionable.evaluation.runner import RunStore
 
     store = RunStore(run_dir)
-    rows = summarize(store.read())
+    records = store.read()
+    rows = summarize(records)
     if not rows:
         raise ConfigError(f"{run_dir} holds no finished continual episodes")
+    paired = paired_differences(records, "exrap")
     d = Path(run_dir)
     md = d / "summary.md"
-    md.write_text(render_markdown(rows, store.read_manifest()), encoding="utf-8")
+    md.write_text(render_markdown(rows, store.read_manifest(), paired), encoding="utf-8")
     (d / "summary.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    (d / "paired.json").write_text(json.dumps(paired, indent=1), encoding="utf-8")
     png = figure(rows, d / "continual.png")
-    return {"markdown": md, "json": d / "summary.json", "figure": png}
+    return {"markdown": md, "json": d / "summary.json", "paired": d / "paired.json", "figure": png}
