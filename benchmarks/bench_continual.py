@@ -69,6 +69,7 @@ def table(episodes: dict[int, dict[str, list[dict]]]) -> list[dict]:
     t-interval."""
     from actionable.continual.metrics import mean_ci
     from actionable.evaluation.continual import wilson_interval
+    from actionable.evaluation.paired import compare
 
     rows = []
     for rooms in sorted(episodes):
@@ -85,12 +86,12 @@ def table(episodes: dict[int, dict[str, list[dict]]]) -> list[dict]:
                    "completed": sum(e.get("n_success", 0) for e in eps),
                    "scored": sum(e.get("n_success", 0) + e.get("n_failure", 0) for e in eps)}
             if agent != first:
-                base = {e["seed"]: e for e in per[first]}
+                mine = {e["seed"]: {"metrics": e} for e in eps}
+                base = {e["seed"]: {"metrics": e} for e in per[first]}
                 for key in ("sr", "ps"):
-                    d = [(e[key] - base[e["seed"]][key]) * (100 if key == "sr" else 1) for e in eps
-                         if e["seed"] in base and e[key] is not None and base[e["seed"]][key] is not None]
-                    m, h = mean_ci(d)
-                    row[f"d_{key}_vs_{first}"] = None if m is None else [m, h]
+                    c = compare(mine, base, sorted(set(mine) & set(base)), key, 100.0 if key == "sr" else 1.0)
+                    half = None if c["interval"] is None else (c["interval"][1] - c["interval"][0]) / 2
+                    row[f"d_{key}_vs_{first}"] = None if c["diff"] is None else [c["diff"], half]
             rows.append(row)
     return rows
 

@@ -53,8 +53,11 @@ def _by_key(records: dict) -> dict[str, dict[tuple, dict]]:
     return out
 
 
-def _compare(ref: dict[tuple, dict], other: dict[tuple, dict], keys: list[tuple], metric: str,
-             scale: float) -> dict:
+def compare(ref: dict, other: dict, keys, metric: str, scale: float = 1.0) -> dict:
+    """One paired comparison: ``ref[k]["metrics"][metric] - other[k]["metrics"][metric]`` (times
+    ``scale``) over ``keys`` where both values exist. Returns ``{pairs, diff, interval, apart,
+    wins, losses, ties, sign_p}`` (see :func:`paired_differences`); a win is a higher value for
+    ``metric == "sr"`` and a lower one otherwise (PS: fewer steps)."""
     diffs, wins, losses, ties = [], 0, 0, 0
     for k in keys:
         a, b = ref[k]["metrics"][metric], other[k]["metrics"][metric]
@@ -96,8 +99,8 @@ def paired_differences(records: dict, reference: str = "exrap") -> list[dict]:
         for level in [lv for lv in LEVELS if any(k[0] == lv for k in shared)] + ["all"]:
             keys = [k for k in shared if level in ("all", k[0])]
             rows.append({"reference": reference, "agent": other, "level": level, "episodes": len(keys),
-                         "sr": _compare(ref, agents[other], keys, "sr", 100.0),
-                         "ps": _compare(ref, agents[other], keys, "ps", 1.0)})
+                         "sr": compare(ref, agents[other], keys, "sr", 100.0),
+                         "ps": compare(ref, agents[other], keys, "ps", 1.0)})
     return rows
 
 
@@ -132,4 +135,4 @@ def render_paired(rows: list[dict]) -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["paired_differences", "render_paired", "sign_test"]
+__all__ = ["compare", "paired_differences", "render_paired", "sign_test"]
