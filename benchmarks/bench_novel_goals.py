@@ -1,7 +1,7 @@
 """Plan the novel-goal tasks (``benchmarks/data/novel_goals.jsonl``) with today's grounded planner
 and score every plan with the independent checker (``actionable.evaluation.novel_goals``).
 
-    ACTIONABLE_LM_THREADS=1 python benchmarks/bench_novel_goals.py [--set a|b|c|d|e] [--split tune] [--no-lm] [--out runs/novel-goals]
+    ACTIONABLE_LM_THREADS=1 python benchmarks/bench_novel_goals.py [--set a|b|c|d|e|f|g] [--split tune] [--no-lm] [--out runs/novel-goals]
 
 The planner is run as ``actionable plan`` runs it (``actionable.api.plan``'s path: the world's
 planning domain, its default example bank, ``GroundedConfig()`` defaults, no exclusions) and is
@@ -101,13 +101,14 @@ def main(argv=None) -> int:
     ap.add_argument("--variant", choices=("goal", "grounded"), default="goal",
                     help="goal (default: the goal interpreter + goal-directed search, as `actionable plan`) or "
                          "grounded (the imitation planner)")
-    ap.add_argument("--set", choices=("a", "b", "c", "d", "e", "f"), default="a",
+    ap.add_argument("--set", choices=("a", "b", "c", "d", "e", "f", "g"), default="a",
                     help="a: novel_goals.jsonl (101 tasks, report half run once on 3 Dec); b: novel_goals_b.jsonl "
                          "(60 tasks written on 3 Dec by a helper who never ran a planner on them; report half run "
                          "once on 3 Dec); c: novel_goals_c.jsonl (60 more, written the same way on 3 Dec, "
                          "second session); d: novel_goals_d.jsonl (60 more, written the same way, third session); "
                          "e: novel_goals_e.jsonl (60 more, written the same way, fourth session); "
-                         "f: novel_goals_f.jsonl (60 more, written the same way, fifth session)")
+                         "f: novel_goals_f.jsonl (60 more, written the same way, fifth session); "
+                         "g: novel_goals_g.jsonl (60 more, written the same way, sixth session)")
     ap.add_argument("--ids", default=None, help="comma-separated task ids (within the split)")
     ap.add_argument("--out", type=Path, default=Path("runs/novel-goals"))
     args = ap.parse_args(argv)
@@ -122,7 +123,8 @@ def main(argv=None) -> int:
     from actionable.planning.session import PlanningSession
 
     tasks = load_novel_goals({"a": ng.DATA_FILE, "b": ng.DATA_FILE_B, "c": ng.DATA_FILE_C,
-                              "d": ng.DATA_FILE_D, "e": ng.DATA_FILE_E, "f": ng.DATA_FILE_F}[args.set],
+                              "d": ng.DATA_FILE_D, "e": ng.DATA_FILE_E, "f": ng.DATA_FILE_F,
+                              "g": ng.DATA_FILE_G}[args.set],
                              split=args.split)
     if args.ids:
         want = set(args.ids.split(","))

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from actionable.core.errors import ActionableError, InputError
-from actionable.evaluation.novel_goals import (DATA_FILE_B, DATA_FILE_C, DATA_FILE_D, DATA_FILE_E, DATA_FILE_F, NovelGoalsError, PlanOutcome, check, load_novel_goals,
+from actionable.evaluation.novel_goals import (DATA_FILE_B, DATA_FILE_C, DATA_FILE_D, DATA_FILE_E, DATA_FILE_F, DATA_FILE_G, NovelGoalsError, PlanOutcome, check, load_novel_goals,
                                                parse_task, scene_problems, score, split_of, verdict)
 
 TASKS = load_novel_goals()
@@ -24,6 +24,8 @@ TASKS_D = load_novel_goals(DATA_FILE_D)
 TASKS_E = load_novel_goals(DATA_FILE_E)
 #: the held-out set F (benchmarks/data/novel_goals_f.md); checked the same way as sets B to E
 TASKS_F = load_novel_goals(DATA_FILE_F)
+#: the held-out set G (benchmarks/data/novel_goals_g.md); checked the same way as sets B to F
+TASKS_G = load_novel_goals(DATA_FILE_G)
 
 
 def _initial(task):
@@ -81,9 +83,10 @@ TITLES = {"relax on sofa", "work", "turn on light", "watch tv", "browse internet
     (TASKS_D, TASKS + TASKS_B + TASKS_C, "d", (32, 28)),
     (TASKS_E, TASKS + TASKS_B + TASKS_C + TASKS_D, "e", (32, 28)),
     (TASKS_F, TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E, "f", (29, 31)),
-], ids=["set B", "set C", "set D", "set E", "set F"])
+    (TASKS_G, TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F, "g", (34, 26)),
+], ids=["set B", "set C", "set D", "set E", "set F", "set G"])
 def test_held_out_set_size_worlds_categories_and_split(tasks, earlier, prefix, halves):
-    """Sets B, C, D, E and F: 60 tasks each (38 VirtualHome, 22 THOR), every category, no id or
+    """Sets B to G: 60 tasks each (38 VirtualHome, 22 THOR), every category, no id or
     instruction of an earlier set, no packaged title, the fixed sha256 split, and a reference plan
     only for goal tasks."""
     assert len(tasks) == 60
@@ -101,7 +104,7 @@ def test_held_out_set_size_worlds_categories_and_split(tasks, earlier, prefix, h
     assert (split["tune"], split["report"]) == halves
     planned = [t for t in tasks if t.reference_plan]
     assert len(planned) >= 30 and all(t.expected == "goal" for t in planned)
-    if prefix in ("c", "d", "e", "f"):
+    if prefix in ("c", "d", "e", "f", "g"):
         assert len(planned) == sum(t.expected == "goal" for t in tasks)
 
 
@@ -175,7 +178,18 @@ def test_f_file_size_worlds_categories_and_split():
                 ("thor", "report"): 12})
 
 
-ALL_TASKS = TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F
+def test_g_file_size_worlds_categories_and_split():
+    """Set G (novel_goals_g.md): a program scene (780_1), ALFRED layouts and TEACh scenes that sets A-F do not use."""
+    earlier = TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F
+    assert not {"780_1", "FloorPlan20", "FloorPlan203", "FloorPlan326"} & {t.scene for t in earlier}
+    _check_set(TASKS_G, DATA_FILE_G, earlier,
+               {("virtualhome", "default"): 35, ("virtualhome", "780_1"): 3, ("thor", "FloorPlan20"): 4,
+                ("thor", "FloorPlan203"): 3, ("thor", "FloorPlan326"): 3, ("thor", "teach"): 12},
+               {("virtualhome", "tune"): 24, ("virtualhome", "report"): 14, ("thor", "tune"): 10,
+                ("thor", "report"): 12})
+
+
+ALL_TASKS = TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F + TASKS_G
 
 
 @pytest.mark.parametrize("task", ALL_TASKS, ids=[t.id for t in ALL_TASKS])
@@ -194,7 +208,7 @@ def test_enough_reference_plans():
     assert all(t.expected == "goal" for t in PLANNED)
 
 
-PLANNED_ALL = PLANNED + [t for t in TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F if t.reference_plan]
+PLANNED_ALL = PLANNED + [t for t in TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F + TASKS_G if t.reference_plan]
 
 
 @pytest.mark.parametrize("task", PLANNED_ALL, ids=[t.id for t in PLANNED_ALL])
