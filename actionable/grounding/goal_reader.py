@@ -454,6 +454,10 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
                     return f"missing:{' '.join(place)}"  # "in the garage": a place this scene lacks, not dropped
                 head, prep, rest = ws, None, []
     noun = [w for w in head if w not in _QUANT_ALL | _QUANT_ANY | _DETS | _MODIFIERS and not lex.adjective(w)]
+    with_of = [w for w in head if (w == "of" or w not in _QUANT_ALL | _QUANT_ANY | _DETS | _MODIFIERS)
+               and not lex.adjective(w)]
+    if "of" in with_of[1:-1] and lex.classes(with_of)[:1] == ["_".join(with_of)]:
+        noun = with_of  # "a deck of cards": the class deck_of_cards, not the cards
     if not noun:
         return None
     classes = lex.classes(noun)
@@ -472,6 +476,16 @@ def select(ws: list[str], lex: Lexicon, named: list, strict: bool = False) -> Se
                 break
     if room is not None:
         ids = [i for i in ids if lex.in_room(i, room)]
+    elif rel_ids is None and len(noun) > 1 and len(ids) > 1:
+        # "the counter pizza", "the desk lamp": a word before the head naming another class the scene
+        # has is where the object is, when some of them are there (the other instances are not meant)
+        for w in noun[:-1]:
+            place = [k for c in lex.classes([w])[:1] if c != cls for k in lex.kinds([w], c)]  # every counter
+            others = [o for c in place for o in lex.instances(c)]
+            there = [i for i in ids if any(lex.related(i, p, o) for p in ("on", "in") for o in others)]
+            if there:
+                ids = there
+                break
     if rel_ids is not None:
         p, others = rel_ids
         near = [i for i in ids if any(lex.related(i, p, o) for o in others)]
@@ -546,6 +560,7 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
         if lacking:
             return lacking
     obj_ws, prep, tgt_ws = rest, None, []
+    rel = None
     if effect in PLACING or effect in ("go", "sit", "lie", "fill"):
         rel = _split_relative(rest) if effect in PLACING else None
         obj_ws, prep, tgt_ws = rel or (_split_prep(rest) if effect not in ("sit", "lie", "go") else ([], "on", rest))
@@ -581,12 +596,14 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
         # "grab the keys on the nightstand": where the keys are, not where they go ("onto"/"into"
         # and "down onto" still place them)
         k = len(obj_ws)
-        if (rest[k:k + 1] and rest[k] in ("on", "in", "inside")
+        k0 = len(rest) - len(tgt_ws)  # "the card lying on the table in the bedroom": "in" ends the relative
+        if ((rest[k:k + 1] and rest[k] in ("on", "in", "inside") or rel and rest[k0 - 1: k0] in (["on"], ["in"]))
                 and (ws[0] != "get" or ws[1:2] == ["me"])  # "get the bread in the toaster" places it; "get me" holds
-                and lex.known([w for w in tgt_ws if w not in _DETS])):  # not "one in each hand"
-            here = select(rest, lex, named)
+                and (lex.known([w for w in tgt_ws if w not in _DETS])  # not "one in each hand"
+                     or rel and lex.room(tgt_ws) is not None)):
+            here = select(rest if not rel else obj_ws + rest[k0 - 1: k0] + tgt_ws, lex, named)
             if isinstance(here, Selector) and here.ids:
-                obj_ws, prep, tgt_ws = rest, None, []
+                obj_ws, prep, tgt_ws = rest if not rel else obj_ws + rest[k0 - 1: k0] + tgt_ws, None, []
             elif isinstance(here, str) and ws[0] != "get":
                 return here  # "grab the apple in the fridge" with none there: never "put it in the fridge"
     using, unheld = None, ""

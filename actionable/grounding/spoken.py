@@ -595,6 +595,40 @@ def wish_to_do(text: str) -> str:
     return rest if split_verb(words(rest))[0] is not None else text
 
 
+#: a contrast that only names the place the object must not end up ("inside the cabinet - inside it, not
+#: on top", "at the dining table, not up on that shelf"): the placement said before it is the goal
+_PLACE_PREP = r"(?:on top of|on top|next to|inside|into|onto|in|on|under|by|at|beside)"
+_NOT_PLACE = re.compile(r"(?:\s*(?:[,;]|\s-+)\s*" + _PLACE_PREP + r"(?: (?:it|them|there))?)?\s*(?:,|;|\s-+|\s(?:and|but))\s*"
+                        r"(?:and |but )?not (?:up |down |back |just |simply )?" + _PLACE_PREP +
+                        r"(?: (?:it|them|there|(?:the|that|this|my|a|an|its|their|your|our) [a-z' ]+?))?"
+                        r"(?: where [^.;!?,]*)?(?=\s*(?:[.;!?,]|$))", re.I)
+
+
+def contrast(text: str) -> str:
+    """ "Put the mouthwash inside the cabinet - inside it, not on top." -> "Put the mouthwash inside
+    the cabinet." A negated place said after a placement, as a correction of where the object goes,
+    is left out: the placement before it already says the goal, and the grammar refuses negations
+    (:func:`~actionable.grounding.goal_reader.negation_refusal`). Only a place phrase is dropped
+    ("..., not the plate" still refuses), and only when a placement preposition comes before it."""
+    m = _NOT_PLACE.search(text)
+    if not m or not re.search(r"\b" + _PLACE_PREP + r"\b", text[: m.start()], re.I):
+        return text
+    return text[: m.start()] + text[m.end():]
+
+
+#: "run the microwave with the pizza inside": the appliance runs with the object in it
+_WITH_INSIDE = re.compile(r"\b(run|turn on|switch on|start|power on|heat up)\s+((?:the|a|an|my|your) [a-z]+(?: [a-z]+)?) "
+                          r"with ((?:the|a|an|my|your|some|that|this) [a-z' ]+?) (?:inside it|inside|in it|in there|in)"
+                          r"(?=\s*(?:[.;!?,]|$))", re.I)
+
+
+def with_inside(text: str) -> str:
+    """ "Run the microwave with the counter pizza inside" -> "put the counter pizza in the microwave
+    and run the microwave": what an appliance runs "with ... inside" is put in it first (the grammar
+    read only the appliance's state, and the plan ran it empty); other text unchanged."""
+    return _WITH_INSIDE.sub(lambda m: f"put {m.group(3)} in {m.group(2)} and {m.group(1)} {m.group(2)}", text)
+
+
 def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None]:
     """``(task, refusal)`` before a world reads a task: politeness removed (:func:`polite`), a
     checked request (:func:`checked_request`) rewritten; then the refusal of a negation (:func:`negation_refusal`, ``example`` in its hint),
@@ -602,7 +636,7 @@ def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None
     (:func:`state_request`). ``names_object(text) -> bool`` (the world's lexicon): an aside that
     names an object and is followed by "it"/"them" is kept as their antecedent (:func:`conversational`)."""
     task = _LATER_ON.sub(r"\1", task)  # "... later on": a time, not the state "on"
-    task = checked_request(wish_to_do(polite(task)))
+    task = checked_request(wish_to_do(polite(with_inside(contrast(task)))))
     task = conversational(task, names_object)
     wanted = state_request(task)
     if wanted != task:  # "make sure the TV isn't on": a wanted state, negated states read as their opposite
@@ -632,5 +666,5 @@ def state_request(text: str) -> str:
     return " and ".join(out)
 
 
-__all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "conversational", "in_order",
-           "polite", "prepare", "state_question", "state_request"]
+__all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "contrast", "conversational", "in_order",
+           "polite", "prepare", "state_question", "state_request", "with_inside"]

@@ -612,6 +612,25 @@ VH_CASES: tuple[GoalCase, ...] = (
     # sentences are split apart before their clauses: a sentence naming no object keeps the others apart
     GoalCase("The TV in the office is on. Nobody is watching it. Switch it off.", clauses=1,
              must=(("state", 410, "OFF", None, False),), plan=None, kind="named_instance"),
+    # (7 Dec, eleventh session: set G's tune half) a negated place after a placement corrects where the
+    # object goes ("inside it, not on top"); a negated object still refuses
+    GoalCase("Put the mouthwash that's standing on the bathroom counter inside the cabinet - inside it, not on top.",
+             clauses=1, must=(("relation", 1713, "INSIDE", 40, False),), plan=None, kind="in_vs_on"),
+    GoalCase("Put the book on the desk, not on the floor, please", clauses=1,
+             must=(("relation", 1207, "ON", 357, False),), plan=None, kind="in_vs_on"),
+    GoalCase("Put the cup in the sink, not the plate", status="refuse", plan=None, kind="impossible"),
+    # "a deck of cards" is the class deck_of_cards, not the cards
+    GoalCase("Leave a deck of cards on top of the bookcase in the office", clauses=1,
+             must=(("relation", 1996, "ON", 354, False),), never=(("relation", 1416, "ON", 354, False),),
+             plan=None, kind="named_instance"),
+    # a relative clause after a held object says where it is ("in the bedroom" is the table's room)
+    GoalCase("Pass me the bank card lying on the table in the bedroom.", clauses=1,
+             must=(("relation", C, "HOLDS", 2275, False),), never=(("relation", C, "HOLDS", 1355, False),),
+             plan=None, kind="named_instance"),
+    # an appliance run "with X inside" runs with X in it; "the counter pizza" is the pizza on a counter
+    GoalCase("Run the microwave with the counter pizza inside.", clauses=3,
+             must=(("relation", 2694, "INSIDE", 297, False), ("state", 297, "ON", None, False)),
+             never=(("relation", 1316, "INSIDE", 297, False),), kind="named_instance"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]
