@@ -258,12 +258,20 @@ _REPHRASE = ((re.compile(r"\b(?:put|pull|shut|close|drop) (?:the |its )?lid (?:d
              (re.compile(r"\b(?:this|last|next) (?:week|month|weekend|morning|evening|year)'?s? (?=\w)"), ""),
              (re.compile(r"\b(?:today|tonight|yesterday|tomorrow)'?s (?=\w)"), ""),
              (re.compile(r"\b(two|three|four|five|both|all|my|the|those|these) pairs of (?=\w)"), r"\1 "),
+             # "a set of keys", "a bunch of bananas": the things, not a class "set"
+             (re.compile(r"\b(a|an|the|my|that|this|one) (?:set|bunch|pile|stack|handful) of (?=\w)"), r"\1 "),
+             # "give the mop a rinse", "give it a good wash": the verb of the noun
+             (re.compile(r"^give (.+?) an? (?:good |quick |proper |little )?(wash|rinse|scrub|wipe|clean|wipe down)$"), r"\2 \1"),
+             # "flip open the address book", "push the drawer shut": the state verb
+             (re.compile(r"^(?:flip|pull|push|prise|prize|pry|pop|swing|fling|throw) open (?=\w)"), "open "),
+             (re.compile(r"^(?:push|pull|slam|kick|swing|nudge|flip|pop) (?:shut|closed) (?=\w)"), "close "),
+             (re.compile(r"^(?:push|pull|slam|kick|swing|nudge|flip|pop) (.+?) (?:shut|closed)$"), r"close \1"),
              (re.compile(r"^do (?:the |all the )?(dishes|washing up|washing-up)$"), "wash the dishes"))
 #: "... if it's open", "... if they are on": a condition that leaves the command's end state as it is
 _IF_SO = re.compile(r"(?<=\w)\s+if (?:it|they|that|so)(?:'s|'re| is| are| s)? ?(?:still |already )?"
                     r"(?:open|on|off|closed|shut|running|plugged in|unplugged|dirty|clean|there|needed|necessary)$")
 #: words at the end of a command that ask nothing more ("... on instead", "... on as well")
-_ALSO_END = re.compile(r"(?<=\w)\s+(?:instead|as well|too|also|again)$")
+_ALSO_END = re.compile(r"(?<=\w)\s+(?:instead|as well|too|also|again|properly|fully|completely|all the way)$")
 #: a hedged count said aside ("..., three of them I think, gather them ..."): it asks for nothing
 _COUNT = r"(?:a couple|a few|a dozen|two|three|four|five|six|seven|eight|nine|ten|\d+)(?: of them)?"
 _HEDGE = r"(?: i think| i reckon| i guess| i believe| maybe| probably| or so| at least| or more)"

@@ -628,6 +628,15 @@ VH_CASES: tuple[GoalCase, ...] = (
              must=(("relation", C, "HOLDS", 2275, False),), never=(("relation", C, "HOLDS", 1355, False),),
              plan=None, kind="named_instance"),
     # an appliance run "with X inside" runs with X in it; "the counter pizza" is the pizza on a counter
+    # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
+    GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
+             kind="modifier"),
+    GoalCase("Flip open the dining-room address book.", clauses=1, must=(("state", 2724, "OPEN", None, False),),
+             plan=None, kind="named_instance"),
+    GoalCase("Give me a set of keys.", clauses=1, must=(("relation", C, "HOLDS", 1706, False),), plan=None,
+             kind="intent"),
+    GoalCase("Is the kitchen tap turned off properly?", clauses=1, must=(("state", 232, "OFF", None, False),),
+             plan=None, kind="named_instance"),
     GoalCase("Run the microwave with the counter pizza inside.", clauses=3,
              must=(("relation", 2694, "INSIDE", 297, False), ("state", 297, "ON", None, False)),
              never=(("relation", 1316, "INSIDE", 297, False),), kind="named_instance"),

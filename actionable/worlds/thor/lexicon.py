@@ -36,7 +36,9 @@ NAMES: dict[str, str] = {
 }
 _ADJ = {"dirty": ("isDirty", False), "clean": ("isDirty", True), "open": ("isOpen", False),
         "closed": ("isOpen", True), "empty": ("isFilledWithLiquid", True), "full": ("isFilledWithLiquid", False),
-        "sliced": ("isSliced", False), "hot": ("Hot", False), "cold": ("Cold", False)}
+        "sliced": ("isSliced", False), "hot": ("Hot", False), "cold": ("Cold", False),
+        # everyday words for dirty ("the grimy mug")
+        **{w: ("isDirty", False) for w in ("grubby", "grimy", "filthy", "mucky", "manky", "soiled", "stained", "muddy")}}
 
 
 def _singulars(word: str) -> list[str]:
