@@ -628,6 +628,9 @@ VH_CASES: tuple[GoalCase, ...] = (
              must=(("relation", C, "HOLDS", 2275, False),), never=(("relation", C, "HOLDS", 1355, False),),
              plan=None, kind="named_instance"),
     # an appliance run "with X inside" runs with X in it; "the counter pizza" is the pizza on a counter
+    # "lie down on it" after a pillow: the couch named before (a pillow is not for lying on)
+    GoalCase("The couch in the office is comfy. Grab a pillow and lie down on it.", clauses=3,
+             must=(("relation", C, "ON", 352, False),), plan=None, kind="posture_holding"),
     # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
     GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
              kind="modifier"),

@@ -303,6 +303,12 @@ class Discourse:
             ref = can[0] if can else prev.subject  # "put the plate in the sink and wash it": the plate
         else:
             ref = prev.subject
+        posture = {"sit": "SITTABLE", "lie": "LIEABLE"}.get(eff)
+        if posture and ref is not None and not any(posture in self.graph.properties_of(i) for i in ref.ids):
+            # "I want to know how comfy the office couch is. Grab a pillow and lie down on it": the couch,
+            # the last thing named that one can lie on (a pillow is not)
+            ref = next((sel for h in reversed(list(history)) for sel in (h.target, h.subject) if sel is not None
+                        and sel.ids and all(posture in self.graph.properties_of(i) for i in sel.ids)), ref)
         if ref is None:
             return part
         phrase = ("all the " if "them" in ws else "the ") + ref.cls.replace("_", " ")

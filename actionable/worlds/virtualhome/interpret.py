@@ -194,6 +194,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         bound: dict[str, list] = {}
         prev = None
         history: list = []  # the clauses read so far (pronouns may refer further back than the last)
+        mentioned: list = []  # those and the statements between them, in order (what "it" may name)
         wished = None  # the last part read as a wish without a verb ("a tray on the table would be handy")
         parts_read: list = []  # (selectors, clauses) per part ("the other fridge" is another one)
         facts = [self._statement(part, topic=k + 1 < len(parts) and bool({"it", "them", "they"} & set(G.words(parts[k + 1]))))
@@ -205,6 +206,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
             if fact is not None:  # "one pillow on the bed is dirty": names an instance, asks nothing
                 named.extend(fact.ids)
                 prev = G.ClauseReading(part, "fact", fact)
+                mentioned.append(prev)
                 notes.append(f"'{part}': a statement about {fact.describe(self.name_of)}")
                 continue
             pw = G.words(part)
@@ -218,7 +220,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
                 notes.append(f"'{part}': the {prev.subject.cls.replace('_', ' ')} placed above, asks for nothing more")
                 continue
             pronoun = bool({"it", "them", "they"} & set(G.words(part)))
-            part = self._pronouns(part, prev, history)
+            part = self._pronouns(part, prev, mentioned)
             place = P.unrecorded_place(part)
             if place and G.split_verb(G.words(part), _EXTRA_VERBS)[0] is not None:  # not "in the door"
                 return GoalReading(task, status="refuse", why=P.place_refusal(part, place, "VirtualHome",
@@ -297,6 +299,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
             parts_read.append((snap, list(got)))
             prev = r
             history.append(r)
+            mentioned.append(r)
             for sel in (r.subject, r.target):
                 if sel is not None:
                     bound.setdefault(sel.cls, list(sel.ids))
