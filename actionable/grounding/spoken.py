@@ -283,6 +283,7 @@ _VAGUE = re.compile(r"^(?:move|do|fix|sort|handle|deal with) (?:it|that|this|the
 _PURPOSE = re.compile(r"\s+(?:where (?:it|they|he|she) (?:lives?|belongs?|goes|go|is kept|are kept|should be)\b.*|"
                       r"(?:or|otherwise|while|because|since|as|until|before) (?:else )?(?:i|we|you|they|he|she|everyone)(?:'ll|'m|'re|'ve|'d)?\b.*|"
                       r"by (?:then|tonight|tomorrow|the morning|the evening|eight|nine|ten|noon|later)\b.*|"
+                      r"(?:just )?to (?:check|see|test|find out|make sure) (?:if |whether |that |how )?(?:it|they|the|that|this|i|we|you|he|she)\b.*|"
                       r"so (?:that )?(?:i|we|you|they|he|she|it|everyone)\b.*|for (?:later|now|tonight|tomorrow|the week|the day|the weekend|a bit|a while|a minute|a moment|a second|"
                       r"(?:a |an |the |my |our )?(?:\w+ )?(?:dinner|lunch|breakfast|party|date|guests))\b.*)$")
 
@@ -624,6 +625,24 @@ def contrast(text: str) -> str:
     return text[: m.start()] + text[m.end():]
 
 
+#: "in there" after a room was named: that room
+_IN_THERE = re.compile(r"\b(in|into) there\b", re.I)
+_ROOM_SAID = re.compile(r"\b(?:in|into|to) (?:the |my |our )?(" + _ROOM_NAMES + r")\b", re.I)
+
+
+def in_there(text: str) -> str:
+    """ "The kids play in the dining room. Plug in the controller on the table in there" -> "... on
+    the table in the dining room": "in there" names the room said last before it (unchanged when
+    no room was said before it)."""
+    out, last = [], 0
+    for m in _IN_THERE.finditer(text):
+        rooms = _ROOM_SAID.findall(text[: m.start()])
+        if rooms:
+            out += [text[last: m.start()], f"{m.group(1)} the {rooms[-1].lower()}"]
+            last = m.end()
+    return "".join(out) + text[last:] if out else text
+
+
 #: "run the microwave with the pizza inside": the appliance runs with the object in it
 _WITH_INSIDE = re.compile(r"\b(run|turn on|switch on|start|power on|heat up)\s+((?:the|a|an|my|your) [a-z]+(?: [a-z]+)?) "
                           r"with ((?:the|a|an|my|your|some|that|this) [a-z' ]+?) (?:inside it|inside|in it|in there|in)"
@@ -644,7 +663,7 @@ def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None
     (:func:`state_request`). ``names_object(text) -> bool`` (the world's lexicon): an aside that
     names an object and is followed by "it"/"them" is kept as their antecedent (:func:`conversational`)."""
     task = _LATER_ON.sub(r"\1", task)  # "... later on": a time, not the state "on"
-    task = checked_request(wish_to_do(polite(with_inside(contrast(task)))))
+    task = checked_request(wish_to_do(polite(with_inside(contrast(in_there(task))))))
     task = conversational(task, names_object)
     wanted = state_request(task)
     if wanted != task:  # "make sure the TV isn't on": a wanted state, negated states read as their opposite
@@ -674,5 +693,5 @@ def state_request(text: str) -> str:
     return " and ".join(out)
 
 
-__all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "contrast", "conversational", "in_order",
+__all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "contrast", "conversational", "in_order", "in_there",
            "polite", "prepare", "state_question", "state_request", "with_inside"]

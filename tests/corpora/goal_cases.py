@@ -631,6 +631,11 @@ VH_CASES: tuple[GoalCase, ...] = (
     # "lie down on it" after a pillow: the couch named before (a pillow is not for lying on)
     GoalCase("The couch in the office is comfy. Grab a pillow and lie down on it.", clauses=3,
              must=(("relation", C, "ON", 352, False),), plan=None, kind="posture_holding"),
+    # "in there" is the room said before; "to check the lead reaches" says why
+    GoalCase("The kids want to play games in the dining room after tea. Plug in the game controller on the table in "
+             "there, then sit on one of the benches to check the lead reaches.", clauses=3,
+             must=(("state", 1294, "PLUGGED_IN", None, False), ("relation", C, "ON", 227, False)), plan=None,
+             kind="conjunction"),
     # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
     GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
              kind="modifier"),
