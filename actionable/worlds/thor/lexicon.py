@@ -33,6 +33,9 @@ NAMES: dict[str, str] = {
     "telly": "Television", "tv": "Television", "toilet roll": "ToiletPaper", "loo roll": "ToiletPaper",
     "toilet roll holder": "ToiletPaperHanger", "loo roll holder": "ToiletPaperHanger",
     "worktop": "CounterTop", "loo": "Toilet",
+    "keys": "KeyChain", "key": "KeyChain", "car keys": "KeyChain", "house keys": "KeyChain",
+    "spray bottle": "SprayBottle", "spray": "SprayBottle", "sofa": "Sofa", "couch": "Sofa",
+    "bedside table": "SideTable", "nightstand": "SideTable", "mobile": "CellPhone", "mobile phone": "CellPhone",
 }
 _ADJ = {"dirty": ("isDirty", False), "clean": ("isDirty", True), "open": ("isOpen", False),
         "closed": ("isOpen", True), "empty": ("isFilledWithLiquid", True), "full": ("isFilledWithLiquid", False),
