@@ -126,3 +126,27 @@ def test_progprompt_real_episode(lm, house):
     scores = {r["why"].split("(LM ")[1].split(")")[0] for r in res.trace if "(LM " in r["why"]}
     assert len(scores) >= 2  # real, varying log-probs
     assert sum(r["executed"] for r in res.trace) >= 6
+
+
+def test_exrap_visits_every_room_when_conditions_are_spread(tmp_path, capsys):
+    """Issue 25: with one standing instruction about each room of 1003_2, ExRAP (real SmolLM2, high
+    non-stationarity) reaches every room within 40 steps and does not settle in two of them."""
+    import collections
+    import json
+
+    from actionable.cli import main
+
+    ins = tmp_path / "spread.txt"
+    ins.write_text("If the light in the bathroom is on, switch it off.\n"
+                   "Once the computer in the bedroom is off, switch it back on.\n"
+                   "Whenever the light in the home office is on, close the cupboard in the dining room.\n"
+                   "When the door in the dining room is closed, open it.\n", encoding="utf-8")
+    trace = tmp_path / "t.jsonl"
+    assert main(["follow", "--instructions", str(ins), "--nonstationarity", "high", "--steps", "40", "--seed", "1",
+                 "--trace", str(trace), "-q"]) == 0
+    capsys.readouterr()
+    rooms = [r["room"] for r in map(json.loads, trace.read_text().splitlines()) if "summary" not in r]
+    assert len(rooms) == 40
+    visits = collections.Counter(rooms)
+    assert set(visits) == {"bathroom", "bedroom", "dining_room", "home_office"}, visits
+    assert min(visits.values()) >= 3, visits  # each room again and again, not one look
