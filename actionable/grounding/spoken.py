@@ -533,6 +533,8 @@ def conversational(text: str, names_object=None) -> str:
             m = _I_NEED.match(q)
             if m and state_request(q) == q:
                 q = f"get me {m.group(1)} {m.group(2)}"
+            if names_object is not None:
+                q = verbless(q, names_object)  # "oven off, steak out onto the counter"
             q = _PURPOSE.sub("", q)
             q = state_request(q)
             if split_verb(words(q))[0] is not None or _WANT.match(q):
@@ -625,6 +627,45 @@ def contrast(text: str) -> str:
     return text[: m.start()] + text[m.end():]
 
 
+#: verbless commands: "oven off", "steak out onto the kitchen counter", "into the fridge with it"
+_VERBLESS_STATE = re.compile(r"^((?:the |my |that |this |your |our |all the )?[a-z][a-z' -]*?) (on|off|open|shut|closed)"
+                             r"((?: in (?:the|my|our) [a-z ]+)?)$")
+_VERBLESS_PUT = re.compile(r"^((?:the |my |that |this |your |our |a )?[a-z][a-z' -]*?) (?:out |back |away )?"
+                           r"(into|onto|inside) ((?:the|my|a|your|our) [a-z' ]+?)(?: with (?:it|them))?$")
+_WITH_IT = re.compile(r"^(?:and |then )?(?:out |back )?(into|onto|inside|in|on) ((?:the|my|a|your|our) [a-z' ]+?) with (it|them)$")
+_NP_DETS = frozenset({"the", "my", "that", "this", "your", "our", "a", "all"})
+_NP_PLACE_WORDS = frozenset({"office", "home", "bedroom", "bathroom", "kitchen", "living", "room", "dining", "hallway",
+                             "study", "main", "big", "little", "small", "other", "front", "back"})
+
+
+def _noun_phrase(np: str, names_object) -> bool:
+    """Whether ``np`` is only a short noun phrase of the world ("the oven", "bedroom light"): at
+    most four words after a determiner, each naming an object or a room (no verb, no pronoun)."""
+    ws = [w for w in np.split() if w not in _NP_DETS]
+    return 0 < len(ws) <= 4 and all(w in _NP_PLACE_WORDS or names_object(w) for w in ws)
+
+
+def verbless(q: str, names_object) -> str:
+    """A command said without its verb, as the command: "oven off" -> "turn off oven", "steak out
+    onto the kitchen counter" -> "put steak onto the kitchen counter", "into the fridge with it" ->
+    "put it into the fridge". Only a part with no verb the grammar knows, whose noun phrase names an
+    object of the world (``names_object``); a place said with plain "on" / "in" ("the cup on the
+    table") stays a statement. Other text unchanged."""
+    if split_verb(words(q))[0] is not None:
+        return q
+    m = _WITH_IT.fullmatch(q)
+    if m:
+        return f"put {m.group(3)} {m.group(1)} {m.group(2)}"
+    m = _VERBLESS_STATE.fullmatch(q)
+    if m and _noun_phrase(m.group(1), names_object):
+        state = {"shut": "closed"}.get(m.group(2), m.group(2))
+        return f"{_STATE_VERB[state]} {m.group(1)}{m.group(3)}"
+    m = _VERBLESS_PUT.fullmatch(q)
+    if m and _noun_phrase(m.group(1), names_object) and names_object(m.group(3)):
+        return f"put {m.group(1)} {m.group(2)} {m.group(3)}"
+    return q
+
+
 #: "in there" after a room was named: that room
 _IN_THERE = re.compile(r"\b(in|into) there\b", re.I)
 _ROOM_SAID = re.compile(r"\b(?:in|into|to) (?:the |my |our )?(" + _ROOM_NAMES + r")\b", re.I)
@@ -694,4 +735,4 @@ def state_request(text: str) -> str:
 
 
 __all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "contrast", "conversational", "in_order", "in_there",
-           "polite", "prepare", "state_question", "state_request", "with_inside"]
+           "polite", "prepare", "state_question", "state_request", "verbless", "with_inside"]

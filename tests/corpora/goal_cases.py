@@ -636,6 +636,14 @@ VH_CASES: tuple[GoalCase, ...] = (
              "there, then sit on one of the benches to check the lead reaches.", clauses=3,
              must=(("state", 1294, "PLUGGED_IN", None, False), ("relation", C, "ON", 227, False)), plan=None,
              kind="conjunction"),
+    # commands said without their verb: "oven off", "X out onto Y", "into the fridge with it"
+    GoalCase("That steak has had long enough in the oven. Oven off, steak out onto the kitchen counter.", clauses=2,
+             must=(("state", 295, "OFF", None, False), ("relation", 1441, "ON", 230, False)), plan=None,
+             kind="conjunction"),
+    GoalCase("Dough sitting on top of the oven - into the fridge with it.", clauses=1,
+             must=(("relation", 1662, "INSIDE", 289, False),), plan=None, kind="in_vs_on"),
+    GoalCase("Lights off in the bedroom", clauses=4, must=(("state", 169, "OFF", None, False),), plan=None,
+             kind="quantifier"),
     # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
     GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
              kind="modifier"),
