@@ -32,7 +32,7 @@ from actionable.grounding import goal_reader as G
 #: placement prepositions, longest first -> the grammar's preposition
 PLACE_PREPS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("on", "top", "of"), "on"), (("inside", "of"), "in"), (("into",), "in"), (("inside",), "in"),
-    (("onto",), "on"), (("in",), "in"), (("on",), "on"))
+    (("onto",), "on"), (("in",), "in"), (("on",), "on"), (("at",), "on"))  # "my mug at the dining table"
 #: verbs of using an object where it is ("read a book in bed", "eat the apple on the table"): a part
 #: that starts with one is an activity, never reframed as a placement
 USING_VERBS = frozenset({"read", "eat", "drink", "watch", "play", "use", "study", "write", "work", "sleep", "relax",

@@ -644,6 +644,9 @@ VH_CASES: tuple[GoalCase, ...] = (
              must=(("relation", 1662, "INSIDE", 289, False),), plan=None, kind="in_vs_on"),
     GoalCase("Lights off in the bedroom", clauses=4, must=(("state", 169, "OFF", None, False),), plan=None,
              kind="quantifier"),
+    # a wish with "at" names where the thing goes; the negated place after it is a correction
+    GoalCase("I'd like my mug at the dining table, not up on that shelf.", clauses=1,
+             must=(("relation", 2444, "ON", 226, False),), plan=None, kind="in_vs_on"),
     # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
     GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
              kind="modifier"),
