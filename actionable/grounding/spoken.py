@@ -48,6 +48,10 @@ _LEAVE = re.compile(r"^leave (.+?) (on|off|open|closed|shut|running|plugged in|u
 _VIA_ROOM = re.compile(r"\b(?:take|bring|carry) (it|them|(?:the|my|our|a|an|some) [a-z]+(?: [a-z]+)?) (?:to|into) (?:the )?"
                        r"(kitchen|bathroom|bedroom|(?:home )?office|living room|dining room|hallway)(?:,|;| and| then)+ "
                        r"((?:put|place|set|store|leave|hang)) (?:it|them)\b([^,]*)")
+#: where the things said before are, one by one ("ice is melting - one on the office table, one in
+#: the sink"): asks for nothing
+_WHERE_ONE = re.compile(r"(?:and )?(?:one|another|some|a few|two|three|the other|others?) (?:is |are )?"
+                        r"(?:on|in|inside|under|by|next to|on top of|behind) (?:the|my|a|our|your) [a-z' ]+")
 #: a part that is only an interjection
 _INTERJECTION = re.compile(r"(?:(?:ugh|ew|eww|oh|ooh|hey|ok|okay|right|well|um|hmm|wow|oops|argh|yikes|gosh|phew|"
                            r"yeah|great|damn|dang|god|man|sigh|honestly|seriously|so)\b ?)+")
@@ -260,6 +264,9 @@ _REPHRASE = ((re.compile(r"\b(?:put|pull|shut|close|drop) (?:the |its )?lid (?:d
              (re.compile(r"\b(two|three|four|five|both|all|my|the|those|these) pairs of (?=\w)"), r"\1 "),
              # "a set of keys", "a bunch of bananas": the things, not a class "set"
              (re.compile(r"\b(a|an|the|my|that|this|one) (?:set|bunch|pile|stack|handful) of (?=\w)"), r"\1 "),
+             # "bits of ice", "every piece of it": the stuff itself, all of it
+             (re.compile(r"\b(?:every|each) (?:piece|bit|lump|chunk|one) of (it|them)\b"), r"all of \1"),
+             (re.compile(r"(^|\b(?:the|some|those|these|all|all the|any) )(?:bits|pieces|lumps|chunks) of (?=\w)"), r"\1"),
              # "give the mop a rinse", "give it a good wash": the verb of the noun
              (re.compile(r"^give (.+?) an? (?:good |quick |proper |little )?(wash|rinse|scrub|wipe|clean|wipe down)$"), r"\2 \1"),
              # "flip open the address book", "push the drawer shut": the state verb
@@ -468,8 +475,8 @@ def conversational(text: str, names_object=None) -> str:
                     continue
                 if split_verb(words(out[-1]))[0] is not None:
                     continue  # "close the fridge, can you check": the check asks nothing more
-            if _INTERJECTION.fullmatch(q) or (out and _COUNT_ASIDE.fullmatch(q)):
-                continue  # "ugh", "ew", "oh no"; "three of them I think"
+            if _INTERJECTION.fullmatch(q) or (out and (_COUNT_ASIDE.fullmatch(q) or _WHERE_ONE.fullmatch(q))):
+                continue  # "ugh", "ew", "oh no"; "three of them I think"; "one on the office table"
             if out and names_object is not None and _AWFUL.fullmatch(q) and not names_object(q):
                 continue  # "keep the window open while I paint, the fumes are awful"
             if (q in _BARE_STATE and out and names_object is not None and names_object(out[-1])

@@ -647,6 +647,11 @@ VH_CASES: tuple[GoalCase, ...] = (
     # a wish with "at" names where the thing goes; the negated place after it is a correction
     GoalCase("I'd like my mug at the dining table, not up on that shelf.", clauses=1,
              must=(("relation", 2444, "ON", 226, False),), plan=None, kind="in_vs_on"),
+    # "bits of ice ... one on the table, one in the sink ... every piece of it": all the ice
+    GoalCase("Bits of ice are melting all over the place - one on the office table, one in the kitchen sink, one on "
+             "the counter. Get every piece of it into a fridge.", clauses=3,
+             must=(("relation", 1273, "INSIDE", 289, False), ("relation", 2078, "INSIDE", 289, False)), plan=None,
+             kind="quantifier"),
     # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
     GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
              kind="modifier"),
