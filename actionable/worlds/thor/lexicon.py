@@ -33,7 +33,7 @@ NAMES: dict[str, str] = {
     "telly": "Television", "tv": "Television", "toilet roll": "ToiletPaper", "loo roll": "ToiletPaper",
     "toilet roll holder": "ToiletPaperHanger", "loo roll holder": "ToiletPaperHanger",
     "worktop": "CounterTop", "loo": "Toilet",
-    "keys": "KeyChain", "key": "KeyChain", "car keys": "KeyChain", "house keys": "KeyChain",
+    "roll": "ToiletPaper", "toilet paper roll": "ToiletPaper", "keys": "KeyChain", "key": "KeyChain", "car keys": "KeyChain", "house keys": "KeyChain",
     "spray bottle": "SprayBottle", "spray": "SprayBottle", "sofa": "Sofa", "couch": "Sofa",
     "bedside table": "SideTable", "nightstand": "SideTable", "mobile": "CellPhone", "mobile phone": "CellPhone",
 }
@@ -41,7 +41,7 @@ _ADJ = {"dirty": ("isDirty", False), "clean": ("isDirty", True), "open": ("isOpe
         "closed": ("isOpen", True), "empty": ("isFilledWithLiquid", True), "full": ("isFilledWithLiquid", False),
         "sliced": ("isSliced", False), "hot": ("Hot", False), "cold": ("Cold", False),
         # everyday words for dirty ("the grimy mug")
-        **{w: ("isDirty", False) for w in ("grubby", "grimy", "filthy", "mucky", "manky", "soiled", "stained", "muddy")}}
+        **{w: ("isDirty", False) for w in ("grubby", "grotty", "grimy", "filthy", "mucky", "manky", "soiled", "stained", "muddy")}}
 
 
 def _singulars(word: str) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 _ADJ = {"dirty": ("DIRTY", False), "clean": ("CLEAN", False), "open": ("OPEN", False),
         "closed": ("CLOSED", False),
         # everyday words for dirty ("the grubby mop")
-        **{w: ("DIRTY", False) for w in ("grubby", "grimy", "filthy", "mucky", "manky", "soiled", "stained", "muddy")}}
+        **{w: ("DIRTY", False) for w in ("grubby", "grotty", "grimy", "filthy", "mucky", "manky", "soiled", "stained", "muddy")}}
 #: words that begin a class name but name nothing ("after" of after_shave)
 _FUNCTION_WORDS = frozenset({"after", "before", "over", "under", "about", "around", "into", "onto", "with", "from",
                              "for", "to", "at", "by", "in", "on", "off", "out", "up", "down", "back", "the", "a"})
