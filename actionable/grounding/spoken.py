@@ -720,6 +720,12 @@ def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None
     return (task, refusal) if refusal else (state_request(task), None)
 
 
+#: a wanted placement after "make sure": "the cup is on the table", "the board is out on the dining table"
+_WANTED_PLACE = re.compile(r"^((?:the|my|a|an|some|all the|every|both|our|your) [a-z' ]+?) (?:is|are|s|stays?|remains?) "
+                           r"(?:out |back |still |already |safely |put away )?(on top of|inside|into|onto|in|on) "
+                           r"((?:the|my|a|an|our|your) [a-z' ]+)$")
+
+
 def state_request(text: str) -> str:
     """ "make sure the TV is off" -> "turn off the tv"; "I want the TV on and the fridge closed" ->
     "turn on the tv and close the fridge"; "make sure the dishwasher isn't running" -> "turn off the
@@ -733,6 +739,13 @@ def state_request(text: str) -> str:
     out = []
     for part in parts:
         pm = _STATE_PART.match(part.strip())
+        pl = (_WANTED_PLACE.match(re.sub(r"(?<=[a-z])'s\b", " is", part.strip()))
+              if not pm and re.match(r"(?:please )?(?:make sure|ensure|see to it|check)", ws) else None)
+        if pl and re.search(r"\b(?:that|which|who|sitting|lying|standing|is|are)\b", pl.group(1) + " " + pl.group(3)):
+            pl = None  # "the kettle that's in the cupboard sitting on the oven": a relative clause, not the goal
+        if pl:  # "make sure the cup is on the table", "... the board's out on the dining table": put it there
+            out.append(f"put {pl.group(1)} {pl.group(2)} {pl.group(3)}")
+            continue
         if not pm or (pm.group(2) and pm.group(3) not in _OPPOSITE_WORD):  # "is not clean": no opposite state
             return text
         subject = re.sub(r" (?:is|are)$", "", pm.group(1))

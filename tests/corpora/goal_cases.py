@@ -652,6 +652,11 @@ VH_CASES: tuple[GoalCase, ...] = (
              "the counter. Get every piece of it into a fridge.", clauses=3,
              must=(("relation", 1273, "INSIDE", 289, False), ("relation", 2078, "INSIDE", 289, False)), plan=None,
              kind="quantifier"),
+    # a wanted placement: "make sure X is (out) on Y" puts it there
+    GoalCase("Make sure the cup is on the table.", clauses=1, must=(("relation", 1348, "ON", 226, False),), plan=None,
+             kind="in_vs_on"),
+    GoalCase("make sure the chessboard's out on the dining table", clauses=1,
+             must=(("relation", 1209, "ON", 226, False),), plan=None, kind="in_vs_on"),
     # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
     GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
              kind="modifier"),
