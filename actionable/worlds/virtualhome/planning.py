@@ -179,7 +179,7 @@ class AffordanceOracle(Committing):
         after each to ``states``; each failure of ``step`` itself to ``fails``); return
         ``(state after step, step)`` or ``None`` when the budget runs out."""
         for _ in range(budget + 1):
-            fix = corrective_steps(info.get("unmet_raw") or [], self.view(state), step)
+            fix = corrective_steps(info.get("unmet_raw") or [], self.view(state), step, home=self.scene)
             if not fix or budget - len(done) < len(fix):
                 return None
             for f in fix:
