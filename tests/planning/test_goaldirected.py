@@ -122,3 +122,27 @@ def test_a_tool_put_down_to_free_a_hand_goes_on_furniture_not_on_what_is_carried
         assert not set(up.get(sponge, [])) & set(dom.graph.nodes_of_class("plate")), texts
     put = [s for s in res.resolved_program.steps if s.action == "PUTBACK" and s.args[0].name == "sponge"]
     assert put and "GRABBABLE" not in dom.graph.properties_of(put[0].args[1].id), texts
+
+
+def test_a_seat_too_full_to_lie_on_says_why_and_what_to_do():
+    """"Put the book on the couch and lie on it": VirtualHome refuses lying on the couch with two
+    things on it (a curtain, which cannot be picked up, and the book), and making room takes the
+    book off again. The blocker said only "sit on couch executes but does not make it hold"; it now
+    names the refusal, what is on the couch, what cannot move, and what the user can do. The bed
+    of "put the pillow on the bed and lie down" (full too) still gets room: a pillow of its own
+    goes to the floor and the plan is Done."""
+    from actionable.core.registry import planning_domain
+    from actionable.planning.pipeline import interpreter_for, plan_task
+
+    dom = planning_domain("virtualhome", "default")
+    interp = interpreter_for(dom)
+    res = plan_task(dom, "Put the book on the couch and lie on it", interp)
+    assert res.done is False
+    why = " ".join(res.stopped_at["blockers"].values())
+    assert "VirtualHome refuses LIE on <couch> (352) while it holds 2 objects" in why, why
+    assert "curtain 409" in why and "cannot be picked up" in why and "another place" in why, why
+    assert "does not make it hold" not in why, why
+    bed = plan_task(dom, "Put the pillow on the bed and lie down", interp)
+    assert bed.done is True, bed.verdict()
+    moved = [s for s in bed.resolved_program.steps if s.action == "PUTBACK" and s.args[1].name == "floor"]
+    assert moved and moved[0].args[0].name == "pillow", [s.to_text() for s in bed.resolved_program.steps]
