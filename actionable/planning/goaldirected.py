@@ -119,6 +119,23 @@ def _why(att) -> str:
     return f"{att.step.to_text()}: {msg}" + (f" (unmet: {'; '.join(map(str, unmet[:3]))})" if unmet else "")
 
 
+def _refused(aff, att, chk, clauses, cur, blockers: dict, text: str) -> None:
+    """The blocker of clause ``text`` when the world says why it refuses the step asked (its
+    optional ``refusal(step)``: "VirtualHome refuses LIE on <couch> (352) while it holds 2 objects
+    ..."), in place of "executes but does not make it hold": with ``chk`` (the check after the
+    repaired step ran), the goal condition that making room undid; then what the user can do."""
+    refusal = getattr(aff, "refusal", None)
+    why = refusal(att.steps[-1] if att.steps else att.step) if refusal is not None else None
+    if why is None:
+        return
+    undone = [] if chk is None else [c.text for c, a, b in zip(clauses, cur.flags, chk.flags) if a and not b]
+    moved = [s.args[0] for s, r in zip(att.steps, att.repaired) if r and s.action == "GRAB" and s.args]
+    if undone:
+        what = f"taking {moved[0].name.replace('_', ' ')} {moved[0].id} off it" if moved else "making room"
+        why += f"; {what} undoes '{undone[0]}'"
+    blockers[text] = why + ": ask for fewer things on it, or for another place"
+
+
 def _enabling(clauses) -> list:
     """``(clause, option)`` of every state option of an enabling clause (a standing condition the
     reading added for an effect: "rule (enabling: ...)")."""
@@ -219,6 +236,7 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None, first=()) -
                         continue
                     if not att.ok:
                         blockers.setdefault(clause.text, _why(att))
+                        _refused(aff, att, None, clauses, cur, blockers, clause.text)
                         continue
                     chk = check_clauses(clauses, interp.view(att.state), out.steps + list(att.steps))
                     # a sideways move: as many clauses met, this one now among them, a state not seen
@@ -227,6 +245,7 @@ def _greedy(aff, interp, clauses, cfg: GoalSearchConfig, order=None, first=()) -
                     if chk.met < cur.met or (chk.met == cur.met and not sideways):
                         blockers.setdefault(clause.text, f"{st.to_text()} executes but undoes another goal condition"
                                             if chk.flags[ci] else f"{st.to_text()} executes but does not make it hold")
+                        _refused(aff, att, chk, clauses, cur, blockers, clause.text)
                         continue
                     if len(out.steps) + len(att.steps) > cfg.max_steps:
                         over = True

@@ -86,3 +86,63 @@ def test_a_task_that_says_an_order_is_planned_in_that_order(vh):
     r = g.read("Put a towel on the towel rack before you switch on the television in the home office")
     assert {o.value for c in r.clauses for o in c.options} >= {"ON"} and len(r.clauses) == 2, r
     assert not g.read("open the microwave and put a towel on the towel rack").ordered
+
+
+def test_a_tool_put_down_to_free_a_hand_goes_on_furniture_not_on_what_is_carried():
+    """"Wash the plate with the sponge and put it in the dishwasher": opening the dishwasher with
+    the sponge and the plate in hand, the hand-freeing repair put the sponge ON the held plate (the
+    nearest surface), so the sponge went in the dishwasher with it. Now nothing is put on what the
+    character holds; the sponge goes on furniture (the counter beside the dishwasher) and only the
+    plate ends in the dishwasher."""
+    from actionable.core.registry import planning_domain
+    from actionable.planning.pipeline import interpreter_for, plan_task
+    from actionable.worlds.virtualhome.simulator import execute_program
+
+    dom = planning_domain("virtualhome", "default")
+    task = "Wash the plate with the sponge and put it in the dishwasher"
+    res = plan_task(dom, task, interpreter_for(dom))
+    assert res.done, res.verdict()
+    er = execute_program(res.resolved_program, dom.graph)
+    assert er.executable
+    up: dict = {}
+    for e in er.final_state.to_dict()["edges"]:
+        if e["relation_type"] in ("ON", "INSIDE"):
+            up.setdefault(e["from_id"], []).append(e["to_id"])
+    texts = [s.to_text() for s in res.resolved_program.steps]
+    washers = dom.graph.nodes_of_class("dishwasher")
+
+    def inside_a_dishwasher(x, seen=()):  # through what it stands on or in (the sponge on the plate)
+        ups = up.get(x, [])
+        return any(u in washers or (u not in seen and inside_a_dishwasher(u, (*seen, x))) for u in ups)
+
+    plates = [i for i in dom.graph.nodes_of_class("plate") if inside_a_dishwasher(i)]
+    assert plates, texts
+    for sponge in dom.graph.nodes_of_class("sponge"):
+        assert not inside_a_dishwasher(sponge), texts
+        assert not set(up.get(sponge, [])) & set(dom.graph.nodes_of_class("plate")), texts
+    put = [s for s in res.resolved_program.steps if s.action == "PUTBACK" and s.args[0].name == "sponge"]
+    assert put and "GRABBABLE" not in dom.graph.properties_of(put[0].args[1].id), texts
+
+
+def test_a_seat_too_full_to_lie_on_says_why_and_what_to_do():
+    """"Put the book on the couch and lie on it": VirtualHome refuses lying on the couch with two
+    things on it (a curtain, which cannot be picked up, and the book), and making room takes the
+    book off again. The blocker said only "sit on couch executes but does not make it hold"; it now
+    names the refusal, what is on the couch, what cannot move, and what the user can do. The bed
+    of "put the pillow on the bed and lie down" (full too) still gets room: a pillow of its own
+    goes to the floor and the plan is Done."""
+    from actionable.core.registry import planning_domain
+    from actionable.planning.pipeline import interpreter_for, plan_task
+
+    dom = planning_domain("virtualhome", "default")
+    interp = interpreter_for(dom)
+    res = plan_task(dom, "Put the book on the couch and lie on it", interp)
+    assert res.done is False
+    why = " ".join(res.stopped_at["blockers"].values())
+    assert "VirtualHome refuses LIE on <couch> (352) while it holds 2 objects" in why, why
+    assert "curtain 409" in why and "cannot be picked up" in why and "another place" in why, why
+    assert "does not make it hold" not in why, why
+    bed = plan_task(dom, "Put the pillow on the bed and lie down", interp)
+    assert bed.done is True, bed.verdict()
+    moved = [s for s in bed.resolved_program.steps if s.action == "PUTBACK" and s.args[1].name == "floor"]
+    assert moved and moved[0].args[0].name == "pillow", [s.to_text() for s in bed.resolved_program.steps]

@@ -163,36 +163,51 @@ class Discourse:
                       and g.class_of(i) in seats), key=lambda i: (seats.index(g.class_of(i)), i))
         return [i for i in ids if g.class_of(i) == g.class_of(ids[0])] if ids else []
 
+    def _seat_named(self, named, able: str, text: str):
+        """The one rule for a posture said without a place ("put the pillow on the bed and lie down",
+        "go to the bedroom and lie down"): ``named`` lists what the clauses before it name, the
+        latest first, each ``(room gone to or None, [ids of targets, ids of subjects], a posture
+        said there)``; the first that names a seat for ``able`` (``SITTABLE`` / ``LIEABLE``) wins:
+        the seats of a room gone to (:meth:`_room_seats`; a room without one ends the search, the
+        achievers choose), else the ids that afford it (lying: only a bed, or the seat of a posture
+        said before, "sit on the couch and lie down": a couch that holds what the task put on it may
+        be too full to lie on, VirtualHome's "Too many things on <x>"). ``(ids, note)``, or ``None``."""
+        g = self.graph
+        for room, groups, postured in named:
+            if room is not None:
+                ids = self._room_seats(room, able)
+                if not ids:
+                    return None
+                return ids, (f"'{text}': on a {g.class_of(ids[0])} of the "
+                             f"{g.class_of(room).replace('_', ' ')} named before")
+            for group in groups:
+                ids = [i for i in group if able in g.properties_of(i)
+                       and (able == "SITTABLE" or g.class_of(i) == "bed" or postured)]
+                if ids:
+                    what = self.name_of(ids[0]) if len(ids) == 1 else "the " + g.class_of(ids[0]).replace("_", " ")
+                    return ids, f"'{text}': on {what} named before"
+        return None
+
     def _implied_seat(self, r, history, notes: list):
-        """"Put the pillow on the bed and lie down": a posture said without a place, right after a
-        clause that names something to sit or lie on (its target first, then its object) or a room
-        that has one, is taken there, with a note; ``r`` unchanged otherwise ("lie down" alone: any
-        bed, then the couch, as the achievers order them). Lying goes only to a bed named before: a
-        couch that holds what the task put on it may be too full to lie on (VirtualHome's "Too many
-        things on <x>")."""
+        """:meth:`_seat_named` on the clause readings of one chunk: ``r`` (a posture without a place,
+        "lie down") on the seat the ``history`` names, with a note; ``r`` unchanged otherwise ("lie
+        down" alone: any bed, then the couch, as the achievers order them)."""
         import dataclasses
 
         if r.effect not in ("sit", "lie") or r.target is not None or r.subject is not None or not history:
             return r
-        g = self.graph
         able = "SITTABLE" if r.effect == "sit" else "LIEABLE"
-        for prev in reversed(history):  # the latest clause that names a seat or goes to a room
-            if prev.effect == "go" and prev.room is not None and prev.target is None:
-                ids = self._room_seats(prev.room, able)
-                if ids:
-                    sel = G.Selector(g.class_of(ids[0]), "any", ids)
-                    notes.append(f"'{r.text}': on the {sel.cls.replace('_', ' ')} of the room named before")
-                    return G.ClauseReading(r.text, r.effect, None, sel, "on", r.room)
-                return r
-            for sel in (prev.target, prev.subject):  # (lying: on a bed named, or on the seat of a posture
-                # said before, "sit on the couch and lie down"; a couch full of what was put there may refuse)
-                ids = [i for i in (sel.ids if sel is not None else []) if able in g.properties_of(i)
-                       and (able == "SITTABLE" or g.class_of(i) == "bed" or prev.effect in ("sit", "lie"))]
-                if ids:
-                    notes.append(f"'{r.text}': on {self.name_of(ids[0]) if len(ids) == 1 else 'the ' + sel.cls} "
-                                 f"named before")
-                    return G.ClauseReading(r.text, r.effect, None, dataclasses.replace(sel, ids=ids), "on", r.room)
-        return r
+        sels = {id(h): [sel for sel in (h.target, h.subject) if sel is not None] for h in history}
+        named = [(h.room if h.effect == "go" and h.room is not None and h.target is None else None,
+                  [list(sel.ids) for sel in sels[id(h)]], h.effect in ("sit", "lie")) for h in reversed(history)]
+        got = self._seat_named(named, able, r.text)
+        if got is None:
+            return r
+        ids, note = got
+        notes.append(note)
+        sel = next((sel for h in reversed(history) for sel in sels[id(h)] if ids[0] in sel.ids), None)
+        sel = G.Selector(self.graph.class_of(ids[0]), "any", ids) if sel is None else dataclasses.replace(sel, ids=ids)
+        return G.ClauseReading(r.text, r.effect, None, sel, "on", r.room)
 
     def _in_room_gone_to(self, r, history, notes: list):
         """"Go to the bedroom, turn on the light and lie down": an object phrase that names no room
@@ -213,33 +228,30 @@ class Discourse:
         return r
 
     def _seat_after(self, before: list, clauses: list, text: str):
-        """:meth:`_implied_seat` on the clauses of two chunks read alone ("go to the home office",
-        "sit down"): ``(the clause "on <seat>", a note)`` when ``clauses`` ask only a posture and
-        ``before`` names a seat for it (a relation's target, a state's object, or the room the
-        character goes to), else ``None``."""
+        """:meth:`_seat_named` on the clauses of chunks read alone ("go to the home office", "sit
+        down"): ``(the clause "on <seat>", a note)`` when ``clauses`` ask only a posture and
+        ``before`` names a seat for it (a relation's target or subject, a state's object, or the
+        room the character goes to), else ``None``."""
         from actionable.core.conditions import CHARACTER, Condition
 
         postures = {o.value for c in clauses for o in c.options
                     if o.kind == "state" and o.subject == CHARACTER and not o.negate}
         if len(clauses) != 1 or len(postures) != 1 or not postures <= {"SITTING", "LYING"}:
             return None
-        g = self.graph
-        able = "SITTABLE" if postures == {"SITTING"} else "LIEABLE"
+        rooms = set(self.graph.rooms)
+        sat = any(p.kind == "state" and p.subject == CHARACTER for cl in before for p in cl.options)
+        named = []
         for c in reversed(before):
             for o in c.options:
-                if o.kind == "relation" and o.subject == CHARACTER and o.value == "INSIDE" and o.target in g.rooms:
-                    ids = self._room_seats(o.target, able)
-                    if ids:
-                        return (self._clause([Condition("relation", CHARACTER, "ON", i) for i in ids]),
-                                f"'{text}': on a {g.class_of(ids[0])} of the {g.class_of(o.target).replace('_', ' ')} named before")
-                else:  # (lying: on a bed, or on the seat of a posture said before: "sit on the couch and lie down")
-                    sat = any(p.kind == "state" and p.subject == CHARACTER for cl in before for p in cl.options)
-                    ids = [x for x in (o.target, o.subject) if x not in (None, CHARACTER) and x not in g.rooms
-                           and able in g.properties_of(x) and (able == "SITTABLE" or g.class_of(x) == "bed" or sat)][:1]
-                if ids:
-                    opts = [Condition("relation", CHARACTER, "ON", i) for i in ids]
-                    return (self._clause(opts), f"'{text}': on {self.name_of(ids[0]) if len(ids) == 1 else 'a ' + g.class_of(ids[0])} named before")
-        return None
+                if o.kind == "relation" and o.subject == CHARACTER and o.value == "INSIDE" and o.target in rooms:
+                    named.append((o.target, [], sat))
+                else:
+                    named.append((None, [[x] for x in (o.target, o.subject)
+                                         if x not in (None, CHARACTER) and x not in rooms], sat))
+        got = self._seat_named(named, "SITTABLE" if postures == {"SITTING"} else "LIEABLE", text)
+        if got is None:
+            return None
+        return self._clause([Condition("relation", CHARACTER, "ON", i) for i in got[0]]), got[1]
 
     def _pronouns(self, part: str, prev, history=()) -> str:
         """"it" / "them" / "the other one" -> the object of the clause before (its target for a state

@@ -164,6 +164,35 @@ class AffordanceOracle(Committing):
             return None
         return f"no {step.args[0].name} here has the property {' or '.join(sorted(need))}"
 
+    def refusal(self, step: Step) -> str | None:
+        """Why VirtualHome refuses ``step`` here for a reason its simulator does not name as a
+        precondition, with what the user can do, or ``None`` (an optional capability of the
+        affordance: the goal search's blocker). Sitting or lying on furniture with too many things
+        on it ("put the book on the couch and lie on it": the couch takes one thing for lying, and a
+        curtain is already on it): the evolving graph's occupancy limit, what is on it, and which of
+        those cannot be picked up."""
+        if step.action not in ("SIT", "LIE") or len(step.args) != 1:
+            return None
+        view = self.view()
+        ids = [step.args[0].id] if step.args[0].id is not None else view.nodes_of_class(step.args[0].name)
+        execution = self.sim._mods[1]
+        limits = (execution.SitExecutor if step.action == "SIT" else execution.LieExecutor)._MAX_OCCUPANCIES
+        for x in ids:
+            if x not in view:
+                continue
+            cls, limit = view.class_of(x), limits.get(view.class_of(x), 1)
+            on = [o for o in view.sources(x, "ON") if o != view.character_id]
+            if len(on) < limit:
+                continue
+            fixed = [o for o in on if "GRABBABLE" not in view.properties_of(o)]
+            what = ", ".join(f"{view.class_of(o).replace('_', ' ')} {o}" for o in on)
+            posture = "sitting" if step.action == "SIT" else "lying"
+            return (f"VirtualHome refuses {step.action} on <{cls}> ({x}) while it holds {len(on)} "
+                    f"object{'s' if len(on) != 1 else ''} ({what}; {posture} takes at most {limit - 1}"
+                    + (f", and the {' and the '.join(view.class_of(o).replace('_', ' ') for o in fixed)} "
+                       f"cannot be picked up" if fixed else "") + ")")
+        return None
+
     def _effect_in_state(self, step: Step) -> bool:
         """The state a switch/open/plug step makes is really in the object's states (the simulator
         also calls "open a window that has neither OPEN nor CLOSED" satisfied); other actions
@@ -179,7 +208,7 @@ class AffordanceOracle(Committing):
         after each to ``states``; each failure of ``step`` itself to ``fails``); return
         ``(state after step, step)`` or ``None`` when the budget runs out."""
         for _ in range(budget + 1):
-            fix = corrective_steps(info.get("unmet_raw") or [], self.view(state), step)
+            fix = corrective_steps(info.get("unmet_raw") or [], self.view(state), step, home=self.scene)
             if not fix or budget - len(done) < len(fix):
                 return None
             for f in fix:

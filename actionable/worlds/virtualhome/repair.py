@@ -12,7 +12,12 @@ unmet precondition                     corrective steps
 =====================================  =========================================
 character CLOSE x                      ``[WALK] <x>``
 character HOLDS x                      ``[WALK] <x>``, ``[GRAB] <x>``
-NOT character HOLDS any (hands full)   ``[PUTBACK] <held> <surface nearby>`` or ``[DROP] <held>``
+NOT character HOLDS any (hands full)   ``[PUTBACK] <held> <s>``, s its own place or furniture nearby,
+                                       else ``[WALK] <s>``, ``[PUTBACK] <held> <s>`` for furniture
+                                       of the room (its own place, one beside the step's object, a
+                                       counter or a table first), else another surface nearby, else
+                                       ``[DROP] <held>``; never on what the character holds (the
+                                       plate about to go in the dishwasher)
 x OPEN (x inside a closed container)   ``[WALK] <c>``, ``[OPEN] <c>`` (before x itself)
 x OPEN / CLOSED / ON / OFF /           ``[OPEN]`` / ``[CLOSE]`` / ``[SWITCHON]`` /
 PLUGGED_IN / PLUGGED_OUT               ``[SWITCHOFF]`` / ``[PLUGIN]`` / ``[PLUGOUT]`` ``<x>``
@@ -60,21 +65,62 @@ def closed_container(view: Any, nid: int) -> int | None:
     return None
 
 
-def _free_surface(view: Any, keep: set[int]) -> int | None:
-    """A surface close to the character to put a held object on (lowest id)."""
-    for t in sorted(view.close_to_character()):
-        if t not in keep and "SURFACES" in view.properties_of(t) and view.class_of(t) not in ("character",):
+#: furniture to put a thing down on, before any other surface (a tv stand, a bookshelf, a floor)
+_TABLES = ("counter", "table", "desk")
+
+
+def _free_surface(view: Any, keep: set[int], furniture: bool = False) -> int | None:
+    """A surface close to the character to put a held object on: never one the character holds (it
+    is about to be moved: "wash the plate with the sponge and put it in the dishwasher" put the
+    sponge on the plate, and both went in) nor one on or in a held object; furniture (a counter, a
+    table) before a grabbable surface (another plate), the lowest id of each; with ``furniture``,
+    furniture only."""
+    held = set(view.held())
+    keep = set(keep) | held
+    ok = [t for t in sorted(view.close_to_character())
+          if t not in keep and "SURFACES" in view.properties_of(t) and view.class_of(t) not in ("character",)
+          and not held & (set(view.targets(t, "ON")) | set(view.targets(t, "INSIDE")))
+          and not (furniture and "GRABBABLE" in view.properties_of(t))]
+    return min(ok, key=lambda t: ("GRABBABLE" in view.properties_of(t), t)) if ok else None
+
+
+def _own_place(view: Any, nid: int, home: Any, keep: set[int]) -> int | None:
+    """The surface ``nid`` stood on in the scene's initial graph ``home``, when it is close to the
+    character now and free to take it (the sponge back on the counter it came from), else ``None``."""
+    if home is None:
+        return None
+    near, held = set(view.close_to_character()), set(view.held())
+    for t in home.targets(nid, "ON"):
+        if t in near and t not in keep | held and "SURFACES" in view.properties_of(t):
             return t
     return None
 
 
-def corrective_steps(unmet: list[tuple[bool, dict]], view: Any, step: Step) -> list[Step] | None:
+def _room_surface(view: Any, nid: int, home: Any, keep: set[int]) -> int | None:
+    """A piece of furniture with a surface in the character's room to walk to and put ``nid`` on when
+    none is close: its own place in ``home`` when that is in this room, then one next to what the
+    failed step is about (``keep``: the counter beside the dishwasher), then a counter, a table or a
+    desk, a floor last (lowest id)."""
+    room = view.character_room()
+    if room is None:
+        return None
+    own = set(home.targets(nid, "ON")) if home is not None else set()
+    beside = {t for k in keep if k in view for t in view.targets(k, "CLOSE")}
+    ok = [t for t in view.sources(room, "INSIDE") if t not in keep and t != nid
+          and "SURFACES" in view.properties_of(t) and "GRABBABLE" not in view.properties_of(t)]
+    return min(ok, key=lambda t: (t not in own, t not in beside, not any(w in view.class_of(t) for w in _TABLES),
+                                  view.class_of(t) == "floor", t)) if ok else None
+
+
+def corrective_steps(unmet: list[tuple[bool, dict]], view: Any, step: Step, home: Any = None) -> list[Step] | None:
     """Resolved steps that establish the first repairable unmet precondition.
 
     Args:
         unmet: ``info["unmet_raw"]`` of the failed ``step``.
         view: the current :class:`~actionable.worlds.virtualhome.simulator.StateView`.
         step: the failed, resolved step (its objects are never put down).
+        home: the scene's initial graph (``targets(id, "ON")``), for the place a held object came
+            from; ``None``: any surface nearby.
 
     Returns:
         One or two resolved :class:`Step` objects, or ``None`` when no rule applies.
@@ -99,7 +145,14 @@ def corrective_steps(unmet: list[tuple[bool, dict]], view: Any, step: Step) -> l
                 if not held:
                     continue
                 h = _node(view, held[0])
-                surf = _free_surface(view, args | {held[0]})
+                keep = args | {held[0]}
+                surf = _own_place(view, held[0], home, args) or _free_surface(view, keep, furniture=True)
+                if surf is not None:
+                    return [_step("PUTBACK", h, _node(view, surf))]
+                far = _room_surface(view, held[0], home, args) if home is not None else None
+                if far is not None:  # (the failed step then walks back: its own CLOSE repair)
+                    return [_step("WALK", _node(view, far)), _step("PUTBACK", h, _node(view, far))]
+                surf = _free_surface(view, keep)  # (another plate nearby: not the one carried)
                 if surf is not None:
                     return [_step("PUTBACK", h, _node(view, surf))]
                 return [_step("DROP", h)]

@@ -795,3 +795,20 @@ def test_a_second_tool_is_said_not_checked(vh):
     assert r.is_goal and any(o.holding is not None for c in r.clauses for o in c.options)
     assert any("'soap' is not checked" in n for n in r.notes), r.notes
     assert not any("is not checked" in n for n in interp.read("Wash your hands with soap and water").notes)
+
+
+def test_a_posture_without_a_place_reads_one_rule_whole_or_in_chunks(vh):
+    """The seat of "sit down" / "lie down" after a clause that names a seat or a room comes from one
+    rule (``Discourse._seat_named``) whether the task is read whole ("go to the kitchen. sit down")
+    or chunk by chunk ("go to the kitchen, sit down"): the same seat and the same note (the whole
+    reading said "the chair of the room named before", the chunks "a chair of the dining room")."""
+    _, interp = vh
+    for pair in (("go to the kitchen. sit down", "go to the kitchen, sit down"),
+                 ("sit on the couch. lie down", "sit on the couch, then lie down"),
+                 ("put the pillow on the bed. lie down", "put the pillow on the bed, lie down")):
+        seen = []
+        for text in pair:
+            r = interp.read(text)
+            seats = {(o.value, o.target) for c in r.clauses for o in c.options if o.subject == C and o.value == "ON"}
+            seen.append((seats, [n.split(": ", 1)[1] for n in r.notes if "named before" in n]))
+        assert seen[0] == seen[1] and seen[0][0] and seen[0][1], (pair, seen)
