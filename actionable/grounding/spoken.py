@@ -118,7 +118,8 @@ _STATED = re.compile(r"^" + _STATED_SUBJECT + r" (?:is|are)" + _STATE_END.replac
 _MUST_BE = re.compile(r"^(.+?) (?:has to|have to|must|needs to|need to|should|ought to) (?:be|stay|remain) (?:kept )?"
                       + _STATE_WORD + r"$")
 #: "can you check", "check please", "make sure": asks that the statement before it holds
-_CHECK_WORDS = r"^(?:(?:can|could|would|will) you )?(?:please )?(?:check|double check|see{})(?: (?:that|it|for me|please{}))*$"
+_CHECK_WORDS = (r"^(?:(?:can|could|would|will) you )?(?:please )?(?:check|double check|see{})"
+                r"(?: (?:that|it|them|all|all of them|every one|each one|for me|please{}))*$")
 _CHECK = re.compile(_CHECK_WORDS.format("|make sure", "|on (?:it|that)"))
 #: the same, as a question only ("make sure" asks for the state)
 _ASK_CHECK = re.compile(_CHECK_WORDS.format("", ""))
@@ -542,6 +543,11 @@ def conversational(text: str, names_object=None) -> str:
                 q = f"get me {m.group(1)} {m.group(2)}"
             if names_object is not None:
                 q = verbless(q, names_object)  # "oven off, steak out onto the counter"
+            m = _NONE_OF.search(q)
+            if m and (m.start() == 0 or re.search(r"(?:,|\bso|\band)\s*$", q[: m.start()])) and not q[m.end():].strip():
+                # "none of the CD players can be playing" (after a reason: "we're recording, so ..."): all off
+                state = _OPPOSITE_WORD[{"playing": "running", "going": "running"}.get(m.group(2), m.group(2))]
+                q = f"{_STATE_VERB[{'running': 'on'}.get(state, state)]} all the {m.group(1)}"
             q = _PURPOSE.sub("", q)
             q = state_request(q)
             if split_verb(words(q))[0] is not None or _WANT.match(q):
@@ -673,6 +679,10 @@ def verbless(q: str, names_object) -> str:
     return q
 
 
+#: "none of the CD players can be playing": the opposite state on all of them
+_NONE_OF = re.compile(r"(?:so |and )?none of (?:the |my |our |those |these )?([a-z][a-z ]*?) (?:can|should|may|must|"
+                      r"is to|are to|ought to|is allowed to|are allowed to) (?:be |stay |remain )?(?:left )?"
+                      r"(on|playing|running|going|open|plugged in|switched on|turned on)")
 #: "in there" after a room was named: that room
 _IN_THERE = re.compile(r"\b(in|into) there\b", re.I)
 _ROOM_SAID = re.compile(r"\b(?:in|into|to) (?:the |my |our )?(" + _ROOM_NAMES + r")\b", re.I)

@@ -662,6 +662,10 @@ VH_CASES: tuple[GoalCase, ...] = (
              kind="in_vs_on"),
     GoalCase("make sure the chessboard's out on the dining table", clauses=1,
              must=(("relation", 1209, "ON", 226, False),), plan=None, kind="in_vs_on"),
+    # "none of the X can be playing" after a reason: every X off ("check them all" asks nothing more)
+    GoalCase("We're recording a podcast in a minute, so none of the CD players can be playing. Check them all.",
+             clauses=3, must=(("state", 1563, "OFF", None, False), ("state", 2329, "OFF", None, False)), plan=None,
+             kind="quantifier"),
     # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
     GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
              kind="modifier"),
