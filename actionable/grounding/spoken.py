@@ -264,7 +264,7 @@ _REPHRASE = ((re.compile(r"\b(?:put|pull|shut|close|drop) (?:the |its )?lid (?:d
              (re.compile(r"\b(?:today|tonight|yesterday|tomorrow)'?s (?=\w)"), ""),
              (re.compile(r"\b(two|three|four|five|both|all|my|the|those|these) pairs of (?=\w)"), r"\1 "),
              # "a set of keys", "a bunch of bananas": the things, not a class "set"
-             (re.compile(r"\b(a|an|the|my|that|this|one) (?:set|bunch|pile|stack|handful) of (?=\w)"), r"\1 "),
+             (re.compile(r"\b(?:a|an|the|my|that|this|one) (?:set|bunch|pile|stack|handful) of (?=\w)"), "the "),
              # "bits of ice", "every piece of it": the stuff itself, all of it
              (re.compile(r"\b(?:every|each) (?:piece|bit|lump|chunk|one) of (it|them)\b"), r"all of \1"),
              (re.compile(r"(^|\b(?:the|some|those|these|all|all the|any) )(?:bits|pieces|lumps|chunks) of (?=\w)"), r"\1"),
@@ -484,6 +484,7 @@ def conversational(text: str, names_object=None) -> str:
                     and not re.search(r"\b(?:and|are|were|all|both|every|off|on)\b|,", out[-1])):
                 # one thing named before: "... all on in the kitchen. Off, off, off" names several (unread)
                 q = _BARE_STATE[q]  # "the music from the office stereo is way too loud. off, please": turn it off
+            q = re.sub(r"^(?:and |then |plus )?(?:also|too)\s+(?=\w)", "", q)  # "...; also water the plants"
             q = _TO_SPEAKER.sub(r"\1 me \2", q)  # "bring it here": the speaker gets it
             for pat, rep in _REPHRASE:
                 q = pat.sub(rep, q).strip()
@@ -601,6 +602,7 @@ def polite(text: str) -> str:
     TV" (a leading "please" / "could you" / "can you" / "I'd like you to", a trailing "please", "for
     me", "thanks" and the question mark); other text unchanged."""
     out = _POLITE_END.sub("", _POLITE.sub("", text))
+    out = re.sub(r"(?i),?\s*\bplease\b\s*(?=[;.!?])", "", out)  # "TV off, please; also ...": the part ends there
     return out if out.strip() else text
 
 
@@ -622,22 +624,67 @@ def wish_to_do(text: str) -> str:
 #: a contrast that only names the place the object must not end up ("inside the cabinet - inside it, not
 #: on top", "at the dining table, not up on that shelf"): the placement said before it is the goal
 _PLACE_PREP = r"(?:on top of|on top|next to|inside|into|onto|in|on|under|by|at|beside)"
-_NOT_PLACE = re.compile(r"(?:\s*(?:[,;]|\s-+)\s*" + _PLACE_PREP + r"(?: (?:it|them|there))?)?\s*(?:,|;|\s-+|\s(?:and|but))\s*"
-                        r"(?:and |but )?not (?:up |down |back |just |simply )?" + _PLACE_PREP +
-                        r"(?: (?:it|them|there|(?:the|that|this|my|a|an|its|their|your|our) [a-z' ]+?))?"
+_NOT_PLACE = re.compile(r"(?:\s*(?:[,;]|\s-+)\s*(?P<echo>" + _PLACE_PREP + r")(?: (?:it|them|there))?)?"
+                        r"\s*(?:,|;|\s-+|\s(?:and|but))\s*(?:and |but )?not (?:up |down |back |just |simply )?"
+                        r"(?P<neg>" + _PLACE_PREP + r")"
+                        r"(?P<obj> (?:it|them|there|(?:the|that|this|my|a|an|its|their|your|our) [a-z' ]+?))?"
                         r"(?: where [^.;!?,]*)?(?=\s*(?:[.;!?,]|$))", re.I)
+_IN_WORDS = frozenset({"in", "inside", "into"})
+
+
+def _relation(prep: str) -> str:
+    """``"in"`` or ``"on"`` for a placement preposition (``"at"`` places on), else the word itself."""
+    p = prep.lower()
+    return "in" if p in _IN_WORDS else "on" if p in ("on", "onto", "on top", "on top of", "at") else p
 
 
 def contrast(text: str) -> str:
-    """ "Put the mouthwash inside the cabinet - inside it, not on top." -> "Put the mouthwash inside
-    the cabinet." A negated place said after a placement, as a correction of where the object goes,
-    is left out: the placement before it already says the goal, and the grammar refuses negations
-    (:func:`~actionable.grounding.goal_reader.negation_refusal`). Only a place phrase is dropped
-    ("..., not the plate" still refuses), and only when a placement preposition comes before it."""
+    """A negated place said after a placement, as a correction of where the object goes:
+    "Put the mouthwash inside the cabinet - inside it, not on top." -> "Put the mouthwash inside the
+    cabinet."; "put the apple on the fridge, not inside" -> "put the apple on top of the fridge" (the
+    relation the user insists on is made explicit, so the target's usual one does not win); "put the
+    book on the desk, not on the floor" -> "put the book on the desk". A correction that contradicts
+    the placement ("on the desk, not on it", "on the desk, not on the desk") and a negated object
+    ("..., not the plate") are left as said, so the grammar refuses them
+    (:func:`~actionable.grounding.goal_reader.negation_refusal`). Other text unchanged."""
     m = _NOT_PLACE.search(text)
-    if not m or not re.search(r"\b" + _PLACE_PREP + r"\b", text[: m.start()], re.I):
+    if not m:
         return text
-    return text[: m.start()] + text[m.end():]
+    before = text[: m.start()]
+    preps = list(re.finditer(r"\b" + _PLACE_PREP + r"\b", before, re.I))
+    if not preps:
+        return text
+    p = preps[-1]
+    target = before[p.end():].lower().split()
+    obj = (m.group("obj") or "").strip().lower()
+    # "not inside", "not on it", "not in the fridge" after "on the fridge": the same target, another relation
+    same_target = obj in ("", "it", "them", "there") or bool(target and obj.split()[-1] == target[-1])
+    want = _relation(m.group("echo") or p.group(0))
+    if same_target and want == _relation(m.group("neg")):
+        return text  # "on the desk, not on it", "on the desk, not on the desk": says both
+    prep = p.group(0)
+    if (same_target or m.group("echo")) and want in ("in", "on"):
+        prep = "inside" if want == "in" else "on top of"  # the relation insisted on, said explicitly
+    return before[: p.start()] + prep + before[p.end():] + text[m.end():]
+
+
+def insisted_relation(text: str) -> str | None:
+    """``"in"`` / ``"on"`` when the task corrects a placement's relation ("..., not on top",
+    "inside it, not on top", "on the fridge, not inside") and so insists on the other one, else
+    ``None``; a world whose target cannot take that relation must refuse rather than place it the
+    other way (:func:`contrast` keeps the words, the world decides)."""
+    m = _NOT_PLACE.search(text)
+    if not m:
+        return None
+    preps = list(re.finditer(r"\b" + _PLACE_PREP + r"\b", text[: m.start()], re.I))
+    if not preps:
+        return None
+    target = text[preps[-1].end(): m.start()].lower().split()
+    obj = (m.group("obj") or "").strip().lower()
+    if not (obj in ("", "it", "them", "there") or (target and obj.split()[-1] == target[-1])):
+        return None
+    want, neg = _relation(m.group("echo") or preps[-1].group(0)), _relation(m.group("neg"))
+    return want if want in ("in", "on") and neg in ("in", "on") and want != neg else None
 
 
 #: verbless commands: "oven off", "steak out onto the kitchen counter", "into the fridge with it"
@@ -651,11 +698,20 @@ _NP_PLACE_WORDS = frozenset({"office", "home", "bedroom", "bathroom", "kitchen",
                              "study", "main", "big", "little", "small", "other", "front", "back"})
 
 
+_NOT_NP = frozenset({"make", "sure", "did", "do", "does", "leave", "left", "is", "are", "was", "were", "be", "been",
+                     "somebody", "someone", "anyone", "anybody", "everyone", "it", "they", "them", "i", "we", "you",
+                     "he", "she", "not", "no", "can", "could", "would", "will", "should", "please", "turn", "switch",
+                     "put", "keep", "get", "has", "have", "had", "still", "if", "when", "so", "and", "or", "then"})
+
+
 def _noun_phrase(np: str, names_object) -> bool:
-    """Whether ``np`` is only a short noun phrase of the world ("the oven", "bedroom light"): at
-    most four words after a determiner, each naming an object or a room (no verb, no pronoun)."""
-    ws = [w for w in np.split() if w not in _NP_DETS]
-    return 0 < len(ws) <= 4 and all(w in _NP_PLACE_WORDS or names_object(w) for w in ws)
+    """Whether ``np`` is only a short noun phrase of the world ("the oven", "coffee machine", "the
+    light in the bedroom"): at most six words, naming an object, with no verb, pronoun or function
+    word of a clause."""
+    ws = np.split()
+    return (0 < len(ws) <= 6 and bool(names_object(np))
+            and not any(w in _NOT_NP or w.endswith("n't") or (w.endswith(("ed", "ing")) and not names_object(w))
+                        for w in ws))  # "the apple rolled into the bin": a statement
 
 
 def verbless(q: str, names_object) -> str:
@@ -664,15 +720,15 @@ def verbless(q: str, names_object) -> str:
     "put it into the fridge". Only a part with no verb the grammar knows, whose noun phrase names an
     object of the world (``names_object``); a place said with plain "on" / "in" ("the cup on the
     table") stays a statement. Other text unchanged."""
+    m = _VERBLESS_STATE.fullmatch(q)  # before the verb test: "microwave on" (a noun that is also a verb)
+    if m and _noun_phrase(m.group(1), names_object):
+        state = {"shut": "closed"}.get(m.group(2), m.group(2))
+        return f"{_STATE_VERB[state]} {m.group(1)}{m.group(3)}"
     if split_verb(words(q))[0] is not None:
         return q
     m = _WITH_IT.fullmatch(q)
     if m:
         return f"put {m.group(3)} {m.group(1)} {m.group(2)}"
-    m = _VERBLESS_STATE.fullmatch(q)
-    if m and _noun_phrase(m.group(1), names_object):
-        state = {"shut": "closed"}.get(m.group(2), m.group(2))
-        return f"{_STATE_VERB[state]} {m.group(1)}{m.group(3)}"
     m = _VERBLESS_PUT.fullmatch(q)
     if m and _noun_phrase(m.group(1), names_object) and names_object(m.group(3)):
         return f"put {m.group(1)} {m.group(2)} {m.group(3)}"
@@ -685,7 +741,7 @@ _NONE_OF = re.compile(r"(?:so |and )?none of (?:the |my |our |those |these )?([a
                       r"(on|playing|running|going|open|plugged in|switched on|turned on)")
 #: "in there" after a room was named: that room
 _IN_THERE = re.compile(r"\b(in|into) there\b", re.I)
-_ROOM_SAID = re.compile(r"\b(?:in|into|to) (?:the |my |our )?(" + _ROOM_NAMES + r")\b", re.I)
+_ROOM_SAID = re.compile(r"\b(?:in|into|to|the|my|our) (?:the |my |our )?(" + _ROOM_NAMES + r")\b", re.I)
 
 
 def in_there(text: str) -> str:
@@ -694,10 +750,15 @@ def in_there(text: str) -> str:
     no room was said before it)."""
     out, last = [], 0
     for m in _IN_THERE.finditer(text):
-        rooms = _ROOM_SAID.findall(text[: m.start()])
-        if rooms:
-            out += [text[last: m.start()], f"{m.group(1)} the {rooms[-1].lower()}"]
-            last = m.end()
+        rooms = list(_ROOM_SAID.finditer(text[: m.start()]))
+        if not rooms:
+            continue
+        own = max(text.rfind(c, 0, m.start()) for c in ".;!?")  # the sentence "in there" is in starts after it
+        between = text[rooms[-1].end(): own] if own > rooms[-1].end() else ""
+        if re.search(r"\b(?:the|a|an|my|our|your) [a-z]+", between, re.I):
+            continue  # "In the kitchen the fridge is empty. Put the milk in there": the fridge, not the room
+        out += [text[last: m.start()], f"{m.group(1)} the {rooms[-1].group(1).lower()}"]
+        last = m.end()
     return "".join(out) + text[last:] if out else text
 
 
@@ -764,5 +825,5 @@ def state_request(text: str) -> str:
     return " and ".join(out)
 
 
-__all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "contrast", "conversational", "in_order", "in_there",
+__all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "contrast", "conversational", "in_order", "in_there", "insisted_relation",
            "polite", "prepare", "state_question", "state_request", "verbless", "with_inside"]

@@ -666,6 +666,25 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("We're recording a podcast in a minute, so none of the CD players can be playing. Check them all.",
              clauses=3, must=(("state", 1563, "OFF", None, False), ("state", 2329, "OFF", None, False)), plan=None,
              kind="quantifier"),
+    # (the eleventh session's clean-clone check) a correction insists on a relation: made explicit, or
+    # refused where the target cannot take it; a correction that contradicts the placement refuses
+    GoalCase("put the apple on the fridge, on top, not inside", clauses=1,
+             must=(("relation", 1093, "ON", 289, False),), never=(("relation", 1093, "INSIDE", 289, False),),
+             plan=None, kind="in_vs_on"),
+    GoalCase("put the book on the desk - inside it, not on top", status="refuse", plan=None, kind="in_vs_on"),
+    GoalCase("put the plate in the table, not on it", status="refuse", plan=None, kind="in_vs_on"),
+    GoalCase("put the book on the desk, not on the desk", status="refuse", plan=None, kind="impossible"),
+    # "in there" is never a room when a thing was named after it; "also <a task it cannot do>" refuses
+    GoalCase("In the kitchen the fridge is empty. put the milk in there", status="unclear", plan=None,
+             kind="in_vs_on"),
+    GoalCase("the bathroom is dark. turn the light on in there", clauses=1, must=(("state", 64, "ON", None, False),),
+             plan=None, kind="named_instance"),
+    # a verbless state after a noun that is also a verb ("microwave on"); "the X in the room on"
+    GoalCase("microwave off", clauses=1, must=(("state", 297, "OFF", None, False),), plan=None, kind="intent"),
+    GoalCase("the light in the bedroom on", clauses=1, must=(("state", 169, "ON", None, False),), plan=None,
+             kind="named_instance"),
+    GoalCase("put a set of plates in the sink", clauses=3, must=(("relation", 1249, "INSIDE", 231, False),),
+             plan=None, kind="quantifier"),
     # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
     GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
              kind="modifier"),

@@ -128,6 +128,12 @@ _STATE_WORDS = {"isOpen": "open", "isToggled": "on", "isDirty": "dirty", "isCook
                 "isUsedUp": "used up"}
 
 
+#: receptacles that hold what is put in them inside / on top (an insisted "on top" / "inside" is refused)
+_ENCLOSING = frozenset({"Fridge", "Microwave", "Cabinet", "Drawer", "Safe", "Box", "GarbageCan"})
+_SURFACES = frozenset({"CounterTop", "DiningTable", "SideTable", "Desk", "Shelf", "CoffeeTable", "Sofa", "Bed",
+                       "Chair", "ArmChair", "TVStand", "Ottoman", "Stool"})
+
+
 class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
     """The ``goals`` capability for one THOR scene (``FloorPlan<N>``, ``teach:<game>`` or a
     :class:`~actionable.worlds.thor.scene.Scene`).
@@ -210,7 +216,19 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
         asked = S.adjective_question(task, self.lex, self._clause)
         if asked is not None:
             return asked
-        return S.answer_question(task, self._read(task)).in_order(task)
+        r = self._read(task)
+        insisted = S.insisted_relation(task) if r.status == "goal" else None
+        if insisted:  # "put the egg on the fridge, on top, not inside": THOR records one parent receptacle
+            kinds = _ENCLOSING if insisted == "on" else _SURFACES
+            wrong = [o.target for c in r.clauses for o in c.options
+                     if o.kind == "relation" and isinstance(o.target, str) and o.target.split("|")[0] in kinds]
+            if wrong:
+                return GoalReading(task, status="refuse", why=(
+                    f"the task insists on {'on top of' if insisted == 'on' else 'inside'} "
+                    f"{self.name_of(wrong[0])}, but the THOR world records only the receptacle an object is in or "
+                    f"on, and a {wrong[0].split('|')[0]} holds things {'inside' if insisted == 'on' else 'on it'}; "
+                    f"ask for another place"))
+        return S.answer_question(task, r).in_order(task)
 
     def _read(self, task: str) -> GoalReading:
         self.after = {}

@@ -786,3 +786,13 @@ def test_boiling_water_in_a_vessel_is_the_vessel_filled_and_hot(fp1):
     assert any("AI2-THOR tracks a vessel's temperature, not boiling" in n for n in r.notes)
     res = plan_task(planning_domain("thor", "FloorPlan1"), r.task, fp1, reading=r)
     assert res.done is True, res.verdict()
+
+
+def test_an_insisted_relation_the_kitchen_cannot_record_is_refused(fp1):
+    """"on top, not inside" of a fridge: THOR records one parent receptacle and a fridge holds things
+    inside, so the task is refused instead of putting the egg in it and saying Done (the eleventh
+    session's clean-clone check); a correction the receptacle agrees with is read."""
+    r = fp1.read("put the egg on the fridge, on top, not inside")
+    assert r.status == "refuse" and "insists on on top of" in r.why and "Fridge" in r.why
+    r = fp1.read("put the egg in the fridge, not on top")
+    assert r.status == "goal" and all(o.target.startswith("Fridge") for c in r.clauses for o in c.options)
