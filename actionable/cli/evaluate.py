@@ -118,7 +118,8 @@ def _command_line(**opts) -> str:
 
 def report_command(run_dir: Path = typer.Argument(..., help="A run directory written by `eval plan` or "
                                                               "`eval continual`.")) -> None:
-    """Re-render summary.md, summary.json and the figure from run.jsonl (no models are run)."""
+    """Re-render summary.md, summary.json and the figure from run.jsonl (no models are run); a
+    continual run also gets ExRAP's paired differences (summary.md's last table, paired.json)."""
     from actionable.evaluation.report import write_report
     from actionable.evaluation.runner import RunStore
 

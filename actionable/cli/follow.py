@@ -274,7 +274,8 @@ def continual_eval_command(
     retry_errors: bool = typer.Option(False, "--retry-errors", help="Rerun episodes that ended in an error."),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
-    """Run the continual benchmark and write summary.md (paper-style SR/PS table) + continual.png."""
+    """Run the continual benchmark and write summary.md (paper-style SR/PS table, then ExRAP's paired
+    differences against each agent on the same level, set size and seed) + paired.json + continual.png."""
     from actionable.continual.episode import AGENTS
     from actionable.evaluation.continual import ContinualWorker, episodes_for, write_continual_report
     from actionable.continual.worlds import DEFAULT_WORLD

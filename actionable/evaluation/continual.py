@@ -107,8 +107,8 @@ def summarize(records: dict) -> list[dict]:
             groups.setdefault(key, []).append(rec["result"])
     rows = []
     for (agent, level, n), res in sorted(groups.items(), key=lambda kv: (kv[0][0], LEVELS.index(kv[0][1]), str(kv[0][2]))):
-        sr = [r["metrics"]["sr"] * 100 if r["metrics"]["sr"] is not None else None for r in res]
-        ps = [r["metrics"]["ps"] for r in res]
+        sr = [r["metrics"]["sr"] * 100 if _number(r["metrics"].get("sr")) else None for r in res]
+        ps = [r["metrics"]["ps"] if _number(r["metrics"].get("ps")) else None for r in res]
         m_sr, _ = mean_ci(sr)
         n_sr = sum(v is not None for v in sr)
         sr_iv = None if m_sr is None or n_sr < 2 else [100 * x for x in wilson_interval(m_sr / 100, n_sr)]
@@ -133,6 +133,11 @@ def summarize(records: dict) -> list[dict]:
                      "interpretation_ok": sum(interp) / len(interp) if interp else None,
                      "seconds": sum(s["seconds"] for s in st) / len(st)})
     return rows
+
+
+def _number(v) -> bool:
+    """A metric value that can be averaged (a hand-edited run.jsonl may hold text)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def wilson_interval(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -196,7 +201,7 @@ def render_markdown(rows: list[dict], manifest: dict | None = None, paired: list
                    f"{r.get('completed', '-')} / {r['activations']} | "
                    f"{_fmt(r['sr'], r.get('sr_interval'))} | {_fmt(r['ps'], r.get('ps_interval'))} | {r['lm_calls_per_step']:.2f} | "
                    f"{reuse} | {tc} | {ok} | {r['seconds']:.1f} |")
-    if paired:
+    if paired is not None:
         from actionable.evaluation.paired import render_paired
 
         out += ["", render_paired(paired).rstrip("\n")]

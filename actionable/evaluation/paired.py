@@ -46,10 +46,15 @@ def _by_key(records: dict) -> dict[str, dict[tuple, dict]]:
     """``{agent: {(level, n, seed): result}}`` of the finished episodes."""
     out: dict[str, dict[tuple, dict]] = {}
     for rec in records.values():
-        if rec.get("status") != "ok":
+        p = rec.get("payload") if isinstance(rec, dict) else None
+        if rec.get("status") != "ok" or not isinstance(p, dict) or not {"agent", "level", "n", "seed"} <= set(p):
+            continue  # a failed or malformed record pairs with nothing
+        m = (rec.get("result") or {}).get("metrics") if isinstance(rec.get("result"), dict) else None
+        if not isinstance(m, dict):
             continue
-        p = rec["payload"]
-        out.setdefault(p["agent"], {})[(p["level"], p["n"], p["seed"])] = rec["result"]
+        clean = {k: (v if isinstance(v, (int, float)) and not isinstance(v, bool) else None)
+                 for k, v in m.items() if k in ("sr", "ps")}
+        out.setdefault(p["agent"], {})[(p["level"], p["n"], p["seed"])] = {"metrics": {"sr": None, "ps": None, **clean}}
     return out
 
 
@@ -112,11 +117,12 @@ def _cell(c: dict, digits: int = 1) -> str:
     return f"**{text}**" if c["apart"] else text
 
 
-def render_paired(rows: list[dict]) -> str:
-    """Markdown table of :func:`paired_differences` (empty string for no rows); a bold difference
-    has a paired interval that excludes 0."""
+def render_paired(rows: list[dict], reference: str = "exrap") -> str:
+    """Markdown table of :func:`paired_differences`; a bold difference has a paired interval that
+    excludes 0. For no rows, one line saying why there is no table."""
     if not rows:
-        return ""
+        return (f"No paired differences: the table sets {reference} against each other agent on the same episodes, "
+                f"and this run has no {reference} episode paired with another agent's (add --agents {reference},...).\n")
     ref = rows[0]["reference"]
     out = [f"Paired differences, {ref} minus each agent, over episodes with the same level, set size and seed "
            "(the same instructions and dynamics). SR in percentage points (higher favours "

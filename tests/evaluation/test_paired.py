@@ -62,7 +62,12 @@ def test_missing_values_failed_episodes_and_absent_reference():
     r = paired_differences(recs, "exrap")[0]
     assert r["episodes"] == 2 and r["sr"]["pairs"] == 1 and r["sr"]["interval"] is None and not r["sr"]["apart"]
     assert paired_differences(recs, "saycan") == [] and paired_differences({}, "exrap") == []
-    assert render_paired([]) == ""
+    assert "No paired differences" in render_paired([]) and "--agents exrap" in render_paired([])
+    # malformed records (no seed, a string SR) pair with nothing or count as missing, never crash
+    recs["bad|x"] = {"status": "ok", "payload": {"agent": "iw", "level": "low", "n": 3}, "result": {"metrics": {}}}
+    recs["iw|low|3|1"]["result"]["metrics"]["sr"] = "high"
+    r = paired_differences(recs, "exrap")[0]
+    assert r["sr"]["pairs"] == 0 and r["ps"]["pairs"] == 1
 
 
 def test_render_marks_separated_differences():
