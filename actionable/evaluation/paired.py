@@ -18,7 +18,7 @@ interval is taken over the per-episode differences:
   exact two-sided sign test over the episodes that differ (no assumption on the shape of the
   differences; ties are left out, as the test prescribes).
 
-"Apart" means the paired interval excludes 0. Source of the layout: the paired-seed protocol of
+"Apart" means the paired interval excludes 0 and the sign test agrees (p < 0.05). Source of the layout: the paired-seed protocol of
 ExRAP (arXiv 2509.08222, Table 1 reports means over seeds; the paper shows no intervals).
 """
 
@@ -75,9 +75,12 @@ def compare(ref: dict, other: dict, keys, metric: str, scale: float = 1.0) -> di
         wins, losses, ties = wins + better, losses + worse, ties + (not better and not worse)
     m, half = mean_ci(diffs)
     interval = None if half is None else [m - half, m + half]
+    p = sign_test(wins, losses)
+    # apart: the t-interval excludes 0 and the sign test agrees (p < 0.05); the t-interval alone
+    # collapses to a point when every difference is the same (four +100 pairs), which proves nothing
     return {"pairs": len(diffs), "diff": m, "interval": interval,
-            "apart": bool(interval and (interval[0] > 0 or interval[1] < 0)),
-            "wins": wins, "losses": losses, "ties": ties, "sign_p": sign_test(wins, losses)}
+            "apart": bool(interval and (interval[0] > 0 or interval[1] < 0) and p is not None and p < 0.05),
+            "wins": wins, "losses": losses, "ties": ties, "sign_p": p}
 
 
 def paired_differences(records: dict, reference: str = "exrap") -> list[dict]:
@@ -88,7 +91,8 @@ def paired_differences(records: dict, reference: str = "exrap") -> list[dict]:
 
     ``sr`` / ``ps`` hold ``pairs`` (episodes where both values exist), ``diff`` (mean of reference
     minus other: SR in percentage points, PS in steps), ``interval`` (95% t-interval of the mean
-    difference, ``None`` under 2 pairs), ``apart`` (the interval excludes 0), ``wins`` / ``losses``
+    difference, ``None`` under 2 pairs), ``apart`` (the interval excludes 0 and the sign test gives
+    p < 0.05), ``wins`` / ``losses``
     / ``ties`` (from the reference's side: a higher SR, a lower PS) and ``sign_p`` (exact two-sided
     sign test). Empty when ``reference`` ran no episode; an agent sharing no key with it is left out.
     """
@@ -127,7 +131,7 @@ def render_paired(rows: list[dict], reference: str = "exrap") -> str:
     out = [f"Paired differences, {ref} minus each agent, over episodes with the same level, set size and seed "
            "(the same instructions and dynamics). SR in percentage points (higher favours "
            f"{ref}), PS in steps (lower favours {ref}); [lo, hi] = 95% t-interval of the mean paired "
-           "difference, **bold** where it excludes 0; W/L/T = episodes where "
+           "difference, **bold** where it excludes 0 and the sign test gives p < 0.05; W/L/T = episodes where "
            f"{ref} is better / worse / level; p = exact two-sided sign test over the untied episodes.", "",
            "| agent | level | pairs (SR) | SR diff | W/L/T (SR) | p (SR) | pairs (PS) | PS diff | W/L/T (PS) | p (PS) |",
            "|---|---|---|---|---|---|---|---|---|---|"]

@@ -74,7 +74,11 @@ def test_render_marks_separated_differences():
     rows = paired_differences(_records(
         [("exrap", "medium", 3, s, 0.9, 2.0) for s in range(5)] + [("iw", "medium", 3, s, 0.5, 2.0) for s in range(5)]))
     text = render_paired(rows)
-    assert "| iw | medium | 5 | **+40.0 [+40.0, +40.0]** | 5/0/0 | 0.062 |" in text
+    # five identical differences: a point interval, but the sign test (p = 0.062) does not separate them
+    assert "| iw | medium | 5 | +40.0 [+40.0, +40.0] | 5/0/0 | 0.062 |" in text
+    rows6 = paired_differences(_records(
+        [("exrap", "medium", 3, s, 0.9, 2.0) for s in range(6)] + [("iw", "medium", 3, s, 0.5, 2.0) for s in range(6)]))
+    assert "**+40.0 [+40.0, +40.0]** | 6/0/0 | 0.031 |" in render_paired(rows6)
     assert "| iw | all |" in text and "exact two-sided sign test" in text
 
 
