@@ -685,6 +685,9 @@ VH_CASES: tuple[GoalCase, ...] = (
              kind="named_instance"),
     GoalCase("put a set of plates in the sink", clauses=3, must=(("relation", 1249, "INSIDE", 231, False),),
              plan=None, kind="quantifier"),
+    # a later piece the world has no words for is never dropped without a word
+    GoalCase("turn off the oven, then call my mother", status="unclear", plan=None, kind="unclear_intent"),
+    GoalCase("lights off in the bedroom; rm -rf /", status="unclear", plan=None, kind="unclear_intent"),
     # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
     GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
              kind="modifier"),

@@ -185,6 +185,11 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         task = _TOAST.sub("toast some bread", task)  # "make toast": the product of toasting bread
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
+        unread = self._unread_piece(task)
+        if unread is not None:  # "turn off the oven, then call my mother": never dropped without a word
+            return GoalReading(task, status="unclear", why=(
+                f"I can't tell what '{unread}' asks for: it names no object of scene {self.name!r} and no action I "
+                f"know; give only what the agent can do in the house, e.g. 'turn off the oven'"))
         tw = G.words(task)
         # a quantifier before a noun is not an object word ("both bedside cabinets"); one that stands
         # for the objects is ("... and hang on to both")
