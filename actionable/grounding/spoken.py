@@ -687,6 +687,21 @@ def insisted_relation(text: str) -> str | None:
     return want if want in ("in", "on") and neg in ("in", "on") and want != neg else None
 
 
+def insisted_refusal(task: str, reading, cannot):
+    """``reading`` unless ``task`` insists on a relation (:func:`insisted_relation`) that the world
+    cannot give one of its placements; then a refusal. ``cannot(relation, reading)`` is the world's
+    reason for the first placement it cannot make that way ("desk 357 ... can only take things on
+    it"), or ``None``. Returns a :class:`~actionable.core.conditions.GoalReading`."""
+    from actionable.core.conditions import GoalReading
+
+    insisted = insisted_relation(task) if reading.status == "goal" else None
+    why = cannot(insisted, reading) if insisted else None
+    if why is None:
+        return reading
+    return GoalReading(task, status="refuse", why=f"the task insists on {'inside' if insisted == 'in' else 'on top of'} "
+                                                  f"the target, but {why}; ask for another place")
+
+
 #: verbless commands: "oven off", "steak out onto the kitchen counter", "into the fridge with it"
 _VERBLESS_STATE = re.compile(r"^((?:the |my |that |this |your |our |all the )?[a-z][a-z' -]*?) (on|off|open|shut|closed)"
                              r"((?: in (?:the|my|our) [a-z ]+)?)$")
@@ -825,5 +840,5 @@ def state_request(text: str) -> str:
     return " and ".join(out)
 
 
-__all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "contrast", "conversational", "in_order", "in_there", "insisted_relation",
+__all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "contrast", "conversational", "in_order", "in_there", "insisted_refusal", "insisted_relation",
            "polite", "prepare", "state_question", "state_request", "verbless", "with_inside"]

@@ -217,18 +217,18 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
         if asked is not None:
             return asked
         r = self._read(task)
-        insisted = S.insisted_relation(task) if r.status == "goal" else None
-        if insisted:  # "put the egg on the fridge, on top, not inside": THOR records one parent receptacle
-            kinds = _ENCLOSING if insisted == "on" else _SURFACES
-            wrong = [o.target for c in r.clauses for o in c.options
-                     if o.kind == "relation" and isinstance(o.target, str) and o.target.split("|")[0] in kinds]
-            if wrong:
-                return GoalReading(task, status="refuse", why=(
-                    f"the task insists on {'on top of' if insisted == 'on' else 'inside'} "
-                    f"{self.name_of(wrong[0])}, but the THOR world records only the receptacle an object is in or "
-                    f"on, and a {wrong[0].split('|')[0]} holds things {'inside' if insisted == 'on' else 'on it'}; "
-                    f"ask for another place"))
+        r = S.insisted_refusal(task, r, self._cannot_place)  # "put the egg on the fridge, on top, not inside"
         return S.answer_question(task, r).in_order(task)
+
+    def _cannot_place(self, insisted: str, r: GoalReading) -> str | None:
+        """Why a placement of ``r`` cannot be made ``insisted`` ("in" / "on"): THOR records only the
+        receptacle an object is in or on, and this one holds things the other way; or ``None``."""
+        kinds = _ENCLOSING if insisted == "on" else _SURFACES
+        wrong = [o.target for c in r.clauses for o in c.options
+                 if o.kind == "relation" and isinstance(o.target, str) and o.target.split("|")[0] in kinds]
+        return None if not wrong else (f"{self.name_of(wrong[0])} is a {wrong[0].split('|')[0]}, which holds things "
+                                       f"{'inside' if insisted == 'on' else 'on it'}, and the THOR world records "
+                                       "only the receptacle an object is in or on")
 
     def _read(self, task: str) -> GoalReading:
         self.after = {}

@@ -136,19 +136,18 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         r = self._read(task, exclude_titles, exclude_programs)
         if r.status in ("refuse", "unclear"):
             r = self._failing_chunk(task, r, exclude_titles, exclude_programs)
-        insisted = S.insisted_relation(task) if r.status == "goal" else None
-        if insisted:  # "on the desk - inside it, not on top": never placed on top instead
-            want = "INSIDE" if insisted == "in" else "ON"
-            wrong = [c for c in r.clauses if c.options and all(o.kind == "relation" and o.value in ("ON", "INSIDE")
-                                                               and o.value != want and o.subject != CHARACTER
-                                                               for o in c.options)]
-            if wrong:
-                return GoalReading(task, status="refuse", why=(
-                    f"the task insists on {'inside' if insisted == 'in' else 'on top of'} the target, but "
-                    f"{self.name_of(wrong[0].options[0].target)} can only take things "
-                    f"{'on it' if want == 'INSIDE' else 'inside'} in VirtualHome; ask for "
-                    f"{'on' if want == 'INSIDE' else 'in'} it, or for another place"))
+        r = S.insisted_refusal(task, r, self._cannot_place)  # "on the desk - inside it, not on top"
         return S.answer_question(task, r).in_order(task)
+
+    def _cannot_place(self, insisted: str, r: GoalReading) -> str | None:
+        """Why a placement of ``r`` cannot be made ``insisted`` ("in" / "on"): its target takes
+        things only the other way (a surface, a container), or ``None``."""
+        want = "INSIDE" if insisted == "in" else "ON"
+        wrong = [c for c in r.clauses if c.options and all(o.kind == "relation" and o.value in ("ON", "INSIDE")
+                                                           and o.value != want and o.subject != CHARACTER
+                                                           for o in c.options)]
+        return None if not wrong else (f"{self.name_of(wrong[0].options[0].target)} can only take things "
+                                       f"{'on it' if want == 'INSIDE' else 'inside'} in VirtualHome")
 
     def _read(self, task: str, exclude_titles=(), exclude_programs=()) -> GoalReading:
         """The goal conditions of ``task`` (see the module doc).

@@ -793,6 +793,6 @@ def test_an_insisted_relation_the_kitchen_cannot_record_is_refused(fp1):
     inside, so the task is refused instead of putting the egg in it and saying Done (the eleventh
     session's clean-clone check); a correction the receptacle agrees with is read."""
     r = fp1.read("put the egg on the fridge, on top, not inside")
-    assert r.status == "refuse" and "insists on on top of" in r.why and "Fridge" in r.why
+    assert r.status == "refuse" and "insists on on top of" in r.why and "Fridge" in r.why and "another place" in r.why
     r = fp1.read("put the egg in the fridge, not on top")
     assert r.status == "goal" and all(o.target.startswith("Fridge") for c in r.clauses for o in c.options)
