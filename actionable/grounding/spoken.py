@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from actionable.grounding.corrections import _ROOM_NAMES, contrast, in_there, verbless, with_inside
 from actionable.grounding.goal_reader import (  # noqa: F401  (names the rewrites share with the grammar)
     _DETERMINERS, _KEEP_WORD, _ONE_WORD_VERBS, _OPPOSITE_WORD, _PREPS, _STATE_PART, _STATE_VERB, _WANT,
     has_verb, negation_refusal, split_verb, words, _split_prep)
@@ -71,7 +72,6 @@ _TIME_PART = re.compile(r"(?:after|before|during|by|at|later|tonight|tomorrow|fi
 #: a time clause of its own ("once it's in", "when you're done"): the order the commands already give
 _WHEN = re.compile(r"^(?:once|when|after|as soon as|whenever) (?:it|they|you|i|we|that|this)(?:'s|'re|'m| is| are| has| have)?\b")
 #: the room a speaker's aside names ("I'm loading laundry in the office")
-_ROOM_NAMES = r"(?:(?:home )?office|bedroom|bathroom|kitchen|living room|dining room|hallway|study)"
 _SPEAKER_ROOM = re.compile(r"\b(?:in|into) (?:the |my |our )?(" + _ROOM_NAMES + r")\b")
 #: "get the washer open", "keep the window open", "get the second one on as well": the state, as its verb
 _GET_STATE = re.compile(r"^(?:get|keep|make|have) (?!sure\b|certain\b)(.+?) (on|off|open|closed|shut|running|plugged in|unplugged)"
@@ -621,174 +621,10 @@ def wish_to_do(text: str) -> str:
     return rest if split_verb(words(rest))[0] is not None else text
 
 
-#: a contrast that only names the place the object must not end up ("inside the cabinet - inside it, not
-#: on top", "at the dining table, not up on that shelf"): the placement said before it is the goal
-_PLACE_PREP = r"(?:on top of|on top|next to|inside|into|onto|in|on|under|by|at|beside)"
-_NOT_PLACE = re.compile(r"(?:\s*(?:[,;]|\s-+)\s*(?P<echo>" + _PLACE_PREP + r")(?: (?:it|them|there))?)?"
-                        r"\s*(?:,|;|\s-+|\s(?:and|but))\s*(?:and |but )?not (?:up |down |back |just |simply )?"
-                        r"(?P<neg>" + _PLACE_PREP + r")"
-                        r"(?P<obj> (?:it|them|there|(?:the|that|this|my|a|an|its|their|your|our) [a-z' ]+?))?"
-                        r"(?: where [^.;!?,]*)?(?=\s*(?:[.;!?,]|$))", re.I)
-_IN_WORDS = frozenset({"in", "inside", "into"})
-
-
-def _relation(prep: str) -> str:
-    """``"in"`` or ``"on"`` for a placement preposition (``"at"`` places on), else the word itself."""
-    p = prep.lower()
-    return "in" if p in _IN_WORDS else "on" if p in ("on", "onto", "on top", "on top of", "at") else p
-
-
-def contrast(text: str) -> str:
-    """A negated place said after a placement, as a correction of where the object goes:
-    "Put the mouthwash inside the cabinet - inside it, not on top." -> "Put the mouthwash inside the
-    cabinet."; "put the apple on the fridge, not inside" -> "put the apple on top of the fridge" (the
-    relation the user insists on is made explicit, so the target's usual one does not win); "put the
-    book on the desk, not on the floor" -> "put the book on the desk". A correction that contradicts
-    the placement ("on the desk, not on it", "on the desk, not on the desk") and a negated object
-    ("..., not the plate") are left as said, so the grammar refuses them
-    (:func:`~actionable.grounding.goal_reader.negation_refusal`). Other text unchanged."""
-    m = _NOT_PLACE.search(text)
-    if not m:
-        return text
-    before = text[: m.start()]
-    preps = list(re.finditer(r"\b" + _PLACE_PREP + r"\b", before, re.I))
-    if not preps:
-        return text
-    p = preps[-1]
-    target = before[p.end():].lower().split()
-    obj = (m.group("obj") or "").strip().lower()
-    # "not inside", "not on it", "not in the fridge" after "on the fridge": the same target, another relation
-    same_target = obj in ("", "it", "them", "there") or bool(target and obj.split()[-1] == target[-1])
-    want = _relation(m.group("echo") or p.group(0))
-    if same_target and want == _relation(m.group("neg")):
-        return text  # "on the desk, not on it", "on the desk, not on the desk": says both
-    prep = p.group(0)
-    if (same_target or m.group("echo")) and want in ("in", "on"):
-        prep = "inside" if want == "in" else "on top of"  # the relation insisted on, said explicitly
-    return before[: p.start()] + prep + before[p.end():] + text[m.end():]
-
-
-def insisted_relation(text: str) -> str | None:
-    """``"in"`` / ``"on"`` when the task corrects a placement's relation ("..., not on top",
-    "inside it, not on top", "on the fridge, not inside") and so insists on the other one, else
-    ``None``; a world whose target cannot take that relation must refuse rather than place it the
-    other way (:func:`contrast` keeps the words, the world decides)."""
-    m = _NOT_PLACE.search(text)
-    if not m:
-        return None
-    preps = list(re.finditer(r"\b" + _PLACE_PREP + r"\b", text[: m.start()], re.I))
-    if not preps:
-        return None
-    target = text[preps[-1].end(): m.start()].lower().split()
-    obj = (m.group("obj") or "").strip().lower()
-    if not (obj in ("", "it", "them", "there") or (target and obj.split()[-1] == target[-1])):
-        return None
-    want, neg = _relation(m.group("echo") or preps[-1].group(0)), _relation(m.group("neg"))
-    return want if want in ("in", "on") and neg in ("in", "on") and want != neg else None
-
-
-def insisted_refusal(task: str, reading, cannot):
-    """``reading`` unless ``task`` insists on a relation (:func:`insisted_relation`) that the world
-    cannot give one of its placements; then a refusal. ``cannot(relation, reading)`` is the world's
-    reason for the first placement it cannot make that way ("desk 357 ... can only take things on
-    it"), or ``None``. Returns a :class:`~actionable.core.conditions.GoalReading`."""
-    from actionable.core.conditions import GoalReading
-
-    insisted = insisted_relation(task) if reading.status == "goal" else None
-    why = cannot(insisted, reading) if insisted else None
-    if why is None:
-        return reading
-    return GoalReading(task, status="refuse", why=f"the task insists on {'inside' if insisted == 'in' else 'on top of'} "
-                                                  f"the target, but {why}; ask for another place")
-
-
-#: verbless commands: "oven off", "steak out onto the kitchen counter", "into the fridge with it"
-_VERBLESS_STATE = re.compile(r"^((?:the |my |that |this |your |our |all the )?[a-z][a-z' -]*?) (on|off|open|shut|closed)"
-                             r"((?: in (?:the|my|our) [a-z ]+)?)$")
-_VERBLESS_PUT = re.compile(r"^((?:the |my |that |this |your |our |a )?[a-z][a-z' -]*?) (?:out |back |away )?"
-                           r"(into|onto|inside) ((?:the|my|a|your|our) [a-z' ]+?)(?: with (?:it|them))?$")
-_WITH_IT = re.compile(r"^(?:and |then )?(?:out |back )?(into|onto|inside|in|on) ((?:the|my|a|your|our) [a-z' ]+?) with (it|them)$")
-_NP_DETS = frozenset({"the", "my", "that", "this", "your", "our", "a", "all"})
-_NP_PLACE_WORDS = frozenset({"office", "home", "bedroom", "bathroom", "kitchen", "living", "room", "dining", "hallway",
-                             "study", "main", "big", "little", "small", "other", "front", "back"})
-
-
-_NOT_NP = frozenset({"make", "sure", "did", "do", "does", "leave", "left", "is", "are", "was", "were", "be", "been",
-                     "somebody", "someone", "anyone", "anybody", "everyone", "it", "they", "them", "i", "we", "you",
-                     "he", "she", "not", "no", "can", "could", "would", "will", "should", "please", "turn", "switch",
-                     "put", "keep", "get", "has", "have", "had", "still", "if", "when", "so", "and", "or", "then"})
-
-
-def _noun_phrase(np: str, names_object) -> bool:
-    """Whether ``np`` is only a short noun phrase of the world ("the oven", "coffee machine", "the
-    light in the bedroom"): at most six words, naming an object, with no verb, pronoun or function
-    word of a clause."""
-    ws = np.split()
-    return (0 < len(ws) <= 6 and bool(names_object(np))
-            and not any(w in _NOT_NP or w.endswith("n't") or (w.endswith(("ed", "ing")) and not names_object(w))
-                        for w in ws))  # "the apple rolled into the bin": a statement
-
-
-def verbless(q: str, names_object) -> str:
-    """A command said without its verb, as the command: "oven off" -> "turn off oven", "steak out
-    onto the kitchen counter" -> "put steak onto the kitchen counter", "into the fridge with it" ->
-    "put it into the fridge". Only a part with no verb the grammar knows, whose noun phrase names an
-    object of the world (``names_object``); a place said with plain "on" / "in" ("the cup on the
-    table") stays a statement. Other text unchanged."""
-    m = _VERBLESS_STATE.fullmatch(q)  # before the verb test: "microwave on" (a noun that is also a verb)
-    if m and _noun_phrase(m.group(1), names_object):
-        state = {"shut": "closed"}.get(m.group(2), m.group(2))
-        return f"{_STATE_VERB[state]} {m.group(1)}{m.group(3)}"
-    if split_verb(words(q))[0] is not None:
-        return q
-    m = _WITH_IT.fullmatch(q)
-    if m:
-        return f"put {m.group(3)} {m.group(1)} {m.group(2)}"
-    m = _VERBLESS_PUT.fullmatch(q)
-    if m and _noun_phrase(m.group(1), names_object) and names_object(m.group(3)):
-        return f"put {m.group(1)} {m.group(2)} {m.group(3)}"
-    return q
-
-
 #: "none of the CD players can be playing": the opposite state on all of them
 _NONE_OF = re.compile(r"(?:so |and )?none of (?:the |my |our |those |these )?([a-z][a-z ]*?) (?:can|should|may|must|"
                       r"is to|are to|ought to|is allowed to|are allowed to) (?:be |stay |remain )?(?:left )?"
                       r"(on|playing|running|going|open|plugged in|switched on|turned on)")
-#: "in there" after a room was named: that room
-_IN_THERE = re.compile(r"\b(in|into) there\b", re.I)
-_ROOM_SAID = re.compile(r"\b(?:in|into|to|the|my|our) (?:the |my |our )?(" + _ROOM_NAMES + r")\b", re.I)
-
-
-def in_there(text: str) -> str:
-    """ "The kids play in the dining room. Plug in the controller on the table in there" -> "... on
-    the table in the dining room": "in there" names the room said last before it (unchanged when
-    no room was said before it)."""
-    out, last = [], 0
-    for m in _IN_THERE.finditer(text):
-        rooms = list(_ROOM_SAID.finditer(text[: m.start()]))
-        if not rooms:
-            continue
-        own = max(text.rfind(c, 0, m.start()) for c in ".;!?")  # the sentence "in there" is in starts after it
-        between = text[rooms[-1].end(): own] if own > rooms[-1].end() else ""
-        if re.search(r"\b(?:the|a|an|my|our|your) [a-z]+", between, re.I):
-            continue  # "In the kitchen the fridge is empty. Put the milk in there": the fridge, not the room
-        out += [text[last: m.start()], f"{m.group(1)} the {rooms[-1].group(1).lower()}"]
-        last = m.end()
-    return "".join(out) + text[last:] if out else text
-
-
-#: "run the microwave with the pizza inside": the appliance runs with the object in it
-_WITH_INSIDE = re.compile(r"\b(run|turn on|switch on|start|power on|heat up)\s+((?:the|a|an|my|your) [a-z]+(?: [a-z]+)?) "
-                          r"with ((?:the|a|an|my|your|some|that|this) [a-z' ]+?) (?:inside it|inside|in it|in there|in)"
-                          r"(?=\s*(?:[.;!?,]|$))", re.I)
-
-
-def with_inside(text: str) -> str:
-    """ "Run the microwave with the counter pizza inside" -> "put the counter pizza in the microwave
-    and run the microwave": what an appliance runs "with ... inside" is put in it first (the grammar
-    read only the appliance's state, and the plan ran it empty); other text unchanged."""
-    return _WITH_INSIDE.sub(lambda m: f"put {m.group(3)} in {m.group(2)} and {m.group(1)} {m.group(2)}", text)
-
 
 def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None]:
     """``(task, refusal)`` before a world reads a task: politeness removed (:func:`polite`), a
@@ -840,5 +676,5 @@ def state_request(text: str) -> str:
     return " and ".join(out)
 
 
-__all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "contrast", "conversational", "in_order", "in_there", "insisted_refusal", "insisted_relation",
-           "polite", "prepare", "state_question", "state_request", "verbless", "with_inside"]
+__all__ = ["adjective_question", "answer_question", "as_command", "checked_request", "conversational", "in_order",
+           "polite", "prepare", "state_question", "state_request"]

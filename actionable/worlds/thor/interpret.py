@@ -46,6 +46,7 @@ from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
+from actionable.grounding.corrections import insisted_refusal
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.thor import data
 from actionable.worlds.thor.actions import KNIVES, teach_can_contain
@@ -217,7 +218,7 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
         if asked is not None:
             return asked
         r = self._read(task)
-        r = S.insisted_refusal(task, r, self._cannot_place)  # "put the egg on the fridge, on top, not inside"
+        r = insisted_refusal(task, r, self._cannot_place)  # "put the egg on the fridge, on top, not inside"
         return S.answer_question(task, r).in_order(task)
 
     def _cannot_place(self, insisted: str, r: GoalReading) -> str | None:

@@ -28,6 +28,7 @@ from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
+from actionable.grounding.corrections import insisted_refusal
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.virtualhome.achieve import _FLOORS, VirtualHomeAchievers
 from actionable.worlds.virtualhome.discourse import _NEEDS, _STATE_OF, Discourse
@@ -136,7 +137,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         r = self._read(task, exclude_titles, exclude_programs)
         if r.status in ("refuse", "unclear"):
             r = self._failing_chunk(task, r, exclude_titles, exclude_programs)
-        r = S.insisted_refusal(task, r, self._cannot_place)  # "on the desk - inside it, not on top"
+        r = insisted_refusal(task, r, self._cannot_place)  # "on the desk - inside it, not on top"
         return S.answer_question(task, r).in_order(task)
 
     def _cannot_place(self, insisted: str, r: GoalReading) -> str | None:
