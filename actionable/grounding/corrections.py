@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from actionable.grounding import goal_reader as G
 from actionable.grounding.goal_reader import _STATE_VERB, split_verb, words
 
 #: the rooms people name in a house (the words, whatever the scene has)
@@ -120,7 +121,7 @@ def _noun_phrase(np: str, names_object) -> bool:
     light in the bedroom"): at most six words, naming an object, with no verb, pronoun or function
     word of a clause."""
     ws = np.split()
-    return (0 < len(ws) <= 6 and bool(names_object(np))
+    return (0 < len(ws) <= 6 and ws[-1] not in ("both", "all", "each", "too", "again") and bool(names_object(np))
             and not any(w in _NOT_NP or w.endswith("n't") or (w.endswith(("ed", "ing")) and not names_object(w))
                         for w in ws))  # "the apple rolled into the bin": a statement
 
@@ -182,4 +183,55 @@ def with_inside(text: str) -> str:
     return _WITH_INSIDE.sub(lambda m: f"put {m.group(3)} in {m.group(2)} and {m.group(1)} {m.group(2)}", text)
 
 
-__all__ = ["contrast", "in_there", "insisted_refusal", "insisted_relation", "verbless", "with_inside"]
+#: first words of a piece that says when, why or how, never a deed of its own ("..., before dinner")
+_NOT_A_DEED = frozenset({"make", "ensure", "check", "see", "sure", "keep", "leave", "before", "after", "when", "while",
+                         "until", "because", "since", "if", "once", "by", "for",
+                         "in", "at", "on", "with", "without", "right", "straight", "again", "tonight", "today",
+                         "tomorrow", "later", "first", "last", "just", "only", "even", "or", "but", "and", "that",
+                         "which", "where", "whatever", "whenever", "as", "not", "no", "yes", "ok", "okay",
+                         # the things said before ("..., and the other one too", "... and both of them")
+                         "other", "another", "one", "ones", "both", "all", "each", "every", "them", "it", "those",
+                         "these", "everything", "some", "any", "rest"})
+#: words of a piece that ask for nothing (politeness, haste)
+_COURTESY = frozenset({"hurry", "quickly", "quick", "please", "thanks", "thank", "you", "now", "fast", "asap",
+                       "be", "then", "so", "too", "also", "as", "well"})
+
+
+def unread_piece(task: str, lex, extra_verbs=()) -> tuple[str, str | None] | None:
+    """A piece of a task of several (after a comma, ";", "and" or "then") that asks for something
+    the world has no words for ("turn off the oven, then call my mother": "call my mother"; "; rm -rf
+    /"), which a reader would otherwise join to the clause before it (it names no object) and drop
+    without a word: ``(piece, missing)``, where ``missing`` is the object it names that the world
+    lacks ("nudge the thermostat up": "thermostat", a refusal by name) or ``None`` (cannot tell).
+    ``None`` when every later piece names an object or a room of ``lex`` (a
+    :class:`~actionable.grounding.goal_reader.Lexicon`), has a verb the grammar knows, or says when,
+    why or how ("..., before dinner")."""
+    for piece in re.split(r"\s*(?:,|;|\bthen\b|\band\b)\s*", task)[1:]:
+        pw = [w for w in words(piece) if w not in G._DETS and w not in _COURTESY]
+        if (len(pw) < 2 or pw[0] in G.ASIDE_START or pw[0] in _NOT_A_DEED or pw[0].endswith(("ly", "ing", "ed"))
+                or split_verb(pw, extra_verbs)[0] is not None or G.has_verb(pw, extra_verbs)
+                or any(lex.classes([w]) or lex.known([w]) or lex.room([w]) for w in pw)):
+            continue
+        return piece, G.unnamed_object(piece, lex)
+    return None
+
+
+def unread_refusal(task: str, lex, scene: str, example: str, extra_verbs=()):
+    """The :class:`~actionable.core.conditions.GoalReading` refusing a task with an
+    :func:`unread_piece` (``refuse`` naming the missing object, else ``unclear``), or ``None``."""
+    from actionable.core.conditions import GoalReading
+
+    got = unread_piece(task, lex, extra_verbs)
+    if got is None:
+        return None
+    piece, missing = got
+    if missing:
+        return GoalReading(task, status="refuse", why=f"I can't tell what to do: '{piece}' names no action I know, and "
+                                                      f"scene {scene!r} has no {missing}; give only what the agent can "
+                                                      f"do there, e.g. '{example}'")
+    return GoalReading(task, status="unclear", why=f"I can't tell what '{piece}' asks for: it names no object of scene "
+                                                   f"{scene!r} and no action I know; give only what the agent can do "
+                                                   f"there, e.g. '{example}'")
+
+__all__ = ["contrast", "in_there", "insisted_refusal", "insisted_relation", "unread_piece", "unread_refusal", "verbless",
+           "with_inside"]

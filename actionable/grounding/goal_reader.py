@@ -223,7 +223,9 @@ def not_a_task(text: str) -> bool:
 
 
 _NEGATION = re.compile(r"\b(but not|except|excluding|other than|apart from|unless|instead of|rather than|without|"
-                       r"don'?t|do not|never|not)\b")
+                       r"don'?t|do not|never|not|none of|"
+                       r"no(?= (?!one\b|longer\b|need\b|worries\b|problem\b|rush\b|hurry\b|matter\b)[a-z]+ "
+                       r"(?:is|are|can|should|must|may|left|stays?|remains?)\b))\b")
 _WANT = re.compile(r"^(?:please )?(?:make sure|ensure|check|see to it|i want|i would like|i'd like|i need) (?:that )?")
 _STATE_PART = re.compile(r"^(.+?) (?:is |are |to be |stays? |remains? )?(not |n't |isn't |aren't |is not |are not )?"
                          r"(on|off|open|closed|clean|plugged in|unplugged|switched on|switched off|turned on|"

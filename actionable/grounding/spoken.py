@@ -512,8 +512,9 @@ def conversational(text: str, names_object=None) -> str:
                 sent.append(si)
                 continue
             m = _DONT_LEAVE.match(q)
-            if m:  # the opposite state, as its verb
-                q = f"{_STATE_VERB[_OPPOSITE_WORD[{'burning': 'running'}.get(m.group(2), m.group(2))]]} {m.group(1)}"
+            if m:  # the opposite state, as its verb ("don't leave any lights on": all of them off)
+                subj = re.sub(r"^any (?=\w)", "all the ", m.group(1))
+                q = f"{_STATE_VERB[_OPPOSITE_WORD[{'burning': 'running'}.get(m.group(2), m.group(2))]]} {subj}"
             still = q.startswith("still ")
             q = q[6:] if still else q
             m = _LEAVE.match(q) or _GET_STATE.match(q)
@@ -546,9 +547,14 @@ def conversational(text: str, names_object=None) -> str:
                 q = verbless(q, names_object)  # "oven off, steak out onto the counter"
             m = _NONE_OF.search(q)
             if m and (m.start() == 0 or re.search(r"(?:,|\bso|\band)\s*$", q[: m.start()])) and not q[m.end():].strip():
-                # "none of the CD players can be playing" (after a reason: "we're recording, so ..."): all off
-                state = _OPPOSITE_WORD[{"playing": "running", "going": "running"}.get(m.group(2), m.group(2))]
-                q = f"{_STATE_VERB[{'running': 'on'}.get(state, state)]} all the {m.group(1)}"
+                # "none of the CD players can be playing" (after a reason: "we're recording, so ..."), "make
+                # sure no lights are on": all of them off; "none of the cups can be in the sink": all out of it
+                if m.group("place") and m.group(2) in ("in", "inside"):
+                    q = f"take all the {m.group(1)} out of{m.group('place')}"
+                elif not m.group("place") and m.group(2) not in ("in", "inside", "on top of"):
+                    state = _OPPOSITE_WORD[{"playing": "running", "going": "running"}.get(m.group(2), m.group(2))]
+                    q = f"{_STATE_VERB[{'running': 'on'}.get(state, state)]} all the {m.group(1)}"
+                # else ("none of the books can be on the bed"): left as said, refused as a negation
             q = _PURPOSE.sub("", q)
             q = state_request(q)
             if split_verb(words(q))[0] is not None or _WANT.match(q):
@@ -622,9 +628,10 @@ def wish_to_do(text: str) -> str:
 
 
 #: "none of the CD players can be playing": the opposite state on all of them
-_NONE_OF = re.compile(r"(?:so |and )?none of (?:the |my |our |those |these )?([a-z][a-z ]*?) (?:can|should|may|must|"
-                      r"is to|are to|ought to|is allowed to|are allowed to) (?:be |stay |remain )?(?:left )?"
-                      r"(on|playing|running|going|open|plugged in|switched on|turned on)")
+_NONE_OF = re.compile(r"(?:so |and )?(?:(?:make sure|ensure|check|see to it) (?:that )?)?(?:none of (?:the |my |our |those |these )?|no )"
+                      r"([a-z][a-z ]*?) (?:is |are |can |should |may |must |is to |are to |ought to |is allowed to |are allowed to )"
+                      r"(?:be |stay |remain |get |gets )?(?:left )?"
+                      r"(on|playing|running|going|open|plugged in|switched on|turned on|in|inside|on top of)(?P<place> (?:the|my|a|our) [a-z' ]+)?")
 
 def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None]:
     """``(task, refusal)`` before a world reads a task: politeness removed (:func:`polite`), a
@@ -666,7 +673,10 @@ def state_request(text: str) -> str:
         if pl and re.search(r"\b(?:that|which|who|sitting|lying|standing|is|are)\b", pl.group(1) + " " + pl.group(3)):
             pl = None  # "the kettle that's in the cupboard sitting on the oven": a relative clause, not the goal
         if pl:  # "make sure the cup is on the table", "... the board's out on the dining table": put it there
-            out.append(f"put {pl.group(1)} {pl.group(2)} {pl.group(3)}")
+            subj = pl.group(1)
+            if re.fullmatch(r"the [a-z]+(?: [a-z]+)?", subj):
+                subj = "a" + subj[3:]  # a wanted state: met by any milk already on the counter
+            out.append(f"put {subj} {pl.group(2)} {pl.group(3)}")
             continue
         if not pm or (pm.group(2) and pm.group(3) not in _OPPOSITE_WORD):  # "is not clean": no opposite state
             return text

@@ -688,6 +688,20 @@ VH_CASES: tuple[GoalCase, ...] = (
     # a later piece the world has no words for is never dropped without a word
     GoalCase("turn off the oven, then call my mother", status="unclear", plan=None, kind="unclear_intent"),
     GoalCase("lights off in the bedroom; rm -rf /", status="unclear", plan=None, kind="unclear_intent"),
+    # (the eleventh session's second check) "none" / "no" / "don't leave any" ask for the opposite on all of them,
+    # never for the state named (it had switched every TV on, Done); a negated placement off a surface refuses
+    GoalCase("make sure none of the tvs are on", clauses=2,
+             must=(("state", 248, "OFF", None, False), ("state", 410, "OFF", None, False)),
+             never=(("state", 410, "ON", None, False),), plan=None, kind="quantifier"),
+    GoalCase("no lights should be on", must=(("state", 169, "OFF", None, False),),
+             never=(("state", 169, "ON", None, False),), plan=None, kind="quantifier"),
+    GoalCase("don't leave any lights on", must=(("state", 64, "OFF", None, False), ("state", 169, "OFF", None, False)),
+             plan=None, kind="quantifier"),
+    GoalCase("none of the cups can be in the sink", clauses=2, must=(("relation", 1348, "INSIDE", 231, True),),
+             never=(("relation", 1348, "INSIDE", 231, False),), plan=None, kind="in_vs_on"),
+    GoalCase("none of the books can be on the bed", status="refuse", plan=None, kind="in_vs_on"),
+    # a wanted placement is met by any instance already there
+    GoalCase("make sure the milk is on the counter", plan="nothing", kind="in_vs_on"),
     # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
     GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
              kind="modifier"),

@@ -46,7 +46,7 @@ from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
-from actionable.grounding.corrections import insisted_refusal
+from actionable.grounding.corrections import insisted_refusal, unread_refusal
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.thor import data
 from actionable.worlds.thor.actions import KNIVES, teach_can_contain
@@ -243,6 +243,9 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
                                   lambda t: any(self.lex.known([w]) for w in G.words(t) if w not in G._DETS))
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
+        unread = unread_refusal(task, self.lex, self.name, "put the apple in the fridge", _EXTRA_VERBS)
+        if unread is not None:  # "..., then call my mother": never dropped without a word
+            return unread
         intent = self._intent_name(_FILLER.sub("", _norm(task)))
         if intent is not None:  # "make a cup of coffee" is the coffee task, not "fill a cup with coffee"
             return self._intent(task, intent)

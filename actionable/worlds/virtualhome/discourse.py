@@ -16,18 +16,11 @@ import re
 from actionable.core.conditions import GoalReading
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
+from actionable.grounding.corrections import _COURTESY
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.virtualhome.intents import EXTRA_VERBS as _EXTRA_VERBS
 
 #: words after "and" that ask for nothing ("turn off the lights and hurry")
-_COURTESY = frozenset({"hurry", "quickly", "quick", "please", "thanks", "thank", "you", "now", "fast", "asap",
-                       "be", "then", "so", "too", "also", "as", "well"})
-#: first words of a piece that says when, why or how, never a deed of its own ("..., before dinner")
-_NOT_A_DEED = frozenset({"before", "after", "when", "while", "until", "because", "since", "if", "once", "by", "for",
-                         "in", "at", "on", "with", "without", "right", "straight", "again", "tonight", "today",
-                         "tomorrow", "later", "first", "last", "just", "only", "even", "or", "but", "and", "that",
-                         "which", "where", "whatever", "whenever", "as", "not", "no", "yes", "ok", "okay"})
-
 #: first words of a span that may name the object of a clause without a command
 _TOPIC_START = frozenset({"the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that", "some", "one",
                           "two", "both", "all", "every"})
@@ -143,20 +136,6 @@ class Discourse:
                     return tail
         return None
 
-    def _unread_piece(self, task: str) -> str | None:
-        """A piece of a task of several (after a comma, ";" or "then") that asks for something this
-        world has no words for ("turn off the oven, then call my mother": "call my mother"), which the
-        clause splitter would join to the clause before it (it names no object) and the reading would
-        drop without a word; ``None`` when every later piece names an object, has a verb the reader
-        knows, or says when, why or how."""
-        for piece in re.split(r"\s*(?:,|;|\bthen\b)\s*", task)[1:]:
-            pw = [w for w in G.words(piece) if w not in G._DETS and w not in _COURTESY]
-            if (len(pw) < 2 or pw[0] in G.ASIDE_START or pw[0] in _NOT_A_DEED or pw[0].endswith(("ly", "ing", "ed"))
-                    or G.split_verb(pw, _EXTRA_VERBS)[0] is not None or G.has_verb(pw, _EXTRA_VERBS)
-                    or any(self.lex.classes([w]) or self.lex.known([w]) or self.lex.room([w]) for w in pw)):
-                continue
-            return piece
-        return None
 
     def _aside(self, part: str, parts: list[str]) -> bool:
         """``part`` says how things are or why (no command verb, no wished state; it starts with a

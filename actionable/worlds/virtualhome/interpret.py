@@ -28,7 +28,7 @@ from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
-from actionable.grounding.corrections import insisted_refusal
+from actionable.grounding.corrections import insisted_refusal, unread_refusal
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.virtualhome.achieve import _FLOORS, VirtualHomeAchievers
 from actionable.worlds.virtualhome.discourse import _NEEDS, _STATE_OF, Discourse
@@ -185,11 +185,9 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         task = _TOAST.sub("toast some bread", task)  # "make toast": the product of toasting bread
         if refusal:
             return GoalReading(task, status="refuse", why=refusal)
-        unread = self._unread_piece(task)
-        if unread is not None:  # "turn off the oven, then call my mother": never dropped without a word
-            return GoalReading(task, status="unclear", why=(
-                f"I can't tell what '{unread}' asks for: it names no object of scene {self.name!r} and no action I "
-                f"know; give only what the agent can do in the house, e.g. 'turn off the oven'"))
+        unread = unread_refusal(task, self.lex, self.name, "turn off the oven", _EXTRA_VERBS)
+        if unread is not None:  # "..., then call my mother": never dropped without a word
+            return unread
         tw = G.words(task)
         # a quantifier before a noun is not an object word ("both bedside cabinets"); one that stands
         # for the objects is ("... and hang on to both")

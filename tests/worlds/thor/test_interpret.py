@@ -796,3 +796,12 @@ def test_an_insisted_relation_the_kitchen_cannot_record_is_refused(fp1):
     assert r.status == "refuse" and "insists on on top of" in r.why and "Fridge" in r.why and "another place" in r.why
     r = fp1.read("put the egg in the fridge, not on top")
     assert r.status == "goal" and all(o.target.startswith("Fridge") for c in r.clauses for o in c.options)
+
+
+def test_a_later_piece_the_kitchen_cannot_do_is_never_dropped(fp1):
+    """"put the egg in the fridge, then text my sister" had read the egg only and said Done (the eleventh
+    session's second check); harmless add-ons and a second object are kept."""
+    assert fp1.read("put the egg in the fridge, then text my sister").status in ("refuse", "unclear")
+    assert fp1.read("put the mug in the sink, then call my mother").status in ("refuse", "unclear")
+    assert fp1.read("put the apple in the fridge, thanks").status == "goal"
+    assert fp1.read("put the egg and the apple in the fridge").status == "goal"
