@@ -210,7 +210,8 @@ def unread_piece(task: str, lex, extra_verbs=()) -> tuple[str, str | None] | Non
         pw = [w for w in words(piece) if w not in G._DETS and w not in _COURTESY]
         if (len(pw) < 2 or pw[0] in G.ASIDE_START or pw[0] in _NOT_A_DEED or pw[0].endswith(("ly", "ing", "ed"))
                 or split_verb(pw, extra_verbs)[0] is not None or G.has_verb(pw, extra_verbs)
-                or any(lex.classes([w]) or lex.known([w]) or lex.room([w]) for w in pw)):
+                or any(lex.classes([w]) or lex.known([w]) or lex.room([w]) for w in pw)
+                or any(lex.classes(pw[k:k + n]) for n in (2, 3) for k in range(len(pw) - n + 1))):  # "coffee machine"
             continue
         return piece, G.unnamed_object(piece, lex)
     return None

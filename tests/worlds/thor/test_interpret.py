@@ -805,3 +805,10 @@ def test_a_later_piece_the_kitchen_cannot_do_is_never_dropped(fp1):
     assert fp1.read("put the mug in the sink, then call my mother").status in ("refuse", "unclear")
     assert fp1.read("put the apple in the fridge, thanks").status == "goal"
     assert fp1.read("put the egg and the apple in the fridge").status == "goal"
+
+
+def test_a_two_word_name_after_and_is_an_object_not_an_unread_piece(fp1):
+    """"kill the toaster and the coffee machine": "coffee machine" names a THOR object only as a phrase
+    (a regression of the unread-piece rule on set C's tune half)."""
+    r = fp1.read("kill the toaster and the coffee machine, they have been on all morning")
+    assert r.status == "goal" and any("CoffeeMachine" in str(o.subject) for c in r.clauses for o in c.options)
