@@ -142,7 +142,9 @@ def verbless(q: str, names_object) -> str:
     if m:
         return f"put {m.group(3)} {m.group(1)} {m.group(2)}"
     m = _VERBLESS_PUT.fullmatch(q)
-    if m and _noun_phrase(m.group(1), names_object) and names_object(m.group(3)):
+    if (m and _noun_phrase(m.group(1), names_object) and names_object(m.group(3))
+            and all(w in _NP_DETS or w in _NP_PLACE_WORDS or names_object(w) for w in m.group(1).split())):
+        # every word an object's ("steak out onto ..."), never a verb the grammar lacks ("pour some milk into")
         return f"put {m.group(1)} {m.group(2)} {m.group(3)}"
     return q
 
