@@ -108,8 +108,7 @@ _WITH_IT = re.compile(r"^(?:and |then )?(?:out |back )?(into|onto|inside|in|on) 
 _NP_DETS = frozenset({"the", "my", "that", "this", "your", "our", "a", "all"})
 _NP_PLACE_WORDS = frozenset({"office", "home", "bedroom", "bathroom", "kitchen", "living", "room", "dining", "hallway",
                              "study", "main", "big", "little", "small", "other", "front", "back"})
-
-
+#: words that make a phrase a clause ("make sure the oven isn't", "did somebody leave the tv"), not a noun phrase
 _NOT_NP = frozenset({"make", "sure", "did", "do", "does", "leave", "left", "is", "are", "was", "were", "be", "been",
                      "somebody", "someone", "anyone", "anybody", "everyone", "it", "they", "them", "i", "we", "you",
                      "he", "she", "not", "no", "can", "could", "would", "will", "should", "please", "turn", "switch",
