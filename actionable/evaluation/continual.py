@@ -18,6 +18,7 @@ from pathlib import Path
 from actionable.continual.metrics import mean_ci
 from actionable.continual.worlds import DEFAULT_WORLD, get_world
 from actionable.core.errors import ConfigError
+from actionable.evaluation.paired import is_number
 
 LEVELS = ("low", "medium", "high")
 
@@ -107,8 +108,8 @@ def summarize(records: dict) -> list[dict]:
             groups.setdefault(key, []).append(rec["result"])
     rows = []
     for (agent, level, n), res in sorted(groups.items(), key=lambda kv: (kv[0][0], LEVELS.index(kv[0][1]), str(kv[0][2]))):
-        sr = [r["metrics"]["sr"] * 100 if _number(r["metrics"].get("sr")) else None for r in res]
-        ps = [r["metrics"]["ps"] if _number(r["metrics"].get("ps")) else None for r in res]
+        sr = [r["metrics"]["sr"] * 100 if is_number(r["metrics"].get("sr")) else None for r in res]
+        ps = [r["metrics"]["ps"] if is_number(r["metrics"].get("ps")) else None for r in res]
         m_sr, _ = mean_ci(sr)
         n_sr = sum(v is not None for v in sr)
         sr_iv = None if m_sr is None or n_sr < 2 else [100 * x for x in wilson_interval(m_sr / 100, n_sr)]
@@ -133,11 +134,6 @@ def summarize(records: dict) -> list[dict]:
                      "interpretation_ok": sum(interp) / len(interp) if interp else None,
                      "seconds": sum(s["seconds"] for s in st) / len(st)})
     return rows
-
-
-def _number(v) -> bool:
-    """A metric value that can be averaged (a hand-edited run.jsonl may hold text)."""
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def wilson_interval(p: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -42,6 +42,11 @@ def sign_test(wins: int, losses: int) -> float | None:
     return min(1.0, 2 * tail)
 
 
+def is_number(v) -> bool:
+    """A metric value that can be averaged (a hand-edited run.jsonl may hold text or a boolean)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def _by_key(records: dict) -> dict[str, dict[tuple, dict]]:
     """``{agent: {(level, n, seed): result}}`` of the finished episodes."""
     out: dict[str, dict[tuple, dict]] = {}
@@ -52,8 +57,7 @@ def _by_key(records: dict) -> dict[str, dict[tuple, dict]]:
         m = (rec.get("result") or {}).get("metrics") if isinstance(rec.get("result"), dict) else None
         if not isinstance(m, dict):
             continue
-        clean = {k: (v if isinstance(v, (int, float)) and not isinstance(v, bool) else None)
-                 for k, v in m.items() if k in ("sr", "ps")}
+        clean = {k: (v if is_number(v) else None) for k, v in m.items() if k in ("sr", "ps")}
         out.setdefault(p["agent"], {})[(p["level"], p["n"], p["seed"])] = {"metrics": {"sr": None, "ps": None, **clean}}
     return out
 
@@ -145,4 +149,4 @@ def render_paired(rows: list[dict], reference: str = "exrap") -> str:
     return "\n".join(out) + "\n"
 
 
-__all__ = ["compare", "paired_differences", "render_paired", "sign_test"]
+__all__ = ["compare", "is_number", "paired_differences", "render_paired", "sign_test"]

@@ -35,6 +35,24 @@ def _relation(prep: str) -> str:
     return "in" if p in _IN_WORDS else "on" if p in ("on", "onto", "on top", "on top of", "at") else p
 
 
+def _correction(text: str):
+    """``(match, placement prep match, same_target, want, neg)`` of a negated place said after a
+    placement (:data:`_NOT_PLACE` and the last placement preposition before it), or ``None``.
+    ``same_target``: the negated place is the placement's own target ("not inside", "not on it",
+    "not in the fridge" after "on the fridge"); ``want`` / ``neg``: the relations said and negated."""
+    m = _NOT_PLACE.search(text)
+    if not m:
+        return None
+    preps = list(re.finditer(r"\b" + _PLACE_PREP + r"\b", text[: m.start()], re.I))
+    if not preps:
+        return None
+    p = preps[-1]
+    target = text[p.end(): m.start()].lower().split()
+    obj = (m.group("obj") or "").strip().lower()
+    same_target = obj in ("", "it", "them", "there") or bool(target and obj.split()[-1] == target[-1])
+    return m, p, same_target, _relation(m.group("echo") or p.group(0)), _relation(m.group("neg"))
+
+
 def contrast(text: str) -> str:
     """A negated place said after a placement, as a correction of where the object goes:
     "Put the mouthwash inside the cabinet - inside it, not on top." -> "Put the mouthwash inside the
@@ -44,25 +62,16 @@ def contrast(text: str) -> str:
     the placement ("on the desk, not on it", "on the desk, not on the desk") and a negated object
     ("..., not the plate") are left as said, so the grammar refuses them
     (:func:`~actionable.grounding.goal_reader.negation_refusal`). Other text unchanged."""
-    m = _NOT_PLACE.search(text)
-    if not m:
+    got = _correction(text)
+    if got is None:
         return text
-    before = text[: m.start()]
-    preps = list(re.finditer(r"\b" + _PLACE_PREP + r"\b", before, re.I))
-    if not preps:
-        return text
-    p = preps[-1]
-    target = before[p.end():].lower().split()
-    obj = (m.group("obj") or "").strip().lower()
-    # "not inside", "not on it", "not in the fridge" after "on the fridge": the same target, another relation
-    same_target = obj in ("", "it", "them", "there") or bool(target and obj.split()[-1] == target[-1])
-    want = _relation(m.group("echo") or p.group(0))
-    if same_target and want == _relation(m.group("neg")):
+    m, p, same_target, want, neg = got
+    if same_target and want == neg:
         return text  # "on the desk, not on it", "on the desk, not on the desk": says both
     prep = p.group(0)
     if (same_target or m.group("echo")) and want in ("in", "on"):
         prep = "inside" if want == "in" else "on top of"  # the relation insisted on, said explicitly
-    return before[: p.start()] + prep + before[p.end():] + text[m.end():]
+    return text[: p.start()] + prep + text[p.end(): m.start()] + text[m.end():]
 
 
 def insisted_relation(text: str) -> str | None:
@@ -70,18 +79,11 @@ def insisted_relation(text: str) -> str | None:
     "inside it, not on top", "on the fridge, not inside") and so insists on the other one, else
     ``None``; a world whose target cannot take that relation must refuse rather than place it the
     other way (:func:`contrast` keeps the words, the world decides)."""
-    m = _NOT_PLACE.search(text)
-    if not m:
+    got = _correction(text)
+    if got is None:
         return None
-    preps = list(re.finditer(r"\b" + _PLACE_PREP + r"\b", text[: m.start()], re.I))
-    if not preps:
-        return None
-    target = text[preps[-1].end(): m.start()].lower().split()
-    obj = (m.group("obj") or "").strip().lower()
-    if not (obj in ("", "it", "them", "there") or (target and obj.split()[-1] == target[-1])):
-        return None
-    want, neg = _relation(m.group("echo") or preps[-1].group(0)), _relation(m.group("neg"))
-    return want if want in ("in", "on") and neg in ("in", "on") and want != neg else None
+    _, _, same_target, want, neg = got
+    return want if same_target and want in ("in", "on") and neg in ("in", "on") and want != neg else None
 
 
 def insisted_refusal(task: str, reading, cannot):

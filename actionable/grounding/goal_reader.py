@@ -169,6 +169,8 @@ class ClauseReading:
     unheld: str = ""  # "with a brush and soap": the tool words after the first, not held (said in a note)
 
 
+#: everyday words for dirty ("the grubby mop"), read as each world's dirty state
+DIRTY_WORDS = ("grubby", "grotty", "grimy", "filthy", "mucky", "manky", "soiled", "stained", "muddy")
 #: what a washing is done "with" that is no object to hold ("with warm water", "with care")
 _MEDIA = frozenset({"water", "warm", "hot", "cold", "care", "running", "soapy"})
 
@@ -667,4 +669,4 @@ def read_clause(text: str, lex: Lexicon, named: list, extra_verbs=()) -> ClauseR
     return ClauseReading(text, effect, subject, target, prep, using=using, unheld=unheld if using else "")
 
 
-__all__ = ["ASIDE_START", "PLACE_WORDS", "select_cut", "INTENT_SIMILARITY", "ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal", "not_discarded", "not_a_task", "implied_source", "near_refusal", "snapshot", "names_an_object", "missing_object", "NOT_OBJECTS", "read_clause", "select", "split_verb", "words"]
+__all__ = ["ASIDE_START", "DIRTY_WORDS", "PLACE_WORDS", "select_cut", "INTENT_SIMILARITY", "ClauseReading", "Lexicon", "PLACING", "Selector", "VERBS", "negation", "negation_refusal", "not_discarded", "not_a_task", "implied_source", "near_refusal", "snapshot", "names_an_object", "missing_object", "NOT_OBJECTS", "read_clause", "select", "split_verb", "words"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from actionable.core.conditions import CHARACTER, Condition
 from actionable.grounding import goal_reader as G
+from actionable.grounding.goal_reader import DIRTY_WORDS
 from actionable.worlds.thor import data
 from actionable.worlds.thor.intents import _inside
 from actionable.worlds.thor.repair import class_name
@@ -41,7 +42,7 @@ _ADJ = {"dirty": ("isDirty", False), "clean": ("isDirty", True), "open": ("isOpe
         "closed": ("isOpen", True), "empty": ("isFilledWithLiquid", True), "full": ("isFilledWithLiquid", False),
         "sliced": ("isSliced", False), "hot": ("Hot", False), "cold": ("Cold", False),
         # everyday words for dirty ("the grimy mug")
-        **{w: ("isDirty", False) for w in ("grubby", "grotty", "grimy", "filthy", "mucky", "manky", "soiled", "stained", "muddy")}}
+        **{w: ("isDirty", False) for w in DIRTY_WORDS}}
 
 
 def _singulars(word: str) -> list[str]:

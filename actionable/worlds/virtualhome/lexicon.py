@@ -8,10 +8,12 @@ Used by :mod:`actionable.worlds.virtualhome.interpret`.
 
 from __future__ import annotations
 
+from actionable.grounding.goal_reader import DIRTY_WORDS
+
 _ADJ = {"dirty": ("DIRTY", False), "clean": ("CLEAN", False), "open": ("OPEN", False),
         "closed": ("CLOSED", False),
         # everyday words for dirty ("the grubby mop")
-        **{w: ("DIRTY", False) for w in ("grubby", "grotty", "grimy", "filthy", "mucky", "manky", "soiled", "stained", "muddy")}}
+        **{w: ("DIRTY", False) for w in DIRTY_WORDS}}
 #: words that begin a class name but name nothing ("after" of after_shave)
 _FUNCTION_WORDS = frozenset({"after", "before", "over", "under", "about", "around", "into", "onto", "with", "from",
                              "for", "to", "at", "by", "in", "on", "off", "out", "up", "down", "back", "the", "a"})
