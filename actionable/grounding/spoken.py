@@ -673,10 +673,8 @@ def state_request(text: str) -> str:
         if pl and re.search(r"\b(?:that|which|who|sitting|lying|standing|is|are)\b", pl.group(1) + " " + pl.group(3)):
             pl = None  # "the kettle that's in the cupboard sitting on the oven": a relative clause, not the goal
         if pl:  # "make sure the cup is on the table", "... the board's out on the dining table": put it there
-            subj = pl.group(1)
-            if re.fullmatch(r"the [a-z]+(?: [a-z]+)?", subj):
-                subj = "a" + subj[3:]  # a wanted state: met by any milk already on the counter
-            out.append(f"put {subj} {pl.group(2)} {pl.group(3)}")
+            # a wanted state: "the milk" is met by any milk already on the counter; "the cups" are all of them
+            out.append(f"put {_any_one(pl.group(1))} {pl.group(2)} {pl.group(3)}")
             continue
         if not pm or (pm.group(2) and pm.group(3) not in _OPPOSITE_WORD):  # "is not clean": no opposite state
             return text

@@ -702,6 +702,9 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("none of the books can be on the bed", status="refuse", plan=None, kind="in_vs_on"),
     # a wanted placement is met by any instance already there
     GoalCase("make sure the milk is on the counter", plan="nothing", kind="in_vs_on"),
+    # ... and "the cups" are every cup (it had read one cup)
+    GoalCase("make sure the cups are in the cupboard", clauses=2, must=(("relation", 1596, "INSIDE", 229, False),),
+             plan=None, kind="quantifier"),
     # everyday verbs and words: "give X a rinse", "flip open", "grubby", "a set of", "... properly"
     GoalCase("Give the grubby mop a rinse.", clauses=1, must=(("state", 1001, "CLEAN", None, False),), plan=None,
              kind="modifier"),
