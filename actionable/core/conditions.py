@@ -193,6 +193,35 @@ def check_clauses(clauses: Iterable[Clause], view: ConditionView, steps: Iterabl
                           tuple(c.text for c, f in zip(clauses, flags) if not f))
 
 
+def presupposed_change(clauses, view: ConditionView) -> tuple[list, list[str]]:
+    """``(clauses, notes)``: a command presupposes that what it asks is not yet so. A clause over
+    several candidate objects ("the toothpaste": 1071, 2223 or 1588) that already holds through some
+    of them and not others asks for one that is not yet so ("pop the toothpaste back inside the
+    cabinet", where 1071 already is: 2223 or 1588 is meant), so the options of the subjects that
+    already satisfy it are dropped, with a note. A clause that holds through every candidate, or
+    through none, or whose options share one subject ("put the cup in a cupboard": the cup is one
+    thing, the cupboards are the choice) is kept unchanged, as is a posture or an action clause.
+    Callers apply it to commands only, never to a wish or a check ("make sure the toothpaste is in
+    the cabinet": any one will do). Source: the presupposition of imperatives (a request is felicitous
+    only when its content does not already hold; Searle 1969, preparatory conditions)."""
+    out, notes = [], []
+    for c in clauses:
+        opts = [o for o in c.options if o.kind in ("state", "relation") and o.subject != CHARACTER]
+        subjects = {o.subject for o in opts}
+        if len(opts) != len(c.options) or len(subjects) < 2:
+            out.append(c)
+            continue
+        already = {o.subject for o in opts if view.holds(o)}
+        if not already or already == subjects:
+            out.append(c)
+            continue
+        kept = tuple(o for o in opts if o.subject not in already)
+        named = ", ".join(str(s) for s in sorted(already, key=str))
+        out.append(dataclasses.replace(c, options=kept, text=f"{c.text}, other than {named} (already so)"))
+        notes.append(f"'{c.text}': already so for {named}; a command asks for a change, so one of the others is meant")
+    return out, notes
+
+
 #: relations that do not say where a thing stands: being near or facing something does not move it
 #: off its support ("sit on the couch and watch TV": on the couch, facing the TV)
 _NOT_SUPPORT = frozenset({"HOLDS", "HOLDS_RH", "HOLDS_LH", "FACING", "CLOSE", "NEXT_TO", "BETWEEN"})
@@ -413,4 +442,4 @@ def goal_interpreter(world: str, scene: Any):
 
 
 __all__ = ["CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter", "GoalReading",
-           "STATUSES", "bind_apart", "bind_once", "bind_references", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "referents", "VISIT", "visits_on_the_way"]
+           "STATUSES", "bind_apart", "bind_once", "bind_references", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "presupposed_change", "referents", "VISIT", "visits_on_the_way"]

@@ -267,13 +267,14 @@ _REPHRASE = ((re.compile(r"\b(?:put|pull|shut|close|drop) (?:the |its )?lid (?:d
              (re.compile(r"\b(?:a|an|the|my|that|this|one) (?:set|bunch|pile|stack|handful) of (?=\w)"), "the "),
              # "bits of ice", "every piece of it": the stuff itself, all of it
              (re.compile(r"\b(?:every|each) (?:piece|bit|lump|chunk|one) of (it|them)\b"), r"all of \1"),
-             (re.compile(r"(^|\b(?:the|some|those|these|all|all the|any) )(?:bits|pieces|lumps|chunks) of (?=\w)"), r"\1"),
+             (re.compile(r"(^|\b(?:the|some|those|these|all|all the|any|there are|there were|there s) )(?:bits|pieces|lumps|chunks) of (?=\w)"), r"\1"),
              # "give the mop a rinse", "give it a good wash": the verb of the noun
              (re.compile(r"^give (.+?) an? (?:good |quick |proper |little )?(wash|rinse|scrub|wipe|clean|wipe down)$"), r"\2 \1"),
              # "flip open the address book", "push the drawer shut": the state verb
              (re.compile(r"^(?:flip|pull|push|prise|prize|pry|pop|swing|fling|throw) open (?=\w)"), "open "),
-             (re.compile(r"^(?:push|pull|slam|kick|swing|nudge|flip|pop) (?:shut|closed) (?=\w)"), "close "),
-             (re.compile(r"^(?:push|pull|slam|kick|swing|nudge|flip|pop) (.+?) (?:shut|closed)$"), r"close \1"),
+             (re.compile(r"^(?:push|pull|slam|kick|swing|nudge|flip|pop|fold|snap|click|bang) (?:shut|closed) (?=\w)"), "close "),
+             (re.compile(r"^(?:push|pull|slam|kick|swing|nudge|flip|pop|fold|snap|click|bang) (.+?) (?:shut|closed)(?=$| and | then )"),
+              r"close \1"),
              (re.compile(r"^do (?:the |all the )?(dishes|washing up|washing-up)$"), "wash the dishes"))
 #: "... if it's open", "... if they are on": a condition that leaves the command's end state as it is
 _IF_SO = re.compile(r"(?<=\w)\s+if (?:it|they|that|so)(?:'s|'re| is| are| s)? ?(?:still |already )?"
@@ -287,6 +288,11 @@ _COUNT_ASIDE = re.compile(r"(?:(?:there are |there's |there is )?(?:about|maybe|
                           + r"*|(?:there are |there's |there is )?" + _COUNT + _HEDGE + r"+)")
 #: a part that is only a state word after a part that names the thing ("the stereo is way too loud. off!")
 _BARE_STATE = {"off": "turn it off", "on": "turn it on", "open": "open it", "shut": "close it", "closed": "close it"}
+#: a part that is only a place (one to three words) after a statement about a thing ("... fridge, please")
+_BARE_PLACE = re.compile(r"(?:(?:in|into|on|onto|to) )?(?:the )?(?!(?:on|off|open|closed|shut|out|up|down|away|back|now)\b)[a-z]+"
+                         r"(?: (?!(?:on|off|open|closed|shut|out|up|down|away|back|now)\b)[a-z]+){0,2}")
+#: an aside of surprise ("..., of all places", "of all things")
+_OF_ALL = re.compile(r",?\s*of all (?:places|things|people|days|times|nights|rooms)\b", re.I)
 _VAGUE = re.compile(r"^(?:move|do|fix|sort|handle|deal with) (?:it|that|this|them)(?: out| please| now)?$")
 _PURPOSE = re.compile(r"\s+(?:where (?:it|they|he|she) (?:lives?|belongs?|goes|go|is kept|are kept|should be)\b.*|"
                       r"(?:or|otherwise|while|because|since|as|until|before) (?:else )?(?:i|we|you|they|he|she|everyone)(?:'ll|'m|'re|'ve|'d)?\b.*|"
@@ -484,6 +490,11 @@ def conversational(text: str, names_object=None) -> str:
                     and not re.search(r"\b(?:and|are|were|all|both|every|off|on)\b|,", out[-1])):
                 # one thing named before: "... all on in the kitchen. Off, off, off" names several (unread)
                 q = _BARE_STATE[q]  # "the music from the office stereo is way too loud. off, please": turn it off
+            if (out and names_object is not None and _BARE_PLACE.fullmatch(q) and names_object(q)
+                    and split_verb(words(q))[0] is None and names_object(out[-1])
+                    and split_verb(words(out[-1]))[0] is None):
+                # "there's a lettuce sitting on a chair. fridge, please": the place to put it
+                q = "move it to the " + re.sub(r"^(?:the|a|an|in|into|on|onto|to) (?:the )?", "", q)
             q = re.sub(r"^(?:and |then |plus )?(?:also|too)\s+(?=\w)", "", q)  # "...; also water the plants"
             q = _TO_SPEAKER.sub(r"\1 me \2", q)  # "bring it here": the speaker gets it
             for pat, rep in _REPHRASE:
@@ -640,6 +651,7 @@ def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None
     (:func:`state_request`). ``names_object(text) -> bool`` (the world's lexicon): an aside that
     names an object and is followed by "it"/"them" is kept as their antecedent (:func:`conversational`)."""
     task = _LATER_ON.sub(r"\1", task)  # "... later on": a time, not the state "on"
+    task = _OF_ALL.sub("", task)  # "there's a lettuce on a chair, of all places": surprise, not a place
     task = checked_request(wish_to_do(polite(with_inside(contrast(in_there(task))))))
     task = conversational(task, names_object)
     wanted = state_request(task)

@@ -717,6 +717,16 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Run the microwave with the counter pizza inside.", clauses=3,
              must=(("relation", 2694, "INSIDE", 297, False), ("state", 297, "ON", None, False)),
              never=(("relation", 1316, "INSIDE", 297, False),), kind="named_instance"),
+    # a command presupposes a change: "the toothpaste" is one not yet in the cabinet (1071 already is: it had
+    # said "Nothing to do"); the wish form is met by the one already there
+    GoalCase("Whoever brushed their teeth last abandoned the toothpaste. Pop it back inside the bathroom cabinet.",
+             clauses=1, must=(("relation", 2223, "INSIDE", 40, False),), kind="named_instance"),
+    GoalCase("Make sure the toothpaste is in the bathroom cabinet.", clauses=1, plan="nothing", kind="in_vs_on"),
+    # "there are X on Y - put it ...": the thing introduced, not its place (it had bound the table)
+    GoalCase("there are bits of food on the kitchen counter - put every piece of it in the trash", clauses=1,
+             must=(("relation", 1093, "INSIDE", 99, False),), kind="named_instance"),
+    GoalCase("There's a plate on the kitchen counter. Dishwasher, please.", clauses=1, plan=None,
+             never=(("relation", 230, "INSIDE", 2396, False),), kind="named_instance"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

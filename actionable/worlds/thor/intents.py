@@ -171,7 +171,24 @@ class ThorIntents:
                 groups.append(group)
         return groups
 
+    def _named_absent(self, task: str) -> str | None:
+        """A word of ``task`` that names a THOR object type the scene lacks ("boil the kettle" in a
+        kitchen without a kettle), or ``None``. An intent's table would otherwise reach its end state
+        with another object (a pot), which is not what was asked. A measure ("a cup of coffee") names no
+        object."""
+        ws = G.words(task)
+        for i, w in enumerate(ws):
+            measure = i + 1 < len(ws) and ws[i + 1] == "of"
+            if w not in G._DETS and not measure and self.lex.known([w]) and not self.lex.classes([w]):
+                return w
+        return None
+
     def _intent(self, task: str, name: str) -> GoalReading:
+        absent = self._named_absent(task)
+        if absent is not None:
+            return GoalReading(task, status="refuse", why=(
+                f"scene {self.name!r} has no {absent}, which the task names ('{name}' would need one); run "
+                f"'actionable scenes --env thor {self.name} --classes' to list its objects"))
         got = self._intent_clauses(name)
         if isinstance(got, str):
             return GoalReading(task, status="refuse", why=got)

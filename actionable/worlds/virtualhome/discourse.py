@@ -101,9 +101,33 @@ class Discourse:
         """The object a clause without a command mentions, for the "it" of the next clause ("I could
         hear the bedroom computer humming all night", "somebody keeps leaving my comb out by the
         sink"): the longest span of at most 7 words from a determiner or a class word that selects
-        instances of this scene (the earliest of equal length); ``None`` when no span does."""
+        instances of this scene (the earliest of equal length); ``None`` when no span does. "There is / are
+        X on Y" introduces X, not the place it is at: the spans after "there is" are tried first ("there's
+        a mug on the kitchen counter - put it in the dishwasher": the mug)."""
+        if len(ws) > 2 and ws[0] == "there" and ws[1] in ("s", "is", "are", "was", "were"):
+            got = self._topic_from(ws, (2, 3))  # the determiner or the noun after "there is"
+            if got is not None:
+                return self._in_room_said(ws, got)
+        return self._topic_from(ws, None)
+
+    def _in_room_said(self, ws: list[str], sel):
+        """``sel`` narrowed to the instances in the room the statement names last ("there's a blender
+        buried among my files in the office": the office's blender); unchanged when none is there."""
+        rooms = [self.lex.room(ws[k + 1: k + 3]) for k, w in enumerate(ws) if w in ("in", "inside") and k + 1 < len(ws)]
+        room = next((r for r in reversed(rooms) if r is not None), None)
+        if room is None:
+            return sel
+        here = [i for i in sel.ids if self.lex.in_room(i, room)]
+        if here and len(here) < len(sel.ids):
+            sel.ids = here
+        return sel
+
+    def _topic_from(self, ws: list[str], starts: tuple | None):
+        """:meth:`_topic`'s search, over the spans that begin at one of ``starts`` only (``None``: any)."""
         best = None
         for i, w in enumerate(ws):
+            if starts is not None and i not in starts:
+                continue
             if w not in _TOPIC_START and not self.lex.classes([w]):
                 continue
             for j in range(min(len(ws), i + 7), i, -1):

@@ -150,7 +150,9 @@ class SceneLexicon:
             return self._dishes()
         if len(ws) == 1 and ws[0] in _CATEGORIES and cls.startswith(_CATEGORIES[ws[0]]):
             return [cls] + sorted(c for c in self._classes if c.startswith(_CATEGORIES[ws[0]]) and c != cls)
-        if ws in (["lamp"], ["lamps"]) and cls.endswith("lamp"):  # "the lamp on the nightstand": any lamp class
+        if (ws and ws[-1] in ("lamp", "lamps") and cls.endswith("lamp")
+                and all(self.room([w]) is not None for w in ws[:-1])):
+            # "the lamp on the nightstand", "the bedroom lamp": any lamp class (of that room)
             return [cls] + [c for c in self._classes if c.endswith("lamp") and c != cls]
         for group in _SAME_THING:  # one thing under two class names ("hair dryer": hairdryer, blow_dryer)
             if cls in group:
@@ -192,7 +194,8 @@ class SceneLexicon:
         named = [w for w in ws if w not in ("the", "my", "a", "room", "rooms")]  # "living room" is not "bathroom"
         if r is None and named:
             got = [c for _, c in self._match(named)]
-            if got and all(c in self._room_classes for c in got):
+            thing = len(named) > 1 and any(c not in self._room_classes for c in self.classes(named))
+            if got and all(c in self._room_classes for c in got) and not thing:  # "the kitchen worktop": a counter
                 r = self._room_classes[got[0]]
         return r
 
