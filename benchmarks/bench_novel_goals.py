@@ -101,14 +101,15 @@ def main(argv=None) -> int:
     ap.add_argument("--variant", choices=("goal", "grounded"), default="goal",
                     help="goal (default: the goal interpreter + goal-directed search, as `actionable plan`) or "
                          "grounded (the imitation planner)")
-    ap.add_argument("--set", choices=("a", "b", "c", "d", "e", "f", "g"), default="a",
+    ap.add_argument("--set", choices=("a", "b", "c", "d", "e", "f", "g", "h"), default="a",
                     help="a: novel_goals.jsonl (101 tasks, report half run once on 3 Dec); b: novel_goals_b.jsonl "
                          "(60 tasks written on 3 Dec by a helper who never ran a planner on them; report half run "
                          "once on 3 Dec); c: novel_goals_c.jsonl (60 more, written the same way on 3 Dec, "
                          "second session); d: novel_goals_d.jsonl (60 more, written the same way, third session); "
                          "e: novel_goals_e.jsonl (60 more, written the same way, fourth session); "
                          "f: novel_goals_f.jsonl (60 more, written the same way, fifth session); "
-                         "g: novel_goals_g.jsonl (60 more, written the same way, sixth session)")
+                         "g: novel_goals_g.jsonl (60 more, written the same way, sixth session); "
+                         "h: novel_goals_h.jsonl (60 more, written the same way, seventh session)")
     ap.add_argument("--ids", default=None, help="comma-separated task ids (within the split)")
     ap.add_argument("--out", type=Path, default=Path("runs/novel-goals"))
     args = ap.parse_args(argv)
@@ -124,7 +125,7 @@ def main(argv=None) -> int:
 
     tasks = load_novel_goals({"a": ng.DATA_FILE, "b": ng.DATA_FILE_B, "c": ng.DATA_FILE_C,
                               "d": ng.DATA_FILE_D, "e": ng.DATA_FILE_E, "f": ng.DATA_FILE_F,
-                              "g": ng.DATA_FILE_G}[args.set],
+                              "g": ng.DATA_FILE_G, "h": ng.DATA_FILE_H}[args.set],
                              split=args.split)
     if args.ids:
         want = set(args.ids.split(","))

@@ -43,6 +43,8 @@ DATA_FILE_E = DATA_FILE.with_name("novel_goals_e.jsonl")
 DATA_FILE_F = DATA_FILE.with_name("novel_goals_f.jsonl")
 #: the held-out set G (``novel_goals_g.md``): same schema and split rule, written without running a planner
 DATA_FILE_G = DATA_FILE.with_name("novel_goals_g.jsonl")
+#: the held-out set H (``novel_goals_h.md``): same schema and split rule, written without running a planner
+DATA_FILE_H = DATA_FILE.with_name("novel_goals_h.jsonl")
 WORLDS = tuple(VOCABULARIES)
 EXPECTED = ("goal", "nothing_to_do", "refuse", "unclear_intent")
 CATEGORIES = ("quantifier", "in_vs_on", "named_instance", "conjunction", "posture_holding", "already_true",
@@ -493,4 +495,4 @@ def scene_problems(task: NovelTask, initial_state: Any) -> list[str]:
 __all__ = ["NovelTask", "NovelGoalsError", "load_novel_goals", "parse_task", "split_of", "check", "CheckResult",
            "ConditionResult", "PlanOutcome", "Verdict", "verdict", "score", "scene_problems", "describe", "DATA_FILE",
            "DATA_FILE_B", "DATA_FILE_C", "DATA_FILE_D", "DATA_FILE_E", "DATA_FILE_F",
-           "DATA_FILE_G"]
+           "DATA_FILE_G", "DATA_FILE_H"]

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from actionable.core.errors import ActionableError, InputError
-from actionable.evaluation.novel_goals import (DATA_FILE_B, DATA_FILE_C, DATA_FILE_D, DATA_FILE_E, DATA_FILE_F, DATA_FILE_G, NovelGoalsError, PlanOutcome, check, load_novel_goals,
+from actionable.evaluation.novel_goals import (DATA_FILE_B, DATA_FILE_C, DATA_FILE_D, DATA_FILE_E, DATA_FILE_F, DATA_FILE_G, DATA_FILE_H, NovelGoalsError, PlanOutcome, check, load_novel_goals,
                                                parse_task, scene_problems, score, split_of, verdict)
 
 TASKS = load_novel_goals()
@@ -26,6 +26,8 @@ TASKS_E = load_novel_goals(DATA_FILE_E)
 TASKS_F = load_novel_goals(DATA_FILE_F)
 #: the held-out set G (benchmarks/data/novel_goals_g.md); checked the same way as sets B to F
 TASKS_G = load_novel_goals(DATA_FILE_G)
+#: the held-out set H (benchmarks/data/novel_goals_h.md); checked the same way as sets B to G
+TASKS_H = load_novel_goals(DATA_FILE_H)
 
 
 def _initial(task):
@@ -118,10 +120,11 @@ _OUTCOMES = {("virtualhome", "goal"): 28, ("virtualhome", "nothing_to_do"): 4, (
              ("thor", "refuse"): 3, ("thor", "unclear_intent"): 1}
 
 
-def _check_set(tasks, data_file, earlier, scenes, split):
-    """A held-out set's README counts: 60 ids by world/scene (``scenes``), outcome and category, the
-    fixed sha256 split (``split``), TEACh scenes no ``earlier`` set uses, and no instruction within
-    0.6 (difflib) of an earlier set's, a novel_tasks*.txt line or a packaged title."""
+def _check_set(tasks, data_file, earlier, scenes, split, outcomes=None, vh_categories=None, thor_categories=None):
+    """A held-out set's README counts: 60 ids by world/scene (``scenes``), outcome and category (sets D to G
+    share :data:`_OUTCOMES` and the category tables; a later set may pass its own), the fixed sha256 split
+    (``split``), TEACh scenes no ``earlier`` set uses, and no instruction within 0.6 (difflib) of an earlier
+    set's, a novel_tasks*.txt line or a packaged title."""
     import difflib
     from pathlib import Path
 
@@ -131,9 +134,9 @@ def _check_set(tasks, data_file, earlier, scenes, split):
     earlier_teach = {t.scene for t in earlier if t.scene.startswith("teach:")}
     teach = {t.scene for t in tasks if t.scene.startswith("teach:")}
     assert len(teach) == 4 and not teach & earlier_teach
-    assert Counter((t.world, t.expected) for t in tasks) == _OUTCOMES
-    assert Counter(t.category for t in tasks if t.world == "virtualhome") == _VH_CATEGORIES
-    assert Counter(t.category for t in tasks if t.world == "thor") == _THOR_CATEGORIES
+    assert Counter((t.world, t.expected) for t in tasks) == (outcomes or _OUTCOMES)
+    assert Counter(t.category for t in tasks if t.world == "virtualhome") == (vh_categories or _VH_CATEGORIES)
+    assert Counter(t.category for t in tasks if t.world == "thor") == (thor_categories or _THOR_CATEGORIES)
     assert Counter((t.world, t.split) for t in tasks) == split
     assert {t.id for t in load_novel_goals(data_file, split="tune")} == {t.id for t in tasks if split_of(t.id) == "tune"}
     data = Path(data_file).parent
@@ -189,7 +192,33 @@ def test_g_file_size_worlds_categories_and_split():
                 ("thor", "report"): 12})
 
 
-ALL_TASKS = TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F + TASKS_G
+def test_h_file_size_worlds_categories_and_split():
+    """Set H (novel_goals_h.md): 36 VirtualHome and 24 THOR tasks; a program scene (120_1), ALFRED layouts and
+    TEACh scenes that sets A-G do not use; no id or instruction of an earlier set; a reference plan for every goal."""
+    earlier = TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F + TASKS_G
+    assert not {"120_1", "FloorPlan6", "FloorPlan214", "FloorPlan402"} & {t.scene for t in earlier}
+    _check_set(TASKS_H, DATA_FILE_H, earlier,
+               {("virtualhome", "default"): 32, ("virtualhome", "120_1"): 4, ("thor", "FloorPlan6"): 4,
+                ("thor", "FloorPlan214"): 4, ("thor", "FloorPlan402"): 4, ("thor", "teach"): 12},
+               {("virtualhome", "tune"): 20, ("virtualhome", "report"): 16, ("thor", "tune"): 13,
+                ("thor", "report"): 11},
+               outcomes={("virtualhome", "goal"): 26, ("virtualhome", "nothing_to_do"): 4,
+                         ("virtualhome", "refuse"): 4, ("virtualhome", "unclear_intent"): 2, ("thor", "goal"): 17,
+                         ("thor", "nothing_to_do"): 3, ("thor", "refuse"): 3, ("thor", "unclear_intent"): 1},
+               vh_categories={"quantifier": 4, "in_vs_on": 4, "named_instance": 5, "conjunction": 4,
+                              "posture_holding": 3, "already_true": 4, "impossible": 4, "intent": 4, "modifier": 4},
+               thor_categories={"quantifier": 3, "in_vs_on": 2, "named_instance": 3, "conjunction": 3,
+                                "posture_holding": 2, "already_true": 3, "impossible": 3, "intent": 3, "modifier": 2})
+    assert all(t.id.startswith("vhh-" if t.world == "virtualhome" else "thorh-") for t in TASKS_H)
+    assert not {t.id for t in TASKS_H} & {t.id for t in earlier}
+    before = {t.instruction.lower().rstrip("?.! ") for t in earlier}
+    assert not {t.instruction.lower().rstrip("?.! ") for t in TASKS_H} & (before | TITLES)
+    planned = [t for t in TASKS_H if t.reference_plan]
+    assert all(t.expected == "goal" for t in planned)
+    assert len(planned) == sum(t.expected == "goal" for t in TASKS_H) == 43
+
+
+ALL_TASKS = TASKS + TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F + TASKS_G + TASKS_H
 
 
 @pytest.mark.parametrize("task", ALL_TASKS, ids=[t.id for t in ALL_TASKS])
@@ -208,7 +237,8 @@ def test_enough_reference_plans():
     assert all(t.expected == "goal" for t in PLANNED)
 
 
-PLANNED_ALL = PLANNED + [t for t in TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F + TASKS_G if t.reference_plan]
+PLANNED_ALL = PLANNED + [t for t in TASKS_B + TASKS_C + TASKS_D + TASKS_E + TASKS_F + TASKS_G + TASKS_H
+                         if t.reference_plan]
 
 
 @pytest.mark.parametrize("task", PLANNED_ALL, ids=[t.id for t in PLANNED_ALL])
