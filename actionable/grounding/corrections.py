@@ -134,6 +134,11 @@ def verbless(q: str, names_object) -> str:
     object of the world (``names_object``); a place said with plain "on" / "in" ("the cup on the
     table") stays a statement. Other text unchanged."""
     m = _VERBLESS_STATE.fullmatch(q)  # before the verb test: "microwave on" (a noun that is also a verb)
+    pair = m and " and " in m.group(1) and m.group(1).split(" and ")
+    if pair and len(pair) == 2 and all(_noun_phrase(x, names_object) for x in pair):
+        # "office light and floor lamp on": both of them
+        state = {"shut": "closed"}.get(m.group(2), m.group(2))
+        return " and ".join(f"{_STATE_VERB[state]} {x}{m.group(3)}" for x in pair)
     if m and _noun_phrase(m.group(1), names_object):
         state = {"shut": "closed"}.get(m.group(2), m.group(2))
         return f"{_STATE_VERB[state]} {m.group(1)}{m.group(3)}"
@@ -200,6 +205,27 @@ _COURTESY = frozenset({"hurry", "quickly", "quick", "please", "thanks", "thank",
                        "be", "then", "so", "too", "also", "as", "well"})
 
 
+#: two things said together in a statement ("Both the toaster and the oven tray are grubby."), for a later "them"
+_PAIR_SAID = re.compile(r"\b(?:both )?((?:the|my|our) [a-z' -]+? and (?:the|my|our) [a-z' -]+?) (?:are|were|look|seem|have|'re|"
+                        r"need|got|smell|feel)\b[^.;!?]*(?:[.;!?]+|\s-\s)\s*", re.I)
+_THEM = re.compile(r"\b(?:both of them|them both|the two of them|them)\b", re.I)
+
+
+def both_of_them(text: str) -> str:
+    """ "Both the toaster and the oven tray are grubby. Give both of them a wash." -> "... Give the
+    toaster and the oven tray a wash": "them" after a statement that names two things together is those
+    two (the readers bind a pronoun to one class), and the statement, which only named them, goes.
+    Unchanged otherwise."""
+    m = _PAIR_SAID.search(text)
+    if not m:
+        return text
+    rest = text[m.end():]
+    p = _THEM.search(rest)
+    if not p:
+        return text
+    return text[: m.start()] + rest[: p.start()] + m.group(1) + rest[p.end():]  # the statement only named them
+
+
 def unread_piece(task: str, lex, extra_verbs=()) -> tuple[str, str | None] | None:
     """A piece of a task of several (after a comma, ";", "and" or "then") that asks for something
     the world has no words for ("turn off the oven, then call my mother": "call my mother"; "; rm -rf
@@ -237,5 +263,5 @@ def unread_refusal(task: str, lex, scene: str, example: str, extra_verbs=()):
                                                    f"{scene!r} and no action I know; give only what the agent can do "
                                                    f"there, e.g. '{example}'")
 
-__all__ = ["contrast", "in_there", "insisted_refusal", "insisted_relation", "unread_piece", "unread_refusal", "verbless",
+__all__ = ["both_of_them", "contrast", "in_there", "insisted_refusal", "insisted_relation", "unread_piece", "unread_refusal", "verbless",
            "with_inside"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from actionable.grounding.corrections import _ROOM_NAMES, contrast, in_there, verbless, with_inside
+from actionable.grounding.corrections import _ROOM_NAMES, both_of_them, contrast, in_there, verbless, with_inside
 from actionable.grounding.goal_reader import (  # noqa: F401  (names the rewrites share with the grammar)
     _DETERMINERS, _KEEP_WORD, _ONE_WORD_VERBS, _OPPOSITE_WORD, _PREPS, _STATE_PART, _STATE_VERB, _WANT,
     has_verb, negation_refusal, split_verb, words, _split_prep)
@@ -81,11 +81,14 @@ _NEEDS = re.compile(r"^(.+?) (?:needs|need|could use|wants) (?:a |some )?(wash|w
                     r"(?: down)?$")
 _GOES = re.compile(r"^(.+?) (?:(?:should |must |has to |have to |needs to |need to |ought to )?(?:goes|go|belongs|belong|lives|live)|"
                    r"(?P<wish>should|must|has to|have to|needs to|need to|ought to) (?:be|stay|end up)(?: put)?)"
-                   r"(?: back)? (in|into|on|inside|onto) (.+?)(?:,? not (?:in|on|into) .+)?$")
+                   r"(?: back)? (in|into|on|inside|onto) (.+?)(?:,? not (?:just |simply |left |piled |sitting |lying |"
+                   r"stacked |dumped )?(?:in|on|into|on top of|onto) .+)?$")
 #: "I need the butter knife": the object fetched (not "I want a cold apple": a state word asks for more)
 _I_NEED = re.compile(r"^i need (the|a|an|my|some|one|that|this|those|these) (?!.*\b(?:to be|is|are|cold|hot|warm|chilled|cooked|clean|"
                      r"fresh|toasted|sliced|heated|boiled|fried|washed|dry|wet|full|empty|filled)\b)(.+)$")
 _TRAILING_CHATTER = re.compile(r"\s*,\s*(?:(?:they|it|he|she|no one|nobody)(?:'ve|'re|'s| have| are| is| was| were| has)|"
+                               r"(?:everyone|everybody|the kids|the guests|my (?:wife|husband|partner|mum|dad|son|daughter))"
+                               r"(?:'s|'re| wants?| needs?| is| are| will| has| have| likes?)|"
                                r"(?:i|we)(?:'ll|'m|'re|'ve| will| am| are| have| can))\b[^,]*$")
 _STATE_WORD = (r"(on|off|open|closed|shut|clean|running|plugged in|unplugged|switched on|switched off|turned on|"
                r"turned off)")
@@ -125,7 +128,7 @@ _CHECK = re.compile(_CHECK_WORDS.format("|make sure", "|on (?:it|that)"))
 _ASK_CHECK = re.compile(_CHECK_WORDS.format("", ""))
 #: "in the house", "around the flat", "everywhere": the whole scene, which names no place
 _WHOLE_HOME = re.compile(r"\s+(?:(?:in|around|throughout|all over) (?:the|this|my|our|your) (?:whole |entire )?"
-                         r"(?:house|home|flat|apartment|place)(?! office)|everywhere|in here)\b")
+                         r"(?:house|home|flat|apartment|place)(?! office)|everywhere|in here|in this room)\b")
 #: "set the cups out on the table", "lay the plates out on the counter": a placement
 _SET_OUT = re.compile(r"^(?:set|lay|put|leave|stand) (.+?) out (on|onto|in|into) ")
 #: "get the shakers (all) out of the microwave and onto the counter": where they end, not holding them
@@ -248,7 +251,7 @@ _IS_CONTRACTED = re.compile(r"\b([a-z]+)'s (on|off|open|closed|shut|running|dirt
 #: "go grab the mug", "come stretch out on the sofa": the errand's verb is the command
 _GO_AND = re.compile(r"^(?:go|come|run) (?:and )?(?=\w)")
 #: "bring it here", "fetch the form over to me": the speaker holds it in the end (a hold, not a placement)
-_TO_SPEAKER = re.compile(r"^(bring|fetch|carry|get) (.+?) (?:over )?(?:here|to me|over here|over to me|back here)$")
+_TO_SPEAKER = re.compile(r"^(bring|fetch|carry|get|hand|pass|give) (.+?) (?:over )?(?:here|to me|over here|over to me|back here)$")
 #: "later on", "from now on": a time; the "on" is no state
 _LATER_ON = re.compile(r"\b(later|from now|from then|and so) on\b", re.I)
 #: an aside about how something nameless is ("..., the fumes are awful"): asks for nothing
@@ -258,7 +261,9 @@ _AWFUL = re.compile(r"^(?:the |this |that |these |those )?[a-z' ]+? (?:is|are|wa
 #: phrasings of a state verb the grammar reads ("put the lid down on the bin": close the bin; "pull its
 #: plug out": unplug it), a time's possessive ("this week's post": the post), "two pairs of pyjamas",
 #: "do the dishes" (wash them)
-_REPHRASE = ((re.compile(r"\b(?:put|pull|shut|close|drop) (?:the |its )?lid (?:down )?(?:on |of )(?=\w)"), "close "),
+_REPHRASE = ((re.compile(r"^(?:the|my|our) [a-z ]+? (?:is|are|s) (?:about to|going to|due to|set to) (?:start|begin|finish|end|"
+                         r"arrive|kick off)(?: any minute| soon| now)?(?:,| and| so)+ (?=\w)"), ""),  # "the match is about to start and ..."
+             (re.compile(r"\b(?:put|pull|shut|close|drop) (?:the |its )?lid (?:down )?(?:on |of )(?=\w)"), "close "),
              (re.compile(r"\bpull (?:out )?(its|the|their) plugs? (?:out )?(?:of (?=\w))?"), r"unplug it "),
              (re.compile(r"\b(?:this|last|next) (?:week|month|weekend|morning|evening|year)'?s? (?=\w)"), ""),
              (re.compile(r"\b(?:today|tonight|yesterday|tomorrow)'?s (?=\w)"), ""),
@@ -275,7 +280,19 @@ _REPHRASE = ((re.compile(r"\b(?:put|pull|shut|close|drop) (?:the |its )?lid (?:d
              (re.compile(r"^(?:push|pull|slam|kick|swing|nudge|flip|pop|fold|snap|click|bang) (?:shut|closed) (?=\w)"), "close "),
              (re.compile(r"^(?:push|pull|slam|kick|swing|nudge|flip|pop|fold|snap|click|bang) (.+?) (?:shut|closed)(?=$| and | then )"),
               r"close \1"),
-             (re.compile(r"^do (?:the |all the )?(dishes|washing up|washing-up)$"), "wash the dishes"))
+             (re.compile(r"^do (?:the |all the )?(dishes|washing up|washing-up)$"), "wash the dishes"),
+             # "carry the laundry basket (from the dining room)": carrying with no destination is holding it
+             (re.compile(r"^(?:carry|lug|cart) (?!.*\b(?:to|into|onto|in|on|inside|over|here|there|upstairs|downstairs)\b "
+                         r"(?!.*\bfrom\b))(.+)$"), r"pick up \1"),
+             # "every pair I own", "each one we have": all of them (the class said before)
+             (re.compile(r"\b(?:every|each|all the) (?:pair|one|set|single one)s? (?:of them )?(?:that )?(?:i|we) "
+                         r"(?:own|have|'ve got|have got)\b"), "all of them"),
+             # "scrub the mud off my shoes", "wipe the crumbs off the table": clean the thing
+             (re.compile(r"^(wash|scrub|wipe|rinse|clean|brush) (?:the |all the |some )?(?:mud|dirt|dust|grease|grime|muck|"
+                         r"crumbs|stains?|gunk|marks?|splashes|food) (?:off|from) (?:of )?(.+)$"), r"\1 \2"),
+             # "I could murder a beer", "I could do with a coffee": the speaker wants one
+             (re.compile(r"^(?:i|we) (?:could|would) (?:murder|kill for|really go|go|do with|use) (an?|some) (.+)$"),
+              r"bring me \1 \2"))
 #: "... if it's open", "... if they are on": a condition that leaves the command's end state as it is
 _IF_SO = re.compile(r"(?<=\w)\s+if (?:it|they|that|so)(?:'s|'re| is| are| s)? ?(?:still |already )?"
                     r"(?:open|on|off|closed|shut|running|plugged in|unplugged|dirty|clean|there|needed|necessary)$")
@@ -291,6 +308,16 @@ _BARE_STATE = {"off": "turn it off", "on": "turn it on", "open": "open it", "shu
 #: a part that is only a place (one to three words) after a statement about a thing ("... fridge, please")
 _BARE_PLACE = re.compile(r"(?:(?:in|into|on|onto|to) )?(?:the )?(?!(?:on|off|open|closed|shut|out|up|down|away|back|now)\b)[a-z]+"
                          r"(?: (?!(?:on|off|open|closed|shut|out|up|down|away|back|now)\b)[a-z]+){0,2}")
+#: what the speaker is about to do ("washing my hands in a sec", "heading downstairs in a moment"): asks nothing
+_DOING_SOON = re.compile(r"[a-z]+ing\b[a-z' ]*?\b(?:in a (?:sec|second|moment|minute|bit|jiffy|tick)|"
+                         r"in (?:two|five|ten|a few|a couple of) minutes|soon|shortly)")
+#: how a thing came to be where it is, said as where it is ("has ended up in", "has rolled under")
+_ENDED_UP = re.compile(r"\s+(?:has |have |had |'s |'ve |is |are |was |were )?(?:somehow )?(?:ended up|wound up|landed|fallen|"
+                       r"fell|rolled|been left|been dumped|been shoved|found its way|got|gotten|shut away|tucked away|"
+                       r"stashed away|hidden away|put away|stuck) (in|on|inside|under|behind|into|onto) ")
+#: an occasion said before the request ("board game night tonight", "party on saturday"): asks nothing
+_EVENT_SOON = re.compile(r"[a-z' ]+ (?:night|party|day|dinner|lunch|time|match|game)(?: is)? (?:tonight|tomorrow|today|"
+                         r"this evening|this weekend|later|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)")
 #: an aside of surprise ("..., of all places", "of all things")
 _OF_ALL = re.compile(r",?\s*of all (?:places|things|people|days|times|nights|rooms)\b", re.I)
 _VAGUE = re.compile(r"^(?:move|do|fix|sort|handle|deal with) (?:it|that|this|them)(?: out| please| now)?$")
@@ -449,6 +476,8 @@ def conversational(text: str, names_object=None) -> str:
         q = re.sub(r"(?:,| )\s*(?:would|will|can|could) you$", "", q)
         q = ", ".join(x for x in (polite(x).strip(" ,") for x in q.split(", ")) if x)  # "..., could you fetch one"
         q = _IS_CONTRACTED.sub(r"\1 is \2", _APPLIANCE_DOOR.sub(r"\1", q))
+        if split_verb(words(q))[0] is None:  # "the alarm clock has ended up in the dog's bed": where it is
+            q = _ENDED_UP.sub(r" is \1 ", q)
         q = _TRAILING_CHATTER.sub("", q)
         q = _ALL_BUT.sub(r"all but \2 \1", q)  # "every plate except one": all but one plate (a count)
         m = _EXCEPT.match(q)
@@ -592,7 +621,8 @@ def conversational(text: str, names_object=None) -> str:
 
     keep = [k for k, q in enumerate(out) if not (asks and _CHATTER.match(q) and split_verb(words(q))[0] is None
                                                  and not re.search(r"\b(?:is|are)\b", q) and not antecedent(k))
-            and not (asks and _WHEN.match(q))
+            and not (asks and _WHEN.match(q)) and not (asks and _DOING_SOON.fullmatch(q))
+            and not (asks and _EVENT_SOON.fullmatch(q) and split_verb(words(q))[0] is None)
             and not (asks and _TIME_PART.fullmatch(q) and not (names_object and names_object(q)))]
     kept = [out[k] for k in keep]
     where = next((m.group(1) for q in out if q not in kept for m in [_SPEAKER_ROOM.search(q)] if m), None)
@@ -652,7 +682,7 @@ def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None
     names an object and is followed by "it"/"them" is kept as their antecedent (:func:`conversational`)."""
     task = _LATER_ON.sub(r"\1", task)  # "... later on": a time, not the state "on"
     task = _OF_ALL.sub("", task)  # "there's a lettuce on a chair, of all places": surprise, not a place
-    task = checked_request(wish_to_do(polite(with_inside(contrast(in_there(task))))))
+    task = checked_request(wish_to_do(polite(with_inside(contrast(in_there(both_of_them(task)))))))
     task = conversational(task, names_object)
     wanted = state_request(task)
     if wanted != task:  # "make sure the TV isn't on": a wanted state, negated states read as their opposite

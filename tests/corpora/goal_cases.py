@@ -727,6 +727,29 @@ VH_CASES: tuple[GoalCase, ...] = (
              must=(("relation", 1093, "INSIDE", 99, False),), kind="named_instance"),
     GoalCase("There's a plate on the kitchen counter. Dishwasher, please.", clauses=1, plan=None,
              never=(("relation", 230, "INSIDE", 2396, False),), kind="named_instance"),
+    GoalCase("There's a blender buried among my files in the office. Kitchen worktop, please.", clauses=1,
+             must=(("relation", 1553, "ON", 230, False),), never=(("relation", 1396, "ON", 230, False),),
+             kind="named_instance"),
+    # everyday phrasings (set H's tune half, 7 Dec twelfth session)
+    GoalCase("The match is about to start and I could murder a beer.", clauses=1,
+             must=(("relation", C, "HOLDS", 1847, False),), kind="posture_holding"),
+    GoalCase("Carry the laundry basket from the dining room for me.", clauses=1,
+             must=(("relation", C, "HOLDS", 1232, False),), never=(("relation", C, "HOLDS", 1181, False),),
+             kind="posture_holding"),
+    GoalCase("Scrub the mud off my shoes.", clauses=1, must=(("state", 1608, "CLEAN", None, False),), plan=None,
+             kind="modifier"),
+    GoalCase("I keep losing my specs. Every pair I own should end up on a bedside table in the bedroom.", clauses=3,
+             must=(("relation", 1043, "ON", 100, False), ("relation", 1239, "ON", 102, False)), plan=None,
+             kind="quantifier"),
+    GoalCase("The bills on my desk belong inside the filing cabinet, not piled on top of it.", clauses=1,
+             must=(("relation", 1783, "INSIDE", 399, False),), never=(("relation", 1783, "ON", 399, False),),
+             kind="in_vs_on"),
+    GoalCase("Board game night tonight! Leave one of the board games on top of the bookcase in the dining room.",
+             clauses=1, must=(("relation", 1029, "ON", 233, False),), kind="named_instance"),
+    GoalCase("turn off the lamp in the bedroom", clauses=1, never=(("state", 1085, "OFF", None, False),),
+             kind="named_instance"),  # the floor lamp is already off: a lamp of the room that is on
+    GoalCase("Office light and floor lamp on, please.", clauses=2, must=(("state", 1814, "ON", None, False),),
+             plan=None, kind="conjunction"),
 )
 
 __all__ = ["C", "GoalCase", "VH_CASES"]

@@ -39,10 +39,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone
+from actionable.grounding.questions import as_asked
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
@@ -214,12 +216,13 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
         question on a state ("Is the fridge open?", "Is the plate dirty?") is marked ``question``:
         answered Yes or No, never acted on (:func:`~actionable.grounding.spoken.answer_question`,
         :func:`~actionable.grounding.spoken.adjective_question`)."""
+        said, task = task, as_asked(task)  # "The telly isn't on, is it?": "Is the telly off?"
         asked = S.adjective_question(task, self.lex, self._clause)
         if asked is not None:
-            return asked
+            return dataclasses.replace(asked, task=said)
         r = self._read(task)
         r = insisted_refusal(task, r, self._cannot_place)  # "put the egg on the fridge, on top, not inside"
-        return S.answer_question(task, r).in_order(task)
+        return dataclasses.replace(S.answer_question(task, r).in_order(task), task=said)
 
     def _cannot_place(self, insisted: str, r: GoalReading) -> str | None:
         """Why a placement of ``r`` cannot be made ``insisted`` ("in" / "on"): THOR records only the
@@ -482,15 +485,16 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
                     if stated is not None:
                         stated.setdefault(sel.cls, list(sel.ids))
                     notes.append(f"'{seg}': names {', '.join(self.name_of(i) for i in sel.ids)} (a statement)")
-                history.append(self._nouns(np_))
+                history.append(_topic_first(self._nouns(np_), sel.cls if isinstance(sel, G.Selector) else None))
                 continue
             if effect is None and asks and F.reframe(seg, self.lex, named) is None:
                 nxt = set(G.words(raw[k + 1])) if k + 1 < len(raw) else set()
                 nouns = self._nouns(ws)
                 sel = self._topic(ws, named) if nouns and (_PRONOUNS | {"they"}) & nxt else None
                 if sel is not None:
-                    # "the apple rolled into the bin. put it in the fridge": that apple, for "it"
-                    history.append(nouns)
+                    # "the apple rolled into the bin. put it in the fridge": that apple, for "it" (not the bin;
+                    # "the potato in the frying pan - hand it here": not the pan)
+                    history.append(_topic_first(nouns, sel.cls))
                     named.extend(sel.ids)
                     if stated is not None:
                         stated.setdefault(sel.cls, list(sel.ids))
@@ -551,7 +555,7 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
                 continue
             role_target = any(p in ws[:k] for p in ("in", "into", "on", "onto", "inside")) and effect in G.PLACING
             need = "receptacle" if role_target else _NEEDS.get(effect, "pickupable" if effect in G.PLACING else None)
-            cands = [c for h in reversed(history) for c in reversed(h)]
+            cands = [c for h in reversed(history) for c in (h if isinstance(h, _Topic) else reversed(h))]
             # a StoveBurner is switched by its knob: "put the pan on the stove and turn it on" is the stove
             # no capability needed ("toast it", "slice it"): the object of the part before, its first
             # noun ("take the bread out of the fridge and toast it": the bread, not the fridge)
@@ -754,6 +758,18 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
         return [self._clause([Condition("relation", CHARACTER, "HOLDS", k) for k in knives]
                              + [Condition("state", i, "isSliced") for i in ids],
                              "rule (enabling: slicing needs a knife in hand; met for good once sliced)")]
+
+
+class _Topic(list):
+    """The object phrases of a statement, the thing it is about first ("the potato in the frying pan": the
+    potato, then the pan): a later "it" is the first of them that can take the verb."""
+
+
+def _topic_first(nouns: list, cls: str | None) -> list:
+    """``nouns`` as a :class:`_Topic` with the phrases of class ``cls`` first (unchanged list without one)."""
+    if cls is None or not any(n[1] == cls for n in nouns):
+        return nouns
+    return _Topic([n for n in nouns if n[1] == cls] + [n for n in nouns if n[1] != cls])
 
 
 def _single(clauses) -> list[Condition]:

@@ -37,6 +37,10 @@ NAMES: dict[str, str] = {
     "roll": "ToiletPaper", "toilet paper roll": "ToiletPaper", "keys": "KeyChain", "key": "KeyChain", "car keys": "KeyChain", "house keys": "KeyChain",
     "spray bottle": "SprayBottle", "spray": "SprayBottle", "sofa": "Sofa", "couch": "Sofa",
     "bedside table": "SideTable", "nightstand": "SideTable", "mobile": "CellPhone", "mobile phone": "CellPhone",
+    "box of tissues": "TissueBox", "tissue box": "TissueBox", "tissues": "TissueBox", "tissue": "TissueBox",
+    "debit card": "CreditCard", "bank card": "CreditCard", "card": "CreditCard", "towel ring": "HandTowelHolder", "ring": "HandTowelHolder",
+    "towel holder": "HandTowelHolder", "dog bed": "DogBed", "dog's bed": "DogBed", "dogs bed": "DogBed", "dogs bed": "DogBed",
+    "dog basket": "DogBed", "towel rail": "TowelHolder", "bookcase": "Shelf",
 }
 _ADJ = {"dirty": ("isDirty", False), "clean": ("isDirty", True), "open": ("isOpen", False),
         "closed": ("isOpen", True), "empty": ("isFilledWithLiquid", True), "full": ("isFilledWithLiquid", False),
@@ -149,6 +153,9 @@ class ThorLexicon:
 
     def classes(self, ws):
         t = self._lookup([w for w in ws if w not in G._DETS])
+        if t == "HandTowelHolder" and t not in self.types and ws and ws[-1] in ("ring", "rings") \
+                and "StoveBurner" in self.types:
+            t = "StoveBurner"  # a ring of a hob in a kitchen, a towel ring in a bathroom
         return [t] if t is not None and t in self.types else []
 
     def known(self, ws):

@@ -21,10 +21,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone, visits_on_the_way
+from actionable.grounding.questions import as_asked
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
@@ -131,14 +133,15 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
 
         Args and returns: as :meth:`_read`.
         """
+        said, task = task, as_asked(task)  # "The telly isn't on, is it?": "Is the telly off?"
         asked = S.adjective_question(task, self.lex, self._clause)  # "Is the plate dirty?"
         if asked is not None:
-            return asked
+            return dataclasses.replace(asked, task=said)
         r = self._read(task, exclude_titles, exclude_programs)
         if r.status in ("refuse", "unclear"):
             r = self._failing_chunk(task, r, exclude_titles, exclude_programs)
         r = insisted_refusal(task, r, self._cannot_place)  # "on the desk - inside it, not on top"
-        return S.answer_question(task, r).in_order(task)
+        return dataclasses.replace(S.answer_question(task, r).in_order(task), task=said)
 
     def _cannot_place(self, insisted: str, r: GoalReading) -> str | None:
         """Why a placement of ``r`` cannot be made ``insisted`` ("in" / "on"): its target takes

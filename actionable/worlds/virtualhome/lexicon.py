@@ -25,7 +25,7 @@ _ALIASES = {"trash": "trashcan", "bin": "trashcan", "garbage": "trashcan", "rubb
 _PHRASES = {"wardrobe": ("closet", "dresser"), "bookcase": ("bookshelf",), "bedside table": ("nightstand",),
             "bedside cabinet": ("nightstand",), "night stand": ("nightstand",), "worktop": ("kitchen_counter",),
             "countertop": ("kitchen_counter",), "telly": ("television",), "tap": ("faucet",),
-            "settee": ("couch",), "laundry basket": ("basket_for_clothes",), "hamper": ("basket_for_clothes",),
+            "settee": ("couch",), "specs": ("spectacles",), "glasses": ("spectacles",), "laundry basket": ("basket_for_clothes",), "hamper": ("basket_for_clothes",),
             "cushion": ("pillow",), "loaf": ("food_bread", "bread"), "post": ("mail", "envelope"),
             "pyjama": ("pajamas",), "pyjamas": ("pajamas",), "game controller": ("video_game_controller",),
             "games controller": ("video_game_controller",), "dish rack": ("dishrack",),

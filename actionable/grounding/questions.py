@@ -1,0 +1,116 @@
+"""Spoken yes/no questions on a state, said as the one form the readers answer ("Is X STATE?").
+
+People rarely ask "Is the TV on?". They say:
+
+* a negative statement with a tag: "The telly in here isn't on, is it?" -> "Is the telly in here off?";
+* a statement with a tag or a rising "?": "Bedroom computer's switched off, yes?", "Kitchen light's
+  switched on?" -> "Is the bedroom computer switched off?";
+* what someone did: "Did they shut it properly?" -> "Is it closed?";
+* "there is" with a tag: "there's soap on the bathroom counter, isn't there?" -> "Is a soap on the
+  bathroom counter?";
+* "has the dog got water in its bowl?", "is the bowl full of water?" -> "Is the bowl full?" (the
+  adjective the readers answer; THOR's filled state).
+
+:func:`as_asked` rewrites each sentence that is such a question and leaves every other sentence as
+it was, so a command beside it ("..., if not switch it off") still makes the task a command.
+The readers (:mod:`actionable.grounding.spoken`: ``state_question``, ``_YES_NO``) then answer it
+from the state, Yes or No, and never act on it.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: a two-valued state and its opposite ("isn't on" is off)
+OPPOSITE = {"on": "off", "off": "on", "open": "closed", "closed": "open", "shut": "open", "running": "off",
+            "plugged in": "unplugged", "unplugged": "plugged in", "switched on": "switched off",
+            "switched off": "switched on", "turned on": "turned off", "turned off": "turned on"}
+_STATE = r"(?P<st>switched on|switched off|turned on|turned off|plugged in|unplugged|on|off|open|closed|shut|running)"
+_DETS = ("the", "a", "an", "my", "our", "your", "that", "this", "those", "these", "it", "they", "all", "both", "every")
+#: a tag after a statement: ", is it", ", isn't it", ", yes", ", right", ", isn't there", ", surely"
+_TAG = re.compile(r",?\s*(?:(?:is|isn't|is not|are|aren't|was|wasn't|did|didn't|has|hasn't) (?:it|they|there|he|she)"
+                  r"|yes|right|surely|yeah|no|correct|i hope|hopefully)\s*$")
+_SAID = re.compile(r"^(?P<s>.+?)(?:'s| is| are|'re)(?P<neg> not|n't)? (?:still |already |properly |definitely |all )?"
+                   + _STATE + r"(?: properly| now| still| already| again)?$")
+_ISNT = re.compile(r"^(?P<s>.+?) (?:isn't|aren't|isnt|arent)(?: still| already)? " + _STATE + r"(?: now| still)?$")
+_DID = re.compile(r"^did (?:they|you|he|she|someone|somebody|anyone|anybody|i|we|the kids|everyone) "
+                  r"(?P<v>shut|close|open|turn off|switch off|turn on|switch on|unplug|plug in|turn|switch) "
+                  r"(?P<s>.+?)(?: (?P<p>off|on|in))?(?: properly| all the way| fully| right| again| earlier| after)*$")
+_DID_STATE = {"shut": "closed", "close": "closed", "open": "open", "turn off": "off", "switch off": "off",
+              "turn on": "on", "switch on": "on", "unplug": "unplugged", "plug in": "plugged in"}
+_THERE = re.compile(r"^there(?:'s| is| are) (?P<s>.+?) (?P<p>on|in|inside|on top of|under) (?P<t>(?:the|a|an|my|our) .+)$")
+_FILLED = re.compile(r"^(?:has|have|does|do) (?P<s>.+?) (?:got|have|has) (?P<l>water|coffee|wine|milk) in "
+                     r"(?:(?:its|their|his|her) (?P<y>[a-z]+(?: [a-z]+)?)|it|them)$")
+
+
+_FULL_OF = re.compile(r"^(?:is|are) (?P<s>.+?) (?:still )?(?:full of|filled with|filled up with) water$")
+
+
+def _subject(s: str) -> str:
+    """A subject said without its determiner ("bedroom computer") gets one ("the bedroom computer")."""
+    return s if s.split()[0] in _DETS else f"the {s}"
+
+
+def _sentence(q: str, asked: bool) -> str | None:
+    """The canonical question for one sentence ``q`` (lower case, no end mark), or ``None``.
+    ``asked``: the sentence ended with "?" (a rising statement is a question)."""
+    tagged = _TAG.search(q)
+    core = q[: tagged.start()].strip(" ,") if tagged else q
+    if not (asked or tagged) or not core:
+        return None
+    m = _DID.match(core)
+    if m and asked:
+        v = m.group("v") + (f" {m.group('p')}" if m.group("v") in ("turn", "switch") and m.group("p") else "")
+        state = _DID_STATE.get(v)
+        return f"is {_subject(m.group('s'))} {state}" if state else None
+    m = _FILLED.match(core)
+    if m and asked:
+        what = f"the {m.group('y')}" if m.group("y") else _subject(m.group("s"))  # "has the dog got water in its bowl"
+        return f"is {what} full" if m.group("l") == "water" else f"is {what} filled with {m.group('l')}"
+    m = _FULL_OF.match(core)
+    if m and asked:  # "is the bowl full of water": full (the adjective the readers answer)
+        return f"is {_subject(m.group('s'))} full"
+    m = _THERE.match(core)
+    if m and tagged:
+        head = re.sub(r"^(?:a|an|some|any|the) ", "", m.group("s"))  # a question's "the soap" is any soap
+        return f"is the {head} {m.group('p')} {m.group('t')}"
+    m = _ISNT.match(core)
+    if m:
+        return f"is {_subject(m.group('s'))} {OPPOSITE[m.group('st')]}"
+    m = _SAID.match(core)
+    if m and len(m.group("s").split()) <= 6 and not m.group("s").startswith(("there", "i ", "we ", "you ")):
+        state = OPPOSITE[m.group('st')] if m.group("neg") else m.group('st')
+        return f"is {_subject(m.group('s'))} {state}"
+    return None
+
+
+def _clean(body: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9',]", " ", body.lower().replace("\u2019", "'")).split())
+
+
+def as_asked(text: str) -> str:
+    """``text`` with every spoken state question in the form "Is X STATE?" (see the module doc);
+    other sentences, and text with no such question, unchanged. A tag said as its own part ("The TV
+    is off - isn't it?") belongs to the sentence before it."""
+    pieces = re.split(r"([.?!]+(?=\s|$)|\s[-\u2013\u2014]+\s)", text)
+    segs = [[pieces[k], pieces[k + 1] if k + 1 < len(pieces) else ""] for k in range(0, len(pieces), 2)]
+    merged: list[list[str]] = []
+    for body, end in segs:
+        if merged and _TAG.fullmatch(_clean(body)) and _clean(body):
+            merged[-1] = [merged[-1][0] + ", " + body.strip(), end]  # "... is off - isn't it?"
+        else:
+            merged.append([body, end])
+    out, changed = [], False
+    for body, end in merged:
+        q = _clean(body)
+        got = _sentence(q, "?" in end) if q else None
+        if got is None:
+            out.append(body + end)
+        else:
+            lead = body[: len(body) - len(body.lstrip())]
+            out.append(lead + got[0].upper() + got[1:] + "?" + (" - " if "-" in end or "\u2013" in end else ""))
+            changed = True
+    return "".join(out).strip() if changed else text
+
+
+__all__ = ["OPPOSITE", "as_asked"]

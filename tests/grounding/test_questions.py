@@ -1,0 +1,57 @@
+"""Spoken state questions said as "Is X STATE?" (actionable/grounding/questions.py), and what the
+readers answer on the real default house (never acted on)."""
+
+from __future__ import annotations
+
+import pytest
+
+from actionable.grounding.questions import as_asked
+
+
+@pytest.mark.parametrize("said,asked", [
+    ("The telly in here isn't on, is it?", "Is the telly in here off?"),
+    ("Bedroom computer's switched off, yes?", "Is the bedroom computer switched off?"),
+    ("Heading downstairs in a moment. Kitchen light's switched on?",
+     "Heading downstairs in a moment. Is the kitchen light switched on?"),
+    ("Somebody was in the kitchen fridge earlier. Did they shut it properly?",
+     "Somebody was in the kitchen fridge earlier. Is it closed?"),
+    ("Washing my hands in a sec - there's soap on the bathroom counter, isn't there?",
+     "Washing my hands in a sec - Is the soap on the bathroom counter?"),
+    ("Has the dog got water in its bowl?", "Is the bowl full?"),
+    ("Is the bowl full of water?", "Is the bowl full?"),
+    ("The dining-room TV is off - isn't it?", "Is the dining room tv off?"),
+    ("The fridge is closed, right?", "Is the fridge closed?")])
+def test_spoken_questions_become_the_one_form(said, asked):
+    assert as_asked(said) == asked
+
+
+@pytest.mark.parametrize("text", ["Turn off the TV.", "The TV is on - switch it off", "Is the TV on?",
+                                  "Is the stove off? If not, switch it off", "I'm home?", "the lights are on, switch them off",
+                                  "Did they leave?", ""])
+def test_commands_and_other_text_are_left_alone(text):
+    assert as_asked(text) == text
+
+
+@pytest.fixture(scope="module")
+def vh():
+    from actionable.core.registry import planning_domain
+    from actionable.planning.pipeline import interpreter_for
+
+    return interpreter_for(planning_domain("virtualhome", "default"))
+
+
+@pytest.mark.parametrize("said,subject,state", [
+    ("The TV in the dining room isn't on, is it?", 248, "OFF"),
+    ("Bedroom computer's switched off, yes?", 170, "OFF"),
+    ("Somebody was rooting around in the kitchen fridge earlier. Did they shut it properly?", 289, "CLOSED"),
+    ("Bedroom light's switched on?", 169, "ON")])
+def test_the_reader_marks_them_questions_on_the_right_object(vh, said, subject, state):
+    r = vh.read(said)
+    assert r.status == "goal" and r.question, r.why
+    assert r.task == said  # the reading keeps the words as said
+    assert any(o.subject == subject and o.value == state for c in r.clauses for o in c.options), [c.text for c in r.clauses]
+
+
+def test_a_tagged_there_is_asks_where_and_the_aside_is_dropped(vh):
+    r = vh.read("Washing my hands in a sec - there's soap on the bathroom counter, isn't there?")
+    assert r.question and {o.target for c in r.clauses for o in c.options} == {41}
