@@ -1,12 +1,12 @@
 """The three scoring modes side by side (issue 27) on the action-sequencing benchmark: the grounded
-row, LOPO split, a spread-out subset of the 342 goal-annotated tasks (every STRIDE-th), the
+row, LOPO split (``--split lto``: leave-title-out), a spread-out subset of the 342 goal-annotated tasks (every STRIDE-th), the
 embedded SmolLM2-135M in mode (a) ``score``, (b) ``choice-logprobs`` and (c) ``choice-name``.
 
 Each mode is one resumable ``actionable eval sequencing`` run (its command is printed); the table
 compares executability, task success, goal-condition success and LCS, plus seconds per plan and the
 share of steps where mode (c)'s answer named no candidate (the prior decided).
 
-    python benchmarks/bench_lm_modes.py [--stride 17] [--limit N] [--out runs/lm-modes]
+    python benchmarks/bench_lm_modes.py [--stride 17] [--limit N] [--split lopo|lto] [--out runs/lm-modes]
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ from pathlib import Path
 MODES = ("score", "choice-logprobs", "choice-name")
 
 
-def run(stride: int, out: Path, model: str = "embedded", limit: int | None = None) -> list[dict]:
+def run(stride: int, out: Path, model: str = "embedded", limit: int | None = None, split: str = "lopo") -> list[dict]:
     rows = []
     for mode in MODES:
         d = out / mode
         cmd = [sys.executable, "-c", "from actionable.cli import run; run()", "eval", "sequencing", "--out", str(d),
-               "--rows", "grounded", "--splits", "lopo", "--stride", str(stride), "--model", model,
+               "--rows", "grounded", "--splits", split, "--stride", str(stride), "--model", model,
                "--lm-mode", mode, "--no-cache", "--no-progress"] + (["--limit", str(limit)] if limit else [])
         print("$ actionable " + " ".join(cmd[3:]), file=sys.stderr, flush=True)
         subprocess.run(cmd, check=False)
@@ -51,5 +51,7 @@ if __name__ == "__main__":
     ap.add_argument("--out", type=Path, default=Path("runs/lm-modes"))
     ap.add_argument("--model", default="embedded")
     ap.add_argument("--limit", type=int, default=None, help="only the first N programs of the subset")
+    ap.add_argument("--split", choices=("lopo", "lto"), default="lopo",
+                    help="leave-one-program-out (default) or leave-title-out")
     a = ap.parse_args()
-    print(json.dumps(run(a.stride, a.out, a.model, a.limit), indent=2))
+    print(json.dumps(run(a.stride, a.out, a.model, a.limit, a.split), indent=2))

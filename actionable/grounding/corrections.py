@@ -160,14 +160,22 @@ _IN_THERE = re.compile(r"\b(in|into) there\b", re.I)
 _ROOM_SAID = re.compile(r"\b(?:in|into|to|the|my|our) (?:the |my |our )?(" + _ROOM_NAMES + r")\b", re.I)
 
 
+#: an earlier command that opened a container ("open the fridge", "pop the oven open")
+_OPENED_BEFORE = re.compile(r"\b(?:open|opened|opening|unlock)\b (?:up )?(?:the|my|that|this|our) [a-z]+", re.I)
+
+
 def in_there(text: str) -> str:
     """ "The kids play in the dining room. Plug in the controller on the table in there" -> "... on
-    the table in the dining room": "in there" names the room said last before it (unchanged when
-    no room was said before it)."""
+    the table in the dining room": "in there" names the room said last before it; with no room
+    before it, after a command that opened something ("open the fridge and put the milk in there"),
+    it is "in it" (that container); unchanged otherwise."""
     out, last = [], 0
     for m in _IN_THERE.finditer(text):
         rooms = list(_ROOM_SAID.finditer(text[: m.start()]))
         if not rooms:
+            if _OPENED_BEFORE.search(text[: m.start()]):  # "open the fridge and put the milk in there": in it
+                out += [text[last: m.start()], f"{m.group(1)} it"]
+                last = m.end()
             continue
         own = max(text.rfind(c, 0, m.start()) for c in ".;!?")  # the sentence "in there" is in starts after it
         between = text[rooms[-1].end(): own] if own > rooms[-1].end() else ""

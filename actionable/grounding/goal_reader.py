@@ -231,7 +231,7 @@ _NEGATION = re.compile(r"\b(but not|except|excluding|other than|apart from|unles
 _WANT = re.compile(r"^(?:please )?(?:make sure|ensure|check|see to it|i want|i would like|i'd like|i need) (?:that )?")
 _STATE_PART = re.compile(r"^(.+?) (?:is |are |to be |stays? |remains? )?(not |n't |isn't |aren't |is not |are not )?"
                          r"(on|off|open|closed|clean|plugged in|unplugged|switched on|switched off|turned on|"
-                         r"turned off|shut|running)$")
+                         r"turned off|shut|running)(?P<where> (?:in|inside) (?:the |my |our )?[a-z]+(?: [a-z]+)?)?$")
 _OPPOSITE_WORD = {"on": "off", "off": "on", "open": "closed", "closed": "open", "shut": "open", "running": "off",
                   "switched on": "off", "switched off": "on", "turned on": "off", "turned off": "on",
                   "plugged in": "unplugged", "unplugged": "plugged in"}

@@ -722,7 +722,7 @@ def state_request(text: str) -> str:
             return text
         subject = re.sub(r" (?:is|are)$", "", pm.group(1))
         state = _OPPOSITE_WORD[pm.group(3)] if pm.group(2) else ("on" if pm.group(3) == "running" else pm.group(3))
-        out.append(f"{_STATE_VERB[state]} {subject}")
+        out.append(f"{_STATE_VERB[state]} {subject}{pm.group('where') or ''}")  # "... off in the dining room"
     return " and ".join(out)
 
 

@@ -748,6 +748,10 @@ VH_CASES: tuple[GoalCase, ...] = (
              clauses=1, must=(("relation", 1029, "ON", 233, False),), kind="named_instance"),
     GoalCase("turn off the lamp in the bedroom", clauses=1, never=(("state", 1085, "OFF", None, False),),
              kind="named_instance"),  # the floor lamp is already off: a lamp of the room that is on
+    GoalCase("Open the fridge and put the milk in there", must=(("relation", 1821, "INSIDE", 289, False),),
+             kind="in_vs_on"),  # "in there" after an opened container: in it
+    GoalCase("make sure the tv is off in the dining room", clauses=1, must=(("state", 248, "OFF", None, False),),
+             never=(("state", 410, "OFF", None, False),), kind="named_instance"),
     GoalCase("Office light and floor lamp on, please.", clauses=2, must=(("state", 1814, "ON", None, False),),
              plan=None, kind="conjunction"),
 )
