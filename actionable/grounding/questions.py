@@ -6,6 +6,7 @@ People rarely ask "Is the TV on?". They say:
 * a statement with a tag or a rising "?": "Bedroom computer's switched off, yes?", "Kitchen light's
   switched on?" -> "Is the bedroom computer switched off?";
 * what someone did: "Did they shut it properly?" -> "Is it closed?";
+* where a thing is, with a tag: "The milk's in the fridge, right?" -> "Is the milk in the fridge?";
 * "there is" with a tag: "there's soap on the bathroom counter, isn't there?" -> "Is a soap on the
   bathroom counter?";
 * "has the dog got water in its bowl?", "is the bowl full of water?" -> "Is the bowl full?" (the
@@ -43,6 +44,8 @@ _FILLED = re.compile(r"^(?:has|have|does|do) (?P<s>.+?) (?:got|have|has) (?P<l>w
                      r"(?:(?:its|their|his|her) (?P<y>[a-z]+(?: [a-z]+)?)|it|them)$")
 
 
+_SAID_WHERE = re.compile(r"^(?P<s>.+?)(?:'s| is| are|'re) (?:still |already |definitely |safely )?(?P<p>in|on|inside|on top of|"
+                         r"under) (?P<t>(?:the|a|an|my|our) .+)$")
 _FULL_OF = re.compile(r"^(?:is|are) (?P<s>.+?) (?:still )?(?:full of|filled with|filled up with) water$")
 
 
@@ -74,6 +77,9 @@ def _sentence(q: str, asked: bool) -> str | None:
     if m and tagged:
         head = re.sub(r"^(?:a|an|some|any|the) ", "", m.group("s"))  # a question's "the soap" is any soap
         return f"is the {head} {m.group('p')} {m.group('t')}"
+    m = _SAID_WHERE.match(core)
+    if m and len(m.group("s").split()) <= 6 and not m.group("s").startswith(("there", "i ", "we ", "you ")):
+        return f"is {_subject(m.group('s'))} {m.group('p')} {m.group('t')}"  # "the milk's in the fridge, right?"
     m = _ISNT.match(core)
     if m:
         return f"is {_subject(m.group('s'))} {OPPOSITE[m.group('st')]}"

@@ -247,7 +247,7 @@ _BUT_ALSO = re.compile(r",? but (?:please )?(?=(?:make sure|also|then)\b)")
 _APPLIANCE_DOOR = re.compile(r"\b(fridge|refrigerator|freezer|microwave|oven|dishwasher|washer|washing machine|dryer|"
                              r"cabinet|cupboard|closet|wardrobe|safe)(?:'s)? doors?\b")
 #: "the tv's off": the contraction of "is" before a state word
-_IS_CONTRACTED = re.compile(r"\b([a-z]+)'s (on|off|open|closed|shut|running|dirty|clean|empty|full|still)\b")
+_IS_CONTRACTED = re.compile(r"\b([a-z]+)'s (on|off|open|closed|shut|running|dirty|clean|empty|full|still|already)\b")
 #: "go grab the mug", "come stretch out on the sofa": the errand's verb is the command
 _GO_AND = re.compile(r"^(?:go|come|run) (?:and )?(?=\w)")
 #: "bring it here", "fetch the form over to me": the speaker holds it in the end (a hold, not a placement)
@@ -284,6 +284,38 @@ _REPHRASE = ((re.compile(r"^(?:the|my|our) [a-z ]+? (?:is|are|s) (?:about to|goi
              # "carry the laundry basket (from the dining room)": carrying with no destination is holding it
              (re.compile(r"^(?:carry|lug|cart) (?!.*\b(?:to|into|onto|in|on|inside|over|here|there|upstairs|downstairs)\b "
                          r"(?!.*\bfrom\b))(.+)$"), r"pick up \1"),
+             # "..., leave the other alone", "leave the bedroom one, it's fine": nothing to do to that one
+             (re.compile(r"(?:,| and| but)+ leave (?:the other(?: one)?|the [a-z]+ one|that one|the rest|the others) "
+                         r"(?:alone|as (?:it is|they are)|be)$"), ""),
+             (re.compile(r"^(?:but )?leave (?:the other(?: one)?|the [a-z]+ one|that one|the rest|the others)"
+                         r"(?: alone| as (?:it is|they are)| be)?$"), ""),
+             # "light a candle": switch it on; "on the side of the bath": on the bath
+             (re.compile(r"^light (the|a|an|my|some|all the|every) (candles?|lamps?|lanterns?)\b"), r"turn on \1 \2"),
+             (re.compile(r"\bthe (?:side|edge|rim|corner) of the (bath|tub|bathtub|sink|basin|table|counter|desk)\b"), r"the \1"),
+             # "grab a remote off the sofa and hang on to it": holding is the end state already
+             (re.compile(r" and (?:then )?(?:hang on to|hold on to|hold onto|hang onto|keep hold of) (?:it|them)$"), ""),
+             # "power the laptop down", "shut down the computer": off; "power it up": on
+             (re.compile(r"^(?:power|shut) down (.+)$"), r"turn off \1"),
+             (re.compile(r"^(?:power|shut) (.+?) (?:down|off)$"), r"turn off \1"),
+             (re.compile(r"^power (.+?) (?:up|on)$"), r"turn on \1"),
+             (re.compile(r"^power up (.+)$"), r"turn on \1"),
+             # "get the toaster going": on
+             (re.compile(r"\b(?:get|set|start) ((?:the|my|a|an|that|this|our) [a-z ]+?) (?:going|running|on the go)\b"),
+              r"turn on \1"),
+             # "the second one" (of two): the other one
+             (re.compile(r"\bthe second (one|[a-z]+)\b"), r"the other \1"),
+             # "... in the sink to soak": the reason for the place asks nothing more
+             (re.compile(r" to (?:soak|dry|dry off|drain|air|air out|cool|cool down|defrost|thaw|warm up|charge|rest)$"), ""),
+             # "gather the lot into the box": all of them
+             (re.compile(r"\bthe lot\b"), "all of them"),
+             # "my office desk has a letter on it": there is a letter on it (for the "it" that follows)
+             (re.compile(r"^((?:the|my|our) [a-z ]+?) (?:has|have|has got|s got|ve got) (an?|some|the) ([a-z ]+?) (on|in) "
+                         r"(?:it|them)$"), r"there is \2 \3 \4 \1"),
+             # "the telly in the dining room is blaring": off (the volume has no state)
+             (re.compile(r"^(?:.* and )?((?:the|my|that|this) [a-z ]+?) (?:is|are|s) (?:blaring|deafening|too loud|so loud|"
+                         r"way too loud|really loud|going full blast|on full blast)$"), r"turn off \1"),
+             # "I can't see a thing in here": a light on
+             (re.compile(r"^i can'?t see (?:a thing|anything|a thing in here|anything in here)$"), "turn on the light"),
              # "every pair I own", "each one we have": all of them (the class said before)
              (re.compile(r"\b(?:every|each|all the) (?:pair|one|set|single one)s? (?:of them )?(?:that )?(?:i|we) "
                          r"(?:own|have|'ve got|have got)\b"), "all of them"),
@@ -314,7 +346,8 @@ _DOING_SOON = re.compile(r"[a-z]+ing\b[a-z' ]*?\b(?:in a (?:sec|second|moment|mi
 #: how a thing came to be where it is, said as where it is ("has ended up in", "has rolled under")
 _ENDED_UP = re.compile(r"\s+(?:has |have |had |'s |'ve |is |are |was |were )?(?:somehow )?(?:ended up|wound up|landed|fallen|"
                        r"fell|rolled|been left|been dumped|been shoved|found its way|got|gotten|shut away|tucked away|"
-                       r"stashed away|hidden away|put away|stuck) (in|on|inside|under|behind|into|onto) ")
+                       r"stashed away|hidden away|put away|stuck|got left|been put|got put|got dumped|left lying|"
+                       r"left sitting|left out) (in|on|inside|under|behind|into|onto) ")
 #: an occasion said before the request ("board game night tonight", "party on saturday"): asks nothing
 _EVENT_SOON = re.compile(r"[a-z' ]+ (?:night|party|day|dinner|lunch|time|match|game)(?: is)? (?:tonight|tomorrow|today|"
                          r"this evening|this weekend|later|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)")

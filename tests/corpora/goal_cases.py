@@ -752,6 +752,22 @@ VH_CASES: tuple[GoalCase, ...] = (
              kind="in_vs_on"),  # "in there" after an opened container: in it
     GoalCase("make sure the tv is off in the dining room", clauses=1, must=(("state", 248, "OFF", None, False),),
              never=(("state", 410, "OFF", None, False),), kind="named_instance"),
+    # set H's report half, after its first two looks (no longer held out)
+    GoalCase("Rinse the orange on the worktop before I eat it.", clauses=1, must=(("state", 1455, "CLEAN", None, False),),
+             plan=None, kind="named_instance"),  # food_orange, not the any-food class
+    GoalCase("A wooden spoon got left on the dining table. Put it back in the kitchen cupboard.", clauses=1,
+             must=(("relation", 2355, "INSIDE", 229, False),), never=(("relation", 2271, "INSIDE", 229, False),),
+             kind="named_instance"),
+    GoalCase("My office desk has a letter on it. Could you open it?", clauses=1,
+             must=(("state", 1753, "OPEN", None, False),), kind="named_instance"),
+    GoalCase("The baby's finally asleep and the telly in the dining room is blaring.", clauses=1,
+             must=(("state", 248, "OFF", None, False),), kind="intent"),
+    GoalCase("Clean the grimy mouse mat in the office. Leave the bedroom one, it's fine.", clauses=1,
+             must=(("state", 414, "CLEAN", None, False),), never=(("state", 167, "CLEAN", None, False),), plan=None,
+             kind="named_instance"),
+    GoalCase("Crayons everywhere again. Gather the lot into the box on the office table.", clauses=3,
+             must=(("relation", 2147, "INSIDE", 1675, False),), plan=None, kind="quantifier"),
+    GoalCase("The milk's in the fridge, right?", plan="yes", kind="in_vs_on"),
     GoalCase("Office light and floor lamp on, please.", clauses=2, must=(("state", 1814, "ON", None, False),),
              plan=None, kind="conjunction"),
 )

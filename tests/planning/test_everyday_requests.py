@@ -113,7 +113,17 @@ def test_a_bare_place_after_a_statement_is_where_to_put_it():
     ("teach:102a3c062caa480b_476d", "Every pencil in this room goes on the desk.", {("Pencil", "IN")}),
     ("teach:823f0fe4bda8607c_34d8", "My debit card is in the microwave. Stop it and get the card out for me.",
      {("Microwave", "isToggled"), ("CreditCard", "HOLDS")}),
-    ("FloorPlan1", "put the pan on a ring", {("Pan", "IN")})])  # a hob's ring in a kitchen
+    ("FloorPlan1", "put the pan on a ring", {("Pan", "IN")}),  # a hob's ring in a kitchen
+    # set H's report half, after its first two looks (no longer held out)
+    ("FloorPlan402", "That soap in the basin is getting soggy. Shelf, please.", {("SoapBar", "IN")}),
+    ("FloorPlan402", "I'm having a long soak tonight. Light a candle and set it on the side of the bath.",
+     {("Candle", "isToggled"), ("Candle", "IN")}),
+    ("FloorPlan214", "Grab a remote off the sofa and hang on to it.", {("RemoteControl", "HOLDS")}),
+    ("FloorPlan214", "I can't see a thing in here.", {("LightSwitch", "isToggled")}),
+    ("FloorPlan6", "A frying pan's already on the hob. The second one needs to go in the sink to soak.", {("Pan", "IN")}),
+    ("FloorPlan6", "Cut up a loaf and get the toaster going.",
+     {("Bread", "isSliced"), ("Toaster", "isToggled"), ("Knife", "HOLDS"), ("ButterKnife", "HOLDS")}),
+    ("teach:102a3c062caa480b_476d", "The laptop lying on the bed - power it down.", {("Laptop", "isToggled")})])
 def test_thor_everyday_requests(scene, task, want):
     r = interpreter_for(planning_domain("thor", scene)).read(task)
     assert r.status == "goal" and not r.question, r.why

@@ -478,6 +478,9 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
             ws = seg.split()
             effect, rest = G.split_verb(ws, _EXTRA_VERBS)
             if effect is None and any(w in ("is", "are", "sits", "lies", "stands") for w in ws):
+                k = next(i for i, w in enumerate(ws) if w in ("is", "are", "sits", "lies", "stands"))
+                if k and k + 1 < len(ws) and not any(w in G._PREPS for w in ws[k + 1:]) and self._nouns(ws[:k]):
+                    ws = ws[:k]  # "that soap in the basin is getting soggy": the subject says which one
                 np_ = [w for w in ws if w not in ("is", "are", "sits", "lies", "stands", "already") and w not in _HOW_PUT]
                 sel, _ = G.select_cut(np_, self.lex, named)  # "... near the ceiling" names no object
                 if isinstance(sel, G.Selector):

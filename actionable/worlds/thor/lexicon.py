@@ -39,9 +39,11 @@ NAMES: dict[str, str] = {
     "bedside table": "SideTable", "nightstand": "SideTable", "mobile": "CellPhone", "mobile phone": "CellPhone",
     "box of tissues": "TissueBox", "tissue box": "TissueBox", "tissues": "TissueBox", "tissue": "TissueBox",
     "debit card": "CreditCard", "bank card": "CreditCard", "card": "CreditCard", "towel ring": "HandTowelHolder", "ring": "HandTowelHolder",
-    "towel holder": "HandTowelHolder", "dog bed": "DogBed", "dog's bed": "DogBed", "dogs bed": "DogBed", "dogs bed": "DogBed",
+    "towel holder": "HandTowelHolder", "basin": "SinkBasin", "bath": "Bathtub", "tub": "Bathtub", "bath tub": "Bathtub", "hob": "StoveBurner", "loaf": "Bread", "loaf of bread": "Bread", "wash basin": "SinkBasin", "washbasin": "SinkBasin", "dog bed": "DogBed", "dog's bed": "DogBed", "dogs bed": "DogBed", "dogs bed": "DogBed",
     "dog basket": "DogBed", "towel rail": "TowelHolder", "bookcase": "Shelf",
 }
+#: what "soap" may name
+_SOAPS = ("SoapBottle", "SoapBar")
 _ADJ = {"dirty": ("isDirty", False), "clean": ("isDirty", True), "open": ("isOpen", False),
         "closed": ("isOpen", True), "empty": ("isFilledWithLiquid", True), "full": ("isFilledWithLiquid", False),
         "sliced": ("isSliced", False), "hot": ("Hot", False), "cold": ("Cold", False),
@@ -162,6 +164,9 @@ class ThorLexicon:
         return self._lookup([w for w in ws if w not in G._DETS]) is not None
 
     def kinds(self, ws, cls):
+        if ws and ws[-1] in ("soap", "soaps") and cls in _SOAPS:
+            # "the soap in the basin": a bar or a bottle, whichever the rest of the phrase picks
+            return [cls] + [t for t in _SOAPS if t != cls and t in self.types]
         if ws and ws[-1] in ("dishes",) and cls == "Plate":
             # "the dishes": the tableware and cookware of the scene (plates, bowls, cups, mugs, pots, pans)
             return [cls] + [t for t in _DISH_TYPES if t != cls and t in self.types]

@@ -25,8 +25,8 @@ _ALIASES = {"trash": "trashcan", "bin": "trashcan", "garbage": "trashcan", "rubb
 _PHRASES = {"wardrobe": ("closet", "dresser"), "bookcase": ("bookshelf",), "bedside table": ("nightstand",),
             "bedside cabinet": ("nightstand",), "night stand": ("nightstand",), "worktop": ("kitchen_counter",),
             "countertop": ("kitchen_counter",), "telly": ("television",), "tap": ("faucet",),
-            "settee": ("couch",), "specs": ("spectacles",), "glasses": ("spectacles",), "laundry basket": ("basket_for_clothes",), "hamper": ("basket_for_clothes",),
-            "cushion": ("pillow",), "loaf": ("food_bread", "bread"), "post": ("mail", "envelope"),
+            "settee": ("couch",), "specs": ("spectacles",), "mouse mat": ("mousepad",), "mousemat": ("mousepad",), "mouse pad": ("mousepad",), "glasses": ("spectacles",), "laundry basket": ("basket_for_clothes",), "hamper": ("basket_for_clothes",),
+            "cushion": ("pillow",), "loaf": ("food_bread", "bread"), "post": ("mail", "envelope"), "letter": ("mail", "envelope"), "letters": ("mail", "envelope"),
             "pyjama": ("pajamas",), "pyjamas": ("pajamas",), "game controller": ("video_game_controller",),
             "games controller": ("video_game_controller",), "dish rack": ("dishrack",),
             "drawer": ("closetdrawer", "drawer"), "drawers": ("closetdrawer", "drawer"),
@@ -99,6 +99,11 @@ class SceneLexicon:
                     return ["".join(ws[:-1]) + last]
         if ws and ws[-1] in ("dishes", "dish") and self._dishes():
             return self._dishes()[:1]
+        if len(ws) == 1:  # "the orange": food_orange where the scene has it (not the any-food class)
+            own_food = next((f"food_{w}" for w in (ws[0], ws[0][:-1] if ws[0].endswith("s") else None)
+                             if w and f"food_{w}" in self._class_set), None)
+            if own_food:
+                return [own_food]
         got = self._match(ws)
         head = ws[-1] if ws else ""
         if got and len(ws) > 1 and head not in _FUNCTION_WORDS and not any(head in w.split() for w, _ in got):
