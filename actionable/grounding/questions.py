@@ -49,6 +49,16 @@ _SAID_WHERE = re.compile(r"^(?P<s>.+?)(?:'s| is| are|'re) (?:still |already |def
 _FULL_OF = re.compile(r"^(?:is|are) (?P<s>.+?) (?:still )?(?:full of|filled with|filled up with) water$")
 
 
+#: words that cannot begin the subject of a stated state ("could you hold the bag that's on ...")
+_NOT_SUBJECT = re.compile(r"^(?:could|can|would|will|please|why|what|how|where|who|when|do|does|did|there|i|we|you|"
+                          r"he|she|they|let|just|so)\b|\b(?:that|which|who|and|or|but|if|when)\b")
+
+
+def _is_subject(s: str) -> bool:
+    """Whether ``s`` can be the noun phrase a statement is about (at most six words, no clause)."""
+    return len(s.split()) <= 6 and not _NOT_SUBJECT.search(s)
+
+
 def _subject(s: str) -> str:
     """A subject said without its determiner ("bedroom computer") gets one ("the bedroom computer")."""
     return s if s.split()[0] in _DETS else f"the {s}"
@@ -78,13 +88,13 @@ def _sentence(q: str, asked: bool) -> str | None:
         head = re.sub(r"^(?:a|an|some|any|the) ", "", m.group("s"))  # a question's "the soap" is any soap
         return f"is the {head} {m.group('p')} {m.group('t')}"
     m = _SAID_WHERE.match(core)
-    if m and len(m.group("s").split()) <= 6 and not m.group("s").startswith(("there", "i ", "we ", "you ")):
+    if m and _is_subject(m.group("s")):
         return f"is {_subject(m.group('s'))} {m.group('p')} {m.group('t')}"  # "the milk's in the fridge, right?"
     m = _ISNT.match(core)
-    if m:
+    if m and _is_subject(m.group("s")):
         return f"is {_subject(m.group('s'))} {OPPOSITE[m.group('st')]}"
     m = _SAID.match(core)
-    if m and len(m.group("s").split()) <= 6 and not m.group("s").startswith(("there", "i ", "we ", "you ")):
+    if m and _is_subject(m.group("s")):
         state = OPPOSITE[m.group('st')] if m.group("neg") else m.group('st')
         return f"is {_subject(m.group('s'))} {state}"
     return None
