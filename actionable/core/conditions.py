@@ -200,15 +200,20 @@ def presupposed_change(clauses, view: ConditionView) -> tuple[list, list[str]]:
     cabinet", where 1071 already is: 2223 or 1588 is meant), so the options of the subjects that
     already satisfy it are dropped, with a note. A clause that holds through every candidate, or
     through none, or whose options share one subject ("put the cup in a cupboard": the cup is one
-    thing, the cupboards are the choice) is kept unchanged, as is a posture or an action clause.
+    thing, the cupboards are the choice) is kept unchanged, as is a posture or an action clause, and a
+    clause whose candidates another clause also names (their options must stay together).
     Callers apply it to commands only, never to a wish or a check ("make sure the toothpaste is in
     the cabinet": any one will do). Source: the presupposition of imperatives (a request is felicitous
     only when its content does not already hold; Searle 1969, preparatory conditions)."""
+    clauses = list(clauses)
     out, notes = [], []
-    for c in clauses:
+    for k, c in enumerate(clauses):
         opts = [o for o in c.options if o.kind in ("state", "relation") and o.subject != CHARACTER]
         subjects = {o.subject for o in opts}
-        if len(opts) != len(c.options) or len(subjects) < 2:
+        elsewhere = {x for j, d in enumerate(clauses) if j != k for o in d.options for x in (o.subject, o.target)}
+        if len(opts) != len(c.options) or len(subjects) < 2 or subjects & elsewhere:
+            # another clause is about the same candidates ("heat up the potato in the microwave": hot, in the
+            # microwave): narrowing one clause alone would part them (a second potato would be moved)
             out.append(c)
             continue
         already = {o.subject for o in opts if view.holds(o)}

@@ -213,6 +213,81 @@ _COURTESY = frozenset({"hurry", "quickly", "quick", "please", "thanks", "thank",
                        "be", "then", "so", "too", "also", "as", "well"})
 
 
+#: a command corrected by the speaker ("Switch the computer on. No wait, I mean the one in the office";
+#: "Put a cup in the sink, sorry, I mean the dishwasher"; "..., actually make that the office one")
+_SELF_FIX = re.compile(r"^(?P<cmd>.+?)[\s,.;!\-\u2013\u2014]+(?:(?:no|oh|oops|sorry|wait|actually|hang on|er|erm|um)[\s,.;!]+)*"
+                       r"(?:i mean|i meant|make (?:that|it)(?= (?:the|a|an|my|two|three)\b)|or rather|rather|scratch that,? (?:i mean )?)\s+"
+                       r"(?P<fix>.+?)[.!]*$",
+                       re.I)
+#: the same without "I mean": "..., no, sorry, in the cabinet", "... - no wait, the radio"
+_SELF_FIX_BARE = re.compile(r"^(?P<cmd>.+?)[\s,.;!\-\u2013\u2014]+(?:no|oops|sorry|wait|actually)(?:[\s,.;!]+(?:no|oops|sorry|wait|"
+                            r"actually))*[\s,.;!]+(?P<fix>(?:(?:in|into|on|onto|inside) )?(?:the|my|that) .+?)[.!]*$", re.I)
+#: words that correct what was said before, in any shape
+_CORRECTING = re.compile(r"\b(?:no,? wait|wait,? no|i mean|i meant|make that (?:the|a|an|my)|scratch that|or rather)\b", re.I)
+_STOPS = {"on", "off", "in", "into", "onto", "inside", "to", "from", "and", "then", "up", "down", "out", "back", "away",
+          "please", "for", "with"}
+_DET = {"the", "a", "an", "my", "that", "this", "our", "your", "some"}
+
+
+def _object_np(ws: list[str]) -> tuple[int, int] | None:
+    """``(start, end)`` of the first noun phrase after the verb of ``ws`` (a determiner and the words up to a
+    particle or preposition), or ``None``."""
+    start = next((i for i, w in enumerate(ws) if i and w in _DET), None)
+    if start is None:
+        return None
+    end = start + 1
+    while end < len(ws) and ws[end] not in _STOPS:
+        end += 1
+    return (start, end) if end > start + 1 else None
+
+
+def self_correction(text: str) -> tuple[str, str | None]:
+    """``(text, refusal)``: a command the speaker corrects ("..., I mean X") as the corrected command, or
+    a refusal when the correction cannot be applied (it had been ignored: the first thing said was done).
+
+    * "the one in the office" (a descriptor): added to the command's object ("switch the computer in the
+      office on");
+    * "the office one": the room or word before the object ("switch the office computer on");
+    * "the dishwasher" (a noun phrase): replaces the command's place when it has one ("put a cup in the
+      dishwasher"), else its object ("switch on the tv, I mean the radio")."""
+    m = _SELF_FIX.match(text.strip()) or _SELF_FIX_BARE.match(text.strip())
+    if m and re.match(r"^it\b|^(?:business|what i say)\b", m.group("fix").strip().lower()):
+        return text, None  # "turn off the light. I mean it!": emphasis
+    if not m:
+        said = _CORRECTING.search(text)
+        if said and len(text[: said.start()].split()) >= 2 and not re.search(r"\bi mean(?:t)? it\b", text, re.I):
+            return text, (f"the task corrects itself ('{said.group(0)}') and I can't tell what it changes to; say it "
+                          f"once, as you mean it")
+        return text, None
+    cmd, fix = m.group("cmd").strip(" ,.;!-"), m.group("fix").strip().lower()
+    ws = cmd.split()
+    low = [w.lower().strip(",.;!?") for w in ws]
+    np_ = _object_np(low)
+    fw = fix.split()
+    if fw and fw[0] in ("in", "into", "on", "onto", "inside"):  # "..., no, sorry, in the cabinet": the place
+        places = [i for i, w in enumerate(low) if w in ("in", "into", "onto", "inside", "on") and i + 1 < len(low)
+                  and low[i + 1] in _DET]
+        if places:
+            return " ".join(ws[:places[-1]] + fw), None
+    if np_ and len(fw) >= 3 and fw[0] in ("the", "that") and fw[1] in ("one", "ones"):
+        s, e = np_
+        return " ".join(ws[:e] + fw[2:] + ws[e:]), None
+    if np_ and len(fw) in (3, 4) and fw[0] in ("the", "that") and fw[-1] in ("one", "ones"):
+        s, e = np_
+        return " ".join(ws[:e - 1] + fw[1:-1] + ws[e - 1:]), None
+    if fw and fw[0] in _DET and "one" not in fw:
+        places = [i for i, w in enumerate(low) if w in ("in", "into", "onto", "inside", "on") and i + 1 < len(low)
+                  and low[i + 1] in _DET]
+        if places:
+            k = places[-1] + 1
+            return " ".join(ws[:k] + fw), None
+        if np_:
+            s, e = np_
+            return " ".join(ws[:s] + fw + ws[e:]), None
+    return text, (f"the task corrects itself ('{m.group(0)[len(m.group('cmd')):].strip(' ,.;!-')}') in a way I can't "
+                  f"apply; say it once, as you mean it")
+
+
 #: two things said together in a statement ("Both the toaster and the oven tray are grubby."), for a later "them"
 _PAIR_SAID = re.compile(r"\b(?:both )?((?:the|my|our) [a-z' -]+? and (?:the|my|our) [a-z' -]+?) (?:are|were|look|seem|have|'re|"
                         r"need|got|smell|feel)\b[^.;!?]*(?:[.;!?]+|\s-\s)\s*", re.I)
@@ -271,5 +346,5 @@ def unread_refusal(task: str, lex, scene: str, example: str, extra_verbs=()):
                                                    f"{scene!r} and no action I know; give only what the agent can do "
                                                    f"there, e.g. '{example}'")
 
-__all__ = ["both_of_them", "contrast", "in_there", "insisted_refusal", "insisted_relation", "unread_piece", "unread_refusal", "verbless",
+__all__ = ["both_of_them", "contrast", "self_correction", "in_there", "insisted_refusal", "insisted_relation", "unread_piece", "unread_refusal", "verbless",
            "with_inside"]

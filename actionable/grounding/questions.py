@@ -6,6 +6,8 @@ People rarely ask "Is the TV on?". They say:
 * a statement with a tag or a rising "?": "Bedroom computer's switched off, yes?", "Kitchen light's
   switched on?" -> "Is the bedroom computer switched off?";
 * what someone did: "Did they shut it properly?" -> "Is it closed?";
+* "lit", "burning", "blaring", "playing" are "on": "Is the candle in the bedroom still lit?" -> "is the
+  candle in the bedroom still on";
 * where a thing is, with a tag: "The milk's in the fridge, right?" -> "Is the milk in the fridge?";
 * "there is" with a tag: "there's soap on the bathroom counter, isn't there?" -> "Is a soap on the
   bathroom counter?";
@@ -44,6 +46,8 @@ _FILLED = re.compile(r"^(?:has|have|does|do) (?P<s>.+?) (?:got|have|has) (?P<l>w
                      r"(?:(?:its|their|his|her) (?P<y>[a-z]+(?: [a-z]+)?)|it|them)$")
 
 
+#: everyday words for a thing that is on ("the candle is lit", "the telly is blaring")
+_ON_WORD = re.compile(r"\b(?:lit|alight|burning|glowing|blaring|playing|booted up|powered on|powered up)$")
 _SAID_WHERE = re.compile(r"^(?P<s>.+?)(?:'s| is| are|'re) (?:still |already |definitely |safely )?(?P<p>in|on|inside|on top of|"
                          r"under) (?P<t>(?:the|a|an|my|our) .+)$")
 _FULL_OF = re.compile(r"^(?:is|are) (?P<s>.+?) (?:still )?(?:full of|filled with|filled up with) water$")
@@ -71,6 +75,11 @@ def _sentence(q: str, asked: bool) -> str | None:
     core = q[: tagged.start()].strip(" ,") if tagged else q
     if not (asked or tagged) or not core:
         return None
+    lit = _ON_WORD.sub("on", core)  # "is the candle still lit?", "the telly's blaring, isn't it?": on
+    if lit != core:
+        if re.match(r"^(?:is|are) ", lit):
+            return lit
+        core = lit
     m = _DID.match(core)
     if m and asked:
         v = m.group("v") + (f" {m.group('p')}" if m.group("v") in ("turn", "switch") and m.group("p") else "")

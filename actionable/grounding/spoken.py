@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 
-from actionable.grounding.corrections import _ROOM_NAMES, both_of_them, contrast, in_there, verbless, with_inside
+from actionable.grounding.corrections import (_ROOM_NAMES, both_of_them, contrast, in_there, self_correction, verbless,
+                                              with_inside)
 from actionable.grounding.rephrase import rephrase
 from actionable.grounding.goal_reader import (  # noqa: F401  (names the rewrites share with the grammar)
     _DETERMINERS, _KEEP_WORD, _ONE_WORD_VERBS, _OPPOSITE_WORD, _PREPS, _STATE_PART, _STATE_VERB, _WANT,
@@ -646,6 +647,10 @@ def prepare(task: str, example: str, names_object=None) -> tuple[str, str | None
     else ``None`` and the task with a wanted end state rewritten as its verbs
     (:func:`state_request`). ``names_object(text) -> bool`` (the world's lexicon): an aside that
     names an object and is followed by "it"/"them" is kept as their antecedent (:func:`conversational`)."""
+    task = task.replace("\u2019", "'").replace("\u2018", "'")  # "Don\u2019t leave ...": a typographic apostrophe
+    task, fixed = self_correction(task)  # "Put a cup in the sink, sorry, I mean the dishwasher"
+    if fixed:
+        return task, fixed
     task = _LATER_ON.sub(r"\1", task)  # "... later on": a time, not the state "on"
     task = _OF_ALL.sub("", task)  # "there's a lettuce on a chair, of all places": surprise, not a place
     task = checked_request(wish_to_do(polite(with_inside(contrast(in_there(both_of_them(task)))))))

@@ -768,6 +768,14 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Crayons everywhere again. Gather the lot into the box on the office table.", clauses=3,
              must=(("relation", 2147, "INSIDE", 1675, False),), plan=None, kind="quantifier"),
     GoalCase("The milk's in the fridge, right?", plan="yes", kind="in_vs_on"),
+    # the clean-clone check (7 Dec, twelfth session): corrections, "lit"
+    GoalCase("Switch the computer on. No wait, I mean the one in the office", clauses=1,
+             must=(("state", 417, "ON", None, False),), never=(("state", 170, "ON", None, False),), kind="named_instance"),
+    GoalCase("Put a cup in the sink, sorry, I mean the dishwasher", clauses=1,
+             never=(("relation", 1348, "INSIDE", 231, False),), kind="in_vs_on"),
+    GoalCase("Is the candle in the bedroom still lit?", clauses=1, must=(("state", 1663, "ON", None, False),),
+             plan="no", kind="named_instance"),  # it is off: No (it had said Yes on the room alone)
+    GoalCase("Put the book on the shelf - no wait, I mean, hmm", status="refuse", plan=None, kind="negation"),
     GoalCase("Office light and floor lamp on, please.", clauses=2, must=(("state", 1814, "ON", None, False),),
              plan=None, kind="conjunction"),
 )

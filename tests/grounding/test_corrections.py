@@ -61,3 +61,33 @@ def test_in_there_and_with_inside():
     assert with_inside("Run the microwave with the counter pizza inside.") == \
         "put the counter pizza in the microwave and Run the microwave."
     assert with_inside("turn on the TV with the sound off") == "turn on the TV with the sound off"
+
+
+@pytest.mark.parametrize("said,fixed", [
+    ("Switch the computer on. No wait, I mean the one in the office", "Switch the computer in the office on"),
+    ("Put a cup in the sink, sorry, I mean the dishwasher", "Put a cup in the dishwasher"),
+    ("Turn on the lamp, actually make that the office one", "Turn on the office lamp"),
+    ("switch on the tv, I mean the radio", "switch on the radio"),
+    ("Put the wine bottle in the fridge - no, sorry, in the cabinet", "Put the wine bottle in the cabinet"),
+    ("Switch the TV on - no wait, the radio", "Switch the radio on")])
+def test_a_self_correction_is_applied(said, fixed):
+    """The clean-clone check (7 Dec, twelfth session): the correction had been ignored and the first thing
+    said was done, with a Done."""
+    from actionable.grounding.corrections import self_correction
+
+    assert self_correction(said) == (fixed, None)
+
+
+@pytest.mark.parametrize("text", ["Turn off the light. I mean it!", "I mean, could you turn off the tv",
+                                  "put the cup in the sink, no need to wash it", "Put the milk in the fridge"])
+def test_emphasis_and_fillers_are_no_correction(text):
+    from actionable.grounding.corrections import self_correction
+
+    assert self_correction(text) == (text, None)
+
+
+def test_a_correction_that_cannot_be_applied_refuses():
+    from actionable.grounding.corrections import self_correction
+
+    text, why = self_correction("Put the book on the shelf - no wait, I mean, hmm")
+    assert why and "corrects itself" in why and "say it once" in why

@@ -140,3 +140,19 @@ def test_thor_spoken_questions_are_answered_not_acted_on(scene, task):
     dom = planning_domain("thor", scene)
     res = plan_task(dom, task, interpreter_for(dom))
     assert res.stop_reason == "answered" and not res.steps and res.answer["answer"] in ("yes", "no")
+
+
+def test_washing_two_plates_leaves_no_faucet_running_as_a_goal():
+    """The clean-clone check: "Wash both dirty plates" had an unconditional "Faucet_1 is on" (left running)."""
+    dom = planning_domain("thor", "teach:19bc78054d050bf3_7afc")
+    r = interpreter_for(dom).read("Wash both dirty plates")
+    faucet = [c for c in r.clauses if any(o.subject.startswith("Faucet") for o in c.options)]
+    assert faucet and all(any(not o.subject.startswith("Faucet") for o in c.options) for c in faucet)
+
+
+def test_heating_the_potato_in_the_microwave_moves_no_other_potato():
+    """Presupposition never parts clauses about the same candidates (the clean-clone check: a second potato
+    was taken from the fridge and put in the microwave)."""
+    dom = planning_domain("thor", "FloorPlan1")
+    res = plan_task(dom, "Heat up the potato that's in the microwave", interpreter_for(dom))
+    assert res.done and not any("potato" in s.action and ("grab" in s.action or "put" in s.action) for s in res.steps)

@@ -746,13 +746,19 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
                       and self.initial.objects[k].type == "StoveKnob")
 
     def _faucet_clause(self, why: str, done: list[Clause] = ()) -> list[Clause]:
-        """A running faucet, or (one object only) the effect already there: cleaning or filling
-        happens under a running faucet; once it has happened the faucet need not run."""
+        """A running faucet, or the effect already there: cleaning or filling happens under a running
+        faucet; once it has happened the faucet need not run. One such clause per object ("wash both
+        dirty plates": faucet on or plate 1 clean, faucet on or plate 2 clean), so the faucet is never
+        a goal of its own once every object is done (it had been left running)."""
         f = sorted(k for k, b in self.scene.links.items() if self.initial.objects[k].type == "Faucet")
         if not f:
             return []
-        return [self._clause([Condition("state", x, "isToggled") for x in f] + _single(done),
-                             f"rule (enabling: {why} happens under a running faucet in AI2-THOR)")]
+        src = f"rule (enabling: {why} happens under a running faucet in AI2-THOR)"
+        on = [Condition("state", x, "isToggled") for x in f]
+        per = [list(c.options) for c in done if c.options and all(o.kind == "state" for o in c.options)]
+        if len(per) == len(done) and len(per) > 1:
+            return [self._clause(on + opts, src) for opts in per]
+        return [self._clause(on + _single(done), src)]
 
     def _knife_clause(self, ids) -> list[Clause]:
         knives = [i for t in KNIVES for i in self.initial.of_type(t)]

@@ -39,7 +39,7 @@ NAMES: dict[str, str] = {
     "bedside table": "SideTable", "nightstand": "SideTable", "mobile": "CellPhone", "mobile phone": "CellPhone",
     "box of tissues": "TissueBox", "tissue box": "TissueBox", "tissues": "TissueBox", "tissue": "TissueBox",
     "debit card": "CreditCard", "bank card": "CreditCard", "card": "CreditCard", "towel ring": "HandTowelHolder", "ring": "HandTowelHolder",
-    "towel holder": "HandTowelHolder", "basin": "SinkBasin", "bath": "Bathtub", "tub": "Bathtub", "bath tub": "Bathtub", "hob": "StoveBurner", "loaf": "Bread", "loaf of bread": "Bread", "wash basin": "SinkBasin", "washbasin": "SinkBasin", "dog bed": "DogBed", "dog's bed": "DogBed", "dogs bed": "DogBed", "dogs bed": "DogBed",
+    "towel holder": "HandTowelHolder", "basin": "SinkBasin", "wine": "WineBottle", "bath": "Bathtub", "tub": "Bathtub", "bath tub": "Bathtub", "hob": "StoveBurner", "loaf": "Bread", "loaf of bread": "Bread", "wash basin": "SinkBasin", "washbasin": "SinkBasin", "dog bed": "DogBed", "dog's bed": "DogBed", "dogs bed": "DogBed", "dogs bed": "DogBed",
     "dog basket": "DogBed", "towel rail": "TowelHolder", "bookcase": "Shelf",
 }
 #: what "soap" may name
