@@ -2,12 +2,15 @@
 
 People rarely ask "Is the TV on?". They say:
 
+* what was done or left: "Has the stereo been left on?", "You've switched the office computer off,
+  haven't you?", "Did you remember to turn the washing machine on?", "Did you leave the tap running
+  in the kitchen?" -> "Is X on / off?"; "Is there any milk in the fridge?" -> "Is the milk in the fridge?";
 * a negative statement with a tag: "The telly in here isn't on, is it?" -> "Is the telly in here off?";
 * a statement with a tag or a rising "?": "Bedroom computer's switched off, yes?", "Kitchen light's
   switched on?" -> "Is the bedroom computer switched off?";
 * what someone did: "Did they shut it properly?" -> "Is it closed?";
-* "lit", "burning", "blaring", "playing" are "on": "Is the candle in the bedroom still lit?" -> "is the
-  candle in the bedroom still on";
+* "lit", "burning", "blaring", "playing" are "on": "Is the candle in the bedroom still lit?" -> "Is the
+  candle in the bedroom still on?";
 * where a thing is, with a tag: "The milk's in the fridge, right?" -> "Is the milk in the fridge?";
 * "there is" with a tag: "there's soap on the bathroom counter, isn't there?" -> "Is a soap on the
   bathroom counter?";
@@ -31,12 +34,27 @@ OPPOSITE = {"on": "off", "off": "on", "open": "closed", "closed": "open", "shut"
 _STATE = r"(?P<st>switched on|switched off|turned on|turned off|plugged in|unplugged|on|off|open|closed|shut|running)"
 _DETS = ("the", "a", "an", "my", "our", "your", "that", "this", "those", "these", "it", "they", "all", "both", "every")
 #: a tag after a statement: ", is it", ", isn't it", ", yes", ", right", ", isn't there", ", surely"
-_TAG = re.compile(r",?\s*(?:(?:is|isn't|is not|are|aren't|was|wasn't|did|didn't|has|hasn't) (?:it|they|there|he|she)"
+_TAG = re.compile(r",?\s*(?:(?:is|isn't|is not|are|aren't|was|wasn't|did|didn't|has|hasn't|have|haven't) "
+                  r"(?:it|they|there|he|she|you)"
                   r"|yes|right|surely|yeah|no|correct|i hope|hopefully)\s*$")
-_SAID = re.compile(r"^(?P<s>.+?)(?:'s| is| are|'re)(?P<neg> not|n't)? (?:still |already |properly |definitely |all )?"
+_SAID = re.compile(r"^(?P<s>.+?)(?:'s| is| are|'re|'s been| has been| have been|'ve been)(?P<neg> not|n't)? "
+                   r"(?:still |already |properly |definitely |all |left )?"
                    + _STATE + r"(?: properly| now| still| already| again)?$")
 _ISNT = re.compile(r"^(?P<s>.+?) (?:isn't|aren't|isnt|arent)(?: still| already)? " + _STATE + r"(?: now| still)?$")
+#: "has the stereo been left on?", "have the lights been switched off?"
+_BEEN = re.compile(r"^(?:has|have) (?P<s>.+?) been (?:left |switched |turned )?" + _STATE.replace("?P<st>", "?P<st2>")
+                   + r"(?: all (?:day|night|morning|evening))?$")
+#: "you've switched the office computer off", "did you leave the tap running": what the state is now
+_YOU_DID = re.compile(r"^(?:you|they|someone|somebody|he|she)(?:'ve| have|'d| had)? (?:switched|turned|shut|closed|opened|"
+                      r"unplugged|plugged in|left) (?P<s>.+?) (?P<st3>on|off|open|closed|shut|running|unplugged|plugged in)"
+                      r"(?P<where> in (?:the|my) [a-z]+(?: [a-z]+)?)?$")
+_LEFT_Q = re.compile(r"^did (?:you|they|someone|somebody|anyone|anybody|i|we|he|she) leave (?P<s>.+?) "
+                     r"(?P<st3>on|off|open|closed|running|plugged in|unplugged)(?P<where> in (?:the|my) [a-z]+(?: [a-z]+)?)?$")
+#: "is there any milk in the fridge": is the milk there
+_ANY_THERE = re.compile(r"^(?:is|are) there (?:any|a|an|some) (?P<s>[a-z]+(?: [a-z]+)?) (?P<p>in|on|inside|under) "
+                        r"(?P<t>(?:the|a|an|my|our) .+)$")
 _DID = re.compile(r"^did (?:they|you|he|she|someone|somebody|anyone|anybody|i|we|the kids|everyone) "
+                  r"(?:remember to |manage to |forget to )?"
                   r"(?P<v>shut|close|open|turn off|switch off|turn on|switch on|unplug|plug in|turn|switch) "
                   r"(?P<s>.+?)(?: (?P<p>off|on|in))?(?: properly| all the way| fully| right| again| earlier| after)*$")
 _DID_STATE = {"shut": "closed", "close": "closed", "open": "open", "turn off": "off", "switch off": "off",
@@ -80,6 +98,17 @@ def _sentence(q: str, asked: bool) -> str | None:
         if re.match(r"^(?:is|are) ", lit):
             return lit
         core = lit
+    m = _BEEN.match(core)
+    if m and asked and _is_subject(m.group("s")):
+        return f"is {_subject(m.group('s'))} {m.group('st2')}"
+    m = _LEFT_Q.match(core) if asked else None
+    m = m or (_YOU_DID.match(core) if (asked or tagged) else None)
+    if m and _is_subject(m.group("s")):
+        state = {"running": "on"}.get(m.group("st3"), m.group("st3"))
+        return f"is {_subject(m.group('s'))}{m.group('where') or ''} {state}"
+    m = _ANY_THERE.match(core)
+    if m and asked:
+        return f"is the {m.group('s')} {m.group('p')} {m.group('t')}"
     m = _DID.match(core)
     if m and asked:
         v = m.group("v") + (f" {m.group('p')}" if m.group("v") in ("turn", "switch") and m.group("p") else "")

@@ -20,12 +20,22 @@ from actionable.grounding.questions import as_asked
     ("Has the dog got water in its bowl?", "Is the bowl full?"),
     ("Is the bowl full of water?", "Is the bowl full?"),
     ("The dining-room TV is off - isn't it?", "Is the dining room tv off?"),
-    ("The fridge is closed, right?", "Is the fridge closed?")])
+    ("The fridge is closed, right?", "Is the fridge closed?"),
+    # the clean-clone check (7 Dec, twelfth session)
+    ("Is the candle in the bedroom still lit?", "Is the candle in the bedroom still on?"),
+    ("Has the stereo been left on?", "Is the stereo on?"),
+    ("the laptop in the bedroom's been left on, hasn't it?", "Is the laptop in the bedroom on?"),
+    ("You\u2019ve turned the stereo off, haven\u2019t you?", "Is the stereo off?"),
+    ("Did you remember to turn the washing machine on?", "Is the washing machine on?"),
+    ("Is there any milk in the fridge?", "Is the milk in the fridge?"),
+    ("Did you leave the tap running in the kitchen?", "Is the tap in the kitchen on?")])
 def test_spoken_questions_become_the_one_form(said, asked):
     assert as_asked(said) == asked
 
 
 @pytest.mark.parametrize("text", ["Turn off the TV.", "The TV is on - switch it off", "Is the TV on?",
+                                  "Could you hold the bag that's on the kitchen counter for me?",
+                                  "why are the salt shakers in the microwave?! get them all out",
                                   "Is the stove off? If not, switch it off", "I'm home?", "the lights are on, switch them off",
                                   "Did they leave?", ""])
 def test_commands_and_other_text_are_left_alone(text):
