@@ -264,6 +264,9 @@ def self_correction(text: str) -> tuple[str, str | None]:
     low = [w.lower().strip(",.;!?") for w in ws]
     np_ = _object_np(low)
     fw = fix.split()
+    if re.match(r"^(?:the|that) other(?: one| ones)?$|^another(?: one)?$", fix):
+        return text, (f"the task corrects itself ('{fix}') and I can't tell which one it means; say it once, "
+                      f"naming the one you mean")
     if fw and fw[0] in ("in", "into", "on", "onto", "inside"):  # "..., no, sorry, in the cabinet": the place
         places = [i for i, w in enumerate(low) if w in ("in", "into", "onto", "inside", "on") and i + 1 < len(low)
                   and low[i + 1] in _DET]
@@ -271,10 +274,20 @@ def self_correction(text: str) -> tuple[str, str | None]:
             return " ".join(ws[:places[-1]] + fw), None
     if np_ and len(fw) >= 3 and fw[0] in ("the", "that") and fw[1] in ("one", "ones"):
         s, e = np_
-        return " ".join(ws[:e] + fw[2:] + ws[e:]), None
+        rest = ws[e:]
+        if fw[2] in ("in", "on", "from", "at", "by"):  # "... the light in the bedroom, I mean the one in the dining room"
+            low_rest = low[e:]
+            k = next((i for i in range(len(low_rest) - 1) if low_rest[i] in ("in", "on", "from", "at", "by", "inside")
+                      and low_rest[i + 1] in _DET), None)
+            if k is not None:
+                j = k + 2
+                while j < len(low_rest) and low_rest[j] not in _STOPS:
+                    j += 1
+                rest = rest[:k] + rest[j:]  # the corrected place goes
+        return " ".join(ws[:e] + fw[2:] + rest), None
     if np_ and len(fw) in (3, 4) and fw[0] in ("the", "that") and fw[-1] in ("one", "ones"):
-        s, e = np_
-        return " ".join(ws[:e - 1] + fw[1:-1] + ws[e - 1:]), None
+        s, e = np_  # "turn off the bedroom light, I mean the bathroom one": the bathroom light
+        return " ".join(ws[:s + 1] + fw[1:-1] + ws[e - 1:]), None
     if fw and fw[0] in _DET and "one" not in fw:
         places = [i for i, w in enumerate(low) if w in ("in", "into", "onto", "inside", "on") and i + 1 < len(low)
                   and low[i + 1] in _DET]

@@ -231,11 +231,11 @@ _NEGATION = re.compile(r"\b(but not|except|excluding|other than|apart from|unles
 _WANT = re.compile(r"^(?:please )?(?:make sure|ensure|check|see to it|i want|i would like|i'd like|i need) (?:that )?")
 _STATE_PART = re.compile(r"^(.+?) (?:is |are |to be |stays? |remains? )?(not |n't |isn't |aren't |is not |are not )?"
                          r"(on|off|open|closed|clean|plugged in|unplugged|switched on|switched off|turned on|"
-                         r"turned off|shut|running)(?P<where> (?:in|inside) (?:the |my |our )?[a-z]+(?: [a-z]+)?)?$")
+                         r"turned off|shut|running|lit|burning)(?P<where> (?:in|inside) (?:the |my |our )?[a-z]+(?: [a-z]+)?)?$")
 _OPPOSITE_WORD = {"on": "off", "off": "on", "open": "closed", "closed": "open", "shut": "open", "running": "off",
                   "switched on": "off", "switched off": "on", "turned on": "off", "turned off": "on",
-                  "plugged in": "unplugged", "unplugged": "plugged in"}
-_STATE_VERB = {"on": "turn on", "switched on": "turn on", "turned on": "turn on", "off": "turn off",
+                  "plugged in": "unplugged", "unplugged": "plugged in", "lit": "off", "burning": "off"}
+_STATE_VERB = {"lit": "turn on", "burning": "turn on", "on": "turn on", "switched on": "turn on", "turned on": "turn on", "off": "turn off",
                "switched off": "turn off", "turned off": "turn off", "open": "open", "closed": "close",
                "shut": "close", "clean": "clean", "plugged in": "plug in", "unplugged": "unplug"}
 

@@ -48,8 +48,10 @@ _BEEN = re.compile(r"^(?:has|have) (?P<s>.+?) been (?:left |switched |turned )?"
 _YOU_DID = re.compile(r"^(?:you|they|someone|somebody|he|she)(?:'ve| have|'d| had)? (?:switched|turned|shut|closed|opened|"
                       r"unplugged|plugged in|left) (?P<s>.+?) (?P<st3>on|off|open|closed|shut|running|unplugged|plugged in)"
                       r"(?P<where> in (?:the|my) [a-z]+(?: [a-z]+)?)?$")
-_LEFT_Q = re.compile(r"^did (?:you|they|someone|somebody|anyone|anybody|i|we|he|she) leave (?P<s>.+?) "
-                     r"(?P<st3>on|off|open|closed|running|plugged in|unplugged)(?P<where> in (?:the|my) [a-z]+(?: [a-z]+)?)?$")
+_WHO = r"(?:you|they|someone|somebody|anyone|anybody|i|we|he|she|the kids|the children|everyone|my [a-z]+)"
+_LEFT_Q = re.compile(r"^(?:did " + _WHO + r" leave|(?:have|has) " + _WHO + r" (?:gone and )?(?:left|switched|turned)) "
+                     r"(?P<s>.+?) (?P<st3>on|off|open|closed|running|plugged in|unplugged)"
+                     r"(?P<where> in (?:the|my) [a-z]+(?: [a-z]+)?)?(?: again| all (?:day|night))?$")
 #: "is there any milk in the fridge": is the milk there
 _ANY_THERE = re.compile(r"^(?:is|are) there (?:any|a|an|some) (?P<s>[a-z]+(?: [a-z]+)?) (?P<p>in|on|inside|under) "
                         r"(?P<t>(?:the|a|an|my|our) .+)$")
@@ -93,8 +95,9 @@ def _sentence(q: str, asked: bool) -> str | None:
     core = q[: tagged.start()].strip(" ,") if tagged else q
     if not (asked or tagged) or not core:
         return None
+    core = re.sub(r" (?:properly|all the way|fully|completely)$", "", core)  # "is the tap turned off properly?"
     lit = _ON_WORD.sub("on", core)  # "is the candle still lit?", "the telly's blaring, isn't it?": on
-    if lit != core:
+    if lit != core or (lit != q and not tagged):
         if re.match(r"^(?:is|are) ", lit):
             return lit
         core = lit
@@ -122,6 +125,8 @@ def _sentence(q: str, asked: bool) -> str | None:
     if m and asked:  # "is the bowl full of water": full (the adjective the readers answer)
         return f"is {_subject(m.group('s'))} full"
     m = _THERE.match(core)
+    if m and tagged and re.match(r"^(?:no|not|none)\b", m.group("s")):
+        return None  # "there's no soap in the cabinet, is there?": a negated place, not read
     if m and tagged:
         head = re.sub(r"^(?:a|an|some|any|the) ", "", m.group("s"))  # a question's "the soap" is any soap
         return f"is the {head} {m.group('p')} {m.group('t')}"
@@ -136,6 +141,22 @@ def _sentence(q: str, asked: bool) -> str | None:
         state = OPPOSITE[m.group('st')] if m.group("neg") else m.group('st')
         return f"is {_subject(m.group('s'))} {state}"
     return None
+
+
+#: a yes/no question by its form ("Have I left the oven on?", "Did the kids ...?"), never a request
+#: ("Can you ...?", "Would you mind ...?")
+_ASKS = re.compile(r"^(?:have|has|had|did|does|do|is|are|was|were|isn't|aren't|hasn't|haven't|didn't|doesn't|don't|"
+                   r"wasn't|weren't)\b(?! you mind\b)")
+
+
+def only_asks(text: str) -> bool:
+    """Whether the last sentence of ``text`` is a yes/no question by its form (an auxiliary first, a "?"
+    at the end) and no sentence before it is a command: such a text asks, and must never be acted on
+    even when no reader answers it ("Have I left the oven on?" had switched the oven on)."""
+    parts = [p for p in re.split(r"(?<=[.?!])\s+", text.strip()) if p.strip()]
+    if not parts or not parts[-1].rstrip().endswith("?"):
+        return False
+    return bool(_ASKS.match(_clean(parts[-1])))
 
 
 def _clean(body: str) -> str:
@@ -167,4 +188,4 @@ def as_asked(text: str) -> str:
     return "".join(out).strip() if changed else text
 
 
-__all__ = ["OPPOSITE", "as_asked"]
+__all__ = ["OPPOSITE", "as_asked", "only_asks"]

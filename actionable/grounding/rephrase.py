@@ -43,6 +43,8 @@ REPHRASE = ((re.compile(r"^(?:the|my|our) [a-z ]+? (?:is|are|s) (?:about to|goin
                          r"(?:alone|as (?:it is|they are)|be)$"), ""),
              (re.compile(r"^(?:but )?leave (?:the other(?: one)?|the [a-z]+ one|that one|the rest|the others)"
                          r"(?: alone| as (?:it is|they are)| be)?$"), ""),
+             # "rinse it out", "wash the mug out": the cleaning verb ("out" is no place)
+             (re.compile(r"^(rinse|wash|clean|wipe|scrub) (.+?) out$"), r"\1 \2"),
              # "light a candle": switch it on; "on the side of the bath": on the bath
              (re.compile(r"^light (the|a|an|my|some|all the|every) (candles?|lamps?|lanterns?)\b"), r"turn on \1 \2"),
              (re.compile(r"\bthe (?:side|edge|rim|corner) of the (bath|tub|bathtub|sink|basin|table|counter|desk)\b"), r"the \1"),

@@ -279,10 +279,11 @@ _BARE_PLACE = re.compile(r"(?:(?:in|into|on|onto|to) )?(?:the )?(?!(?:on|off|ope
 _DOING_SOON = re.compile(r"[a-z]+ing\b[a-z' ]*?\b(?:in a (?:sec|second|moment|minute|bit|jiffy|tick)|"
                          r"in (?:two|five|ten|a few|a couple of) minutes|soon|shortly)")
 #: how a thing came to be where it is, said as where it is ("has ended up in", "has rolled under")
-_ENDED_UP = re.compile(r"\s+(?:has |have |had |'s |'ve |is |are |was |were )?(?:somehow )?(?:ended up|wound up|landed|fallen|"
+_ENDED_UP = re.compile(r"(?:'s\s+|\s+(?:has |have |had |'s |'ve |is |are |was |were )?)(?:somehow )?(?:ended up|wound up|landed|fallen|"
                        r"fell|rolled|been left|been dumped|been shoved|found its way|got|gotten|shut away|tucked away|"
                        r"stashed away|hidden away|put away|stuck|got left|been put|got put|got dumped|left lying|"
-                       r"left sitting|left out) (in|on|inside|under|behind|into|onto) ")
+                       r"left sitting|left out|slipped|slid|dropped)(?: again)? (?:down )?(?:the (?:back|side) of |between )?"
+                       r"(in|on|inside|under|behind|into|onto|the) ")
 #: an occasion said before the request ("board game night tonight", "party on saturday"): asks nothing
 _EVENT_SOON = re.compile(r"[a-z' ]+ (?:night|party|day|dinner|lunch|time|match|game)(?: is)? (?:tonight|tomorrow|today|"
                          r"this evening|this weekend|later|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)")
@@ -391,14 +392,14 @@ def in_order(q: str) -> str:
     return f"{first}, then {second}"
 
 
-def _deictic(q: str, room: str) -> str:
+def _deictic(q: str, room: str, dets=("that", "this")) -> str:
     """"get that washing machine open" with an aside in the office -> "get the washing machine in the
     office open": the noun phrase after "that"/"this" (up to two words, before a preposition or a state
     word) gets the room, unless a place phrase follows it ("that form from the desk"); other text
     unchanged."""
     ws = q.split()
     for k, w in enumerate(ws):
-        if w in ("that", "this") and k + 1 < len(ws):
+        if w in dets and k + 1 < len(ws):
             j = k + 1
             while j < len(ws) and j < k + 3 and ws[j] not in _PREPS and ws[j] not in _STATE_VERB and ws[j] != "and":
                 j += 1
@@ -445,8 +446,13 @@ def conversational(text: str, names_object=None) -> str:
         q = ", ".join(x for x in (polite(x).strip(" ,") for x in q.split(", ")) if x)  # "..., could you fetch one"
         q = _IS_CONTRACTED.sub(r"\1 is \2", _APPLIANCE_DOOR.sub(r"\1", q))
         if split_verb(words(q))[0] is None:  # "the alarm clock has ended up in the dog's bed": where it is
-            q = _ENDED_UP.sub(r" is \1 ", q)
+            q = _ENDED_UP.sub(lambda m: " is " + ("in the" if m.group(1) == "the" else m.group(1)) + " ", q)
+        tail = _TRAILING_CHATTER.search(q)
         q = _TRAILING_CHATTER.sub("", q)
+        room = tail and re.search(r"\b(?:dark|gloomy|dim|bright|pitch black)\b", tail.group(0)) and \
+            _SPEAKER_ROOM.search(tail.group(0))
+        if room and " in the " not in q:  # "switch the light on, it's dark in the bedroom": the bedroom's light
+            q = _deictic(q, room.group(1), ("that", "this", "the"))
         q = _ALL_BUT.sub(r"all but \2 \1", q)  # "every plate except one": all but one plate (a count)
         m = _EXCEPT.match(q)
         if m:  # the exception keeps the state it has (never switched): "..., but leave the one in the bedroom on"
@@ -594,7 +600,10 @@ def conversational(text: str, names_object=None) -> str:
     kept = [out[k] for k in keep]
     where = next((m.group(1) for q in out if q not in kept for m in [_SPEAKER_ROOM.search(q)] if m), None)
     if where:  # "I'm loading laundry in the office - get that washing machine open": the office's one
-        kept = [_deictic(q, where) if " in the " not in q else q for q in kept]
+        dark = any(re.search(r"\b(?:dark|gloomy|dim|bright|pitch black)\b", q) for q in out if q not in kept)
+        # "switch the light on, it's dark in the bedroom": the bedroom's light
+        dets = ("that", "this", "the") if dark else ("that", "this")
+        kept = [_deictic(q, where, dets) if " in the " not in q else q for q in kept]
     # parts of one sentence meet at ", ", sentences at "; " (a world's clause splitter may cut sentences
     # apart first: "My back's sore and I want to sit up in bed. Fetch every pillow ...")
     pairs = [(sent[k], q) for k, q in zip(keep, kept) if q]

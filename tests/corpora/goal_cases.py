@@ -776,6 +776,26 @@ VH_CASES: tuple[GoalCase, ...] = (
     GoalCase("Is the candle in the bedroom still lit?", clauses=1, must=(("state", 1663, "ON", None, False),),
              plan="no", kind="named_instance"),  # it is off: No (it had said Yes on the room alone)
     GoalCase("Put the book on the shelf - no wait, I mean, hmm", status="refuse", plan=None, kind="negation"),
+    # the second new-user probe (7 Dec, twelfth session): questions never acted on, corrections, "in here"
+    GoalCase("Have I left the oven on?", clauses=2, must=(("state", 295, "ON", None, False),), plan="no",
+             kind="named_instance"),  # it had switched the oven on, Done
+    GoalCase("have the kids left the TV on?", plan="yes", kind="named_instance"),
+    GoalCase("Has the dog been fed?", status="unclear", plan=None, kind="intent"),  # a question: never acted on
+    GoalCase("Did you leave the bedside lamps on?", clauses=2, must=(("state", 97, "ON", None, False),),
+             never=(("state", 1206, "ON", None, False),), plan="yes", kind="quantifier"),
+    GoalCase("Switch off the light in the bedroom, no wait, I mean the one in the dining room", clauses=1,
+             must=(("state", 245, "OFF", None, False),), never=(("state", 169, "OFF", None, False),),
+             kind="named_instance"),
+    GoalCase("Turn off the bedroom light, I mean the bathroom one", clauses=1, must=(("state", 64, "OFF", None, False),),
+             never=(("state", 169, "OFF", None, False),), kind="named_instance"),
+    GoalCase("Put the dirty fork in the dishwasher. No wait, the other one.", status="refuse", plan=None,
+             kind="negation"),
+    GoalCase("Turn the light on in here", clauses=1, must=(("state", 169, "ON", None, False),), plan="nothing",
+             kind="named_instance"),  # the character is in the bedroom, whose light is on
+    GoalCase("The remote's fallen down the side of the couch, put it on the coffee table", clauses=1,
+             must=(("relation", 1337, "ON", 1151, False),), kind="named_instance"),
+    GoalCase("make sure the candle in the bedroom is lit", clauses=1, must=(("state", 1663, "ON", None, False),),
+             kind="named_instance"),
     GoalCase("Office light and floor lamp on, please.", clauses=2, must=(("state", 1814, "ON", None, False),),
              plan=None, kind="conjunction"),
 )

@@ -123,7 +123,12 @@ def test_a_bare_place_after_a_statement_is_where_to_put_it():
     ("FloorPlan6", "A frying pan's already on the hob. The second one needs to go in the sink to soak.", {("Pan", "IN")}),
     ("FloorPlan6", "Cut up a loaf and get the toaster going.",
      {("Bread", "isSliced"), ("Toaster", "isToggled"), ("Knife", "HOLDS"), ("ButterKnife", "HOLDS")}),
-    ("teach:102a3c062caa480b_476d", "The laptop lying on the bed - power it down.", {("Laptop", "isToggled")})])
+    ("teach:102a3c062caa480b_476d", "The laptop lying on the bed - power it down.", {("Laptop", "isToggled")}),
+    # the second new-user probe
+    ("teach:0ecae89ae3864ab4_1615", "The remote's slipped down the back of the sofa again, stick it on the coffee table",
+     {("RemoteControl", "IN")}),
+    ("FloorPlan1", "There's a mug in the sink, rinse it out", {("Mug", "isDirty")})])
+
 def test_thor_everyday_requests(scene, task, want):
     r = interpreter_for(planning_domain("thor", scene)).read(task)
     assert r.status == "goal" and not r.question, r.why
@@ -156,3 +161,19 @@ def test_heating_the_potato_in_the_microwave_moves_no_other_potato():
     dom = planning_domain("thor", "FloorPlan1")
     res = plan_task(dom, "Heat up the potato that's in the microwave", interpreter_for(dom))
     assert res.done and not any("potato" in s.action and ("grab" in s.action or "put" in s.action) for s in res.steps)
+
+
+def test_there_is_a_statement_not_a_placement():
+    """ "There's a mug in the fridge. Rinse it." had moved a mug into the fridge (the statement read as a wish)."""
+    r = interpreter_for(planning_domain("thor", "FloorPlan1")).read("There's a mug in the fridge. Rinse it.")
+    assert r.status == "goal" and all(o.value == "isDirty" for c in r.clauses for o in c.options), \
+        [c.text for c in r.clauses]
+
+
+@pytest.mark.parametrize("task", ["have I left the stove on?", "Has the bread been toasted?"])
+def test_a_question_in_the_kitchen_is_never_acted_on(task):
+    dom = planning_domain("thor", "FloorPlan1")
+    r = interpreter_for(dom).read(task)
+    assert r.question or r.status == "unclear", (r.status, [c.text for c in r.clauses])
+    if r.question:
+        assert not plan_task(dom, task, interpreter_for(dom)).steps

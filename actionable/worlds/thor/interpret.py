@@ -44,7 +44,7 @@ import re
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone
-from actionable.grounding.questions import as_asked
+from actionable.grounding.questions import as_asked, only_asks
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
@@ -222,7 +222,12 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
             return dataclasses.replace(asked, task=said)
         r = self._read(task)
         r = insisted_refusal(task, r, self._cannot_place)  # "put the egg on the fridge, on top, not inside"
-        return dataclasses.replace(S.answer_question(task, r).in_order(task), task=said)
+        r = S.answer_question(task, r).in_order(task)
+        if only_asks(said) and r.status == "goal" and not r.question:  # "Have I left the oven on?": never acted on
+            return GoalReading(said, status="unclear", why=(
+                "this is a question, and I can't tell which state it asks about, so nothing is done; ask about "
+                "one state (e.g. 'Is the oven on?') or say what to do"))
+        return dataclasses.replace(r, task=said)
 
     def _cannot_place(self, insisted: str, r: GoalReading) -> str | None:
         """Why a placement of ``r`` cannot be made ``insisted`` ("in" / "on"): THOR records only the
@@ -475,6 +480,7 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
                 else:
                     seg = f"{seg}"
             seg = _rewrite(seg)
+            seg = re.sub(r"^there(?:'s| s| is| are) ", "there is ", seg)  # "there's a mug in the fridge": a statement
             ws = seg.split()
             effect, rest = G.split_verb(ws, _EXTRA_VERBS)
             if effect is None and any(w in ("is", "are", "sits", "lies", "stands") for w in ws):
@@ -482,6 +488,8 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
                 if k and k + 1 < len(ws) and not any(w in G._PREPS for w in ws[k + 1:]) and self._nouns(ws[:k]):
                     ws = ws[:k]  # "that soap in the basin is getting soggy": the subject says which one
                 np_ = [w for w in ws if w not in ("is", "are", "sits", "lies", "stands", "already") and w not in _HOW_PUT]
+                if np_[:1] == ["there"]:
+                    np_ = np_[1:]  # "there is a mug in the fridge": the mug
                 sel, _ = G.select_cut(np_, self.lex, named)  # "... near the ceiling" names no object
                 if isinstance(sel, G.Selector):
                     named.extend(sel.ids)

@@ -26,7 +26,7 @@ import re
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone, visits_on_the_way
-from actionable.grounding.questions import as_asked
+from actionable.grounding.questions import as_asked, only_asks
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
@@ -141,7 +141,21 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         if r.status in ("refuse", "unclear"):
             r = self._failing_chunk(task, r, exclude_titles, exclude_programs)
         r = insisted_refusal(task, r, self._cannot_place)  # "on the desk - inside it, not on top"
-        return dataclasses.replace(S.answer_question(task, r).in_order(task), task=said)
+        r = S.answer_question(task, r).in_order(task)
+        if only_asks(said) and r.status == "goal" and not r.question:  # "Have I left the oven on?": never acted on
+            return GoalReading(said, status="unclear", why=(
+                "this is a question, and I can't tell which state it asks about, so nothing is done; ask about "
+                "one state (e.g. 'Is the oven on?') or say what to do"))
+        return dataclasses.replace(r, task=said)
+
+    def _here(self, task: str) -> str:
+        """ "in here", "in this room": the room the character is in ("Switch the light on, it's dark in here"
+        had switched on a light of another room); unchanged when the character has no room."""
+        g = self.graph
+        room = g.class_of(g.room_of(g.character_id)) if g.character_id is not None else None
+        if not room:
+            return task
+        return re.sub(r"\b(?:in here|in this room)\b", f"in the {room.replace('_', ' ')}", task, flags=re.I)
 
     def _cannot_place(self, insisted: str, r: GoalReading) -> str | None:
         """Why a placement of ``r`` cannot be made ``insisted`` ("in" / "on"): its target takes
@@ -184,6 +198,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
         player = next((c for c in _MUSIC_PLAYERS if c in self.lex._class_set), None)
         if player:  # "listen to music": the scene's music player on
             task = _MUSIC.sub(f"turn on the {player.replace('_', ' ')}", task)
+        task = self._here(task)  # "turn the light on in here": the character's room
         task, refusal = S.prepare(task, "turn on the TV' or 'make sure the computer is off", self._names_object)
         task = _TOAST.sub("toast some bread", task)  # "make toast": the product of toasting bread
         if refusal:

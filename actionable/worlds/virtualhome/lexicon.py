@@ -149,7 +149,8 @@ class SceneLexicon:
         if ws and ws[-1] == "lights" and cls == "light":
             return [cls] + [c for c in self._classes if c.endswith("lamp")]
         if ws and ws[-1] == "lamps" and cls.endswith("lamp") and cls not in (
-                "".join(ws[:-1]) + "lamp", "_".join(ws[:-1]) + "_lamp"):  # "the lamps", not "the table lamps"
+                "".join(ws[:-1]) + "lamp", "_".join(ws[:-1]) + "_lamp") \
+                and " ".join(ws[:-1] + ["lamp"]) not in _PHRASES:  # "the lamps", not "the table / bedside lamps"
             return [cls] + [c for c in self._classes if c.endswith("lamp") and c != cls]
         if ws and ws[-1] in ("dishes", "dish") and cls in self._dishes():  # "the dishes": all the tableware
             return self._dishes()
