@@ -153,9 +153,15 @@ def only_asks(text: str) -> bool:
     """Whether the last sentence of ``text`` is a yes/no question by its form (an auxiliary first, a "?"
     at the end) and no sentence before it is a command: such a text asks, and must never be acted on
     even when no reader answers it ("Have I left the oven on?" had switched the oven on)."""
+    from actionable.grounding.goal_reader import split_verb, words
+
     parts = [p for p in re.split(r"(?<=[.?!])\s+", text.strip()) if p.strip()]
     if not parts or not parts[-1].rstrip().endswith("?"):
         return False
+    before = [_clean(p) for p in parts[:-1]]
+    if any(re.match(r"^(?:i|we) (?:want|need|would like|'d like)\b|^(?:please|make sure)\b", b)
+           or split_verb(words(b))[0] is not None for b in before):
+        return False  # "I want fresh air in the bedroom. Is the window open?": a wish, with its question
     return bool(_ASKS.match(_clean(parts[-1])))
 
 
