@@ -227,6 +227,37 @@ def presupposed_change(clauses, view: ConditionView) -> tuple[list, list[str]]:
     return out, notes
 
 
+#: a wish or a check rather than a command: the state is wanted, and one already so will do
+#: ("make sure the toothpaste is in the cabinet", "I want a mug on the table", "the cups should be away")
+_WISH = re.compile(r"\b(make sure|ensure|see that|check|i want|we want|i'd like|i would like|i need|we need|"
+                   r"should|must|ought to|has to be|have to be|needs to be|need to be|is it|are they|isn't it|"
+                   r"aren't they|right\?)")
+#: an indefinite object ("chill a beer" with one already in the fridge: any beer will do, nothing to do)
+_INDEFINITE = re.compile(r"\b(?:a|an|some|any|another)\b")
+
+
+def asks_for_change(task: str) -> bool:
+    """Whether ``task`` is a command about definite things ("pop the toothpaste back in the cabinet", "fold
+    the laptop on the bed shut"): not a wish or a check (:data:`_WISH`), and no indefinite object
+    (:data:`_INDEFINITE`). Such a command presupposes its content is not yet so for the thing it means
+    (:func:`presupposed_change`)."""
+    low = task.lower()
+    return not _WISH.search(low) and not _INDEFINITE.search(low)
+
+
+def presuppose(reading: "GoalReading", task: str, view: ConditionView) -> "GoalReading":
+    """``reading`` with :func:`presupposed_change` applied when ``task`` asks for a change
+    (:func:`asks_for_change`) and is no question; ``view``: the state the task is given in. The one
+    place ``plan`` (the goal planner) and ``verify`` (the goal read from the text) narrow a reading, so
+    both check the same conditions."""
+    if reading.question or not reading.clauses or not asks_for_change(task):
+        return reading
+    clauses, notes = presupposed_change(reading.clauses, view)
+    if not notes:
+        return reading
+    return dataclasses.replace(reading, clauses=tuple(clauses), notes=list(reading.notes) + notes)
+
+
 #: relations that do not say where a thing stands: being near or facing something does not move it
 #: off its support ("sit on the couch and watch TV": on the couch, facing the TV)
 _NOT_SUPPORT = frozenset({"HOLDS", "HOLDS_RH", "HOLDS_LH", "FACING", "CLOSE", "NEXT_TO", "BETWEEN"})
@@ -447,4 +478,4 @@ def goal_interpreter(world: str, scene: Any):
 
 
 __all__ = ["CHARACTER", "Clause", "Condition", "ConditionCheck", "ConditionView", "GoalInterpreter", "GoalReading",
-           "STATUSES", "bind_apart", "bind_once", "bind_references", "check_clauses", "check_reading", "clause_holds", "did", "drop_undone", "goal_interpreter", "presupposed_change", "referents", "VISIT", "visits_on_the_way"]
+           "STATUSES", "bind_apart", "bind_once", "bind_references", "check_clauses", "check_reading", "clause_holds", "asks_for_change", "did", "drop_undone", "goal_interpreter", "presuppose", "presupposed_change", "referents", "VISIT", "visits_on_the_way"]

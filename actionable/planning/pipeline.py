@@ -25,10 +25,7 @@ from __future__ import annotations
 
 import time
 
-import dataclasses
-import re
-
-from actionable.core.conditions import GoalReading, check_clauses, goal_interpreter, presupposed_change
+from actionable.core.conditions import GoalReading, check_clauses, goal_interpreter, presuppose
 from actionable.core.errors import GoalReadingError
 from actionable.core.program import Program
 from actionable.planning.goaldirected import GoalSearchConfig, plan_to_goal
@@ -53,26 +50,6 @@ def read_goal(interp, task: str, **kw) -> GoalReading:
         err.status, err.closest = reading.status, reading.closest
         raise err
     return reading
-
-
-#: a wish or a check rather than a command: the state is wanted, and one already so will do
-#: ("make sure the toothpaste is in the cabinet", "I want a mug on the table", "the cups should be away")
-_WISH = re.compile(r"\b(make sure|ensure|see that|check|i want|we want|i'd like|i would like|i need|we need|"
-                   r"should|must|ought to|has to be|have to be|needs to be|need to be|is it|are they|isn't it|"
-                   r"aren't they|right\?)")
-
-
-#: an indefinite object ("chill a beer" with one already in the fridge: any beer will do, nothing to do)
-_INDEFINITE = re.compile(r"\b(?:a|an|some|any|another)\b")
-
-
-def asks_for_change(task: str) -> bool:
-    """Whether ``task`` is a command about definite things ("pop the toothpaste back in the cabinet", "fold
-    the laptop on the bed shut"): not a wish or a check (:data:`_WISH`), and no indefinite object
-    (:data:`_INDEFINITE`). Such a command presupposes its content is not yet so for the thing it means
-    (:func:`~actionable.core.conditions.presupposed_change`)."""
-    low = task.lower()
-    return not _WISH.search(low) and not _INDEFINITE.search(low)
 
 
 def attach_goal_check(result: PlanResult, interp, reading: GoalReading) -> dict:
@@ -141,10 +118,7 @@ def plan_task(domain, task: str, interp, config: GoalSearchConfig | None = None,
     res.world, res.scene = domain.world, domain.name
     res._domain = domain  # for the step each condition became true at (not serialised)
     start = domain.start(repair_budget=cfg.repair_budget)
-    if not reading.question and asks_for_change(task):
-        clauses, notes = presupposed_change(reading.clauses, interp.view(start.state))
-        if notes:
-            reading = dataclasses.replace(reading, clauses=tuple(clauses), notes=list(reading.notes) + notes)
+    reading = presuppose(reading, task, interp.view(start.state))  # "the toothpaste": one not yet in the cabinet
     t_read = time.perf_counter() - t0
     if reading.question:  # a question: answered from the state, no plan (module doc)
         res.answer = answer(reading, interp, start.state, task)

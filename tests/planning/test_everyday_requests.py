@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from actionable.core.conditions import Clause, Condition, presupposed_change
+from actionable.core.conditions import Clause, Condition, asks_for_change, presupposed_change
 from actionable.core.errors import GoalReadingError
 from actionable.core.registry import planning_domain
-from actionable.planning.pipeline import asks_for_change, interpreter_for, plan_task
+from actionable.planning.pipeline import interpreter_for, plan_task
 
 LAPTOPS = "teach:8526975435605a6b_62cd"  # Laptop_2 open on the bed, Laptop_1 on the dresser
 LETTUCES = "teach:487aad20c3aa3368_d798"  # Lettuce_3 on a chair, Lettuce_1 already in the fridge
@@ -177,3 +177,17 @@ def test_a_question_in_the_kitchen_is_never_acted_on(task):
     assert r.question or r.status == "unclear", (r.status, [c.text for c in r.clauses])
     if r.question:
         assert not plan_task(dom, task, interpreter_for(dom)).steps
+
+
+def test_verify_reads_the_definite_command_as_plan_does():
+    """One goal check: `verify`'s goal from the text (VirtualHomeReplay.derive_goals) applies the same
+    presupposition as `plan` (core.conditions.presuppose), so both check the loose toothpaste 2223."""
+    from actionable.core.program import Program
+    from actionable.worlds.virtualhome.replay import VirtualHomeReplay
+    from actionable.worlds.virtualhome.scene import load_scene
+
+    g = load_scene("default")
+    cmd = VirtualHomeReplay().derive_goals("Pop the toothpaste back inside the bathroom cabinet", Program(()), g)
+    wish = VirtualHomeReplay().derive_goals("Make sure the toothpaste is in the bathroom cabinet", Program(()), g)
+    assert [(r.from_id, r.to_id) for r in cmd.spec.relations] == [(2223, 40)]
+    assert [(r.from_id, r.to_id) for r in wish.spec.relations] == [(1071, 40)]

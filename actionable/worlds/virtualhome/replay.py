@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from actionable.core.conditions import presuppose
 from actionable.core.errors import UnknownNodeError
 from actionable.core.program import Program, Step
 from actionable.core.replay import GraphReplay, Observer, ReplayResult
@@ -145,7 +146,10 @@ class VirtualHomeReplay(GraphReplay):
             return derive_goal_spec(goal, plan, scene, scene_objects=scene_objects)
         # a title only near the text ("Put the milk in the fridge" ~ "Put groceries in Fridge") gives way
         # to what the text itself says, when the goal interpreter's rules read it
-        reading = VirtualHomeGoals(scene).read(goal) if goal and goal.strip() else None
+        interp = VirtualHomeGoals(scene)
+        reading = interp.read(goal) if goal and goal.strip() else None
+        if reading is not None:  # "put the toothpaste back in the cabinet": one not yet there (as `plan` reads it)
+            reading = presuppose(reading, goal, interp.view())
         # read by rules (an enabling clause, "the coffee maker runs closed", is a rule too); an intent
         # reading from a packaged title is left to derive_goal_spec, which binds it to the plan
         if reading is not None and reading.is_goal and all(c.source.startswith("rule") for c in reading.clauses):
