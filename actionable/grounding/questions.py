@@ -165,6 +165,19 @@ def only_asks(text: str) -> bool:
     return bool(_ASKS.match(_clean(parts[-1])))
 
 
+def as_said(said: str, reading):
+    """``reading`` (of the text :func:`as_asked` made of ``said``) with its task as said; a goal reading of
+    a bare question (:func:`only_asks`) that no reader answered becomes "can't tell", so that a question is
+    never acted on ("Have I left the oven on?" had switched the oven on)."""
+    import dataclasses
+
+    if only_asks(said) and reading.status == "goal" and not reading.question:
+        return dataclasses.replace(reading, task=said, status="unclear", clauses=(), why=(
+            "this is a question, and I can't tell which state it asks about, so nothing is done; ask about "
+            "one state (e.g. 'Is the oven on?') or say what to do"))
+    return dataclasses.replace(reading, task=said)
+
+
 def _clean(body: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9',]", " ", body.lower().replace("\u2019", "'")).split())
 
@@ -194,4 +207,4 @@ def as_asked(text: str) -> str:
     return "".join(out).strip() if changed else text
 
 
-__all__ = ["OPPOSITE", "as_asked", "only_asks"]
+__all__ = ["OPPOSITE", "as_asked", "as_said", "only_asks"]

@@ -65,3 +65,35 @@ def test_the_reader_marks_them_questions_on_the_right_object(vh, said, subject, 
 def test_a_tagged_there_is_asks_where_and_the_aside_is_dropped(vh):
     r = vh.read("Washing my hands in a sec - there's soap on the bathroom counter, isn't there?")
     assert r.question and {o.target for c in r.clauses for o in c.options} == {41}
+
+
+@pytest.mark.parametrize("said", ["Are all the lights off in the dining room?", "Has the dog been fed?"])
+def test_a_question_no_reader_answers_is_never_acted_on(vh, said):
+    """A yes/no question by its form that no reader answers is "can't tell", never a goal ("Have I left the
+    oven on?" had switched the oven on, Done)."""
+    from actionable.grounding.questions import only_asks
+
+    assert only_asks(said)
+    r = vh.read(said)
+    assert r.status == "unclear" and not r.clauses and r.task == said
+
+
+@pytest.mark.parametrize("said", ["I want fresh air in the bedroom. Is the window open?", "Can you turn off the TV?",
+                                  "Would you mind closing the fridge?", "Turn off the TV. Is it off now?"])
+def test_a_request_or_a_wish_with_a_question_is_not_a_bare_question(said):
+    from actionable.grounding.questions import only_asks
+
+    assert not only_asks(said)
+
+
+def test_as_said_turns_an_unanswered_goal_reading_of_a_question_into_cant_tell():
+    from actionable.core.conditions import Clause, Condition, GoalReading
+    from actionable.grounding.questions import as_said
+
+    goal = GoalReading("is the oven on", (Clause((Condition("state", 295, "ON"),), "oven 295 is ON"),))
+    r = as_said("Have I left the oven on again, do you think?", goal)
+    assert r.status == "unclear" and not r.clauses and "never" not in r.why and "question" in r.why
+    kept = as_said("Switch the oven on.", goal)
+    assert kept.status == "goal" and kept.task == "Switch the oven on." and kept.clauses == goal.clauses
+    asked = as_said("Have I left the oven on?", GoalReading("x", goal.clauses, question=True))
+    assert asked.question and asked.task == "Have I left the oven on?"

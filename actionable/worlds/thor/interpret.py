@@ -44,7 +44,7 @@ import re
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone
-from actionable.grounding.questions import as_asked, only_asks
+from actionable.grounding.questions import as_asked, as_said
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
@@ -223,11 +223,7 @@ class ThorGoals(ThorFood, ThorIntents, ThorAchievers):
         r = self._read(task)
         r = insisted_refusal(task, r, self._cannot_place)  # "put the egg on the fridge, on top, not inside"
         r = S.answer_question(task, r).in_order(task)
-        if only_asks(said) and r.status == "goal" and not r.question:  # "Have I left the oven on?": never acted on
-            return GoalReading(said, status="unclear", why=(
-                "this is a question, and I can't tell which state it asks about, so nothing is done; ask about "
-                "one state (e.g. 'Is the oven on?') or say what to do"))
-        return dataclasses.replace(r, task=said)
+        return as_said(said, r)  # "Have I left the oven on?": a question never acted on
 
     def _cannot_place(self, insisted: str, r: GoalReading) -> str | None:
         """Why a placement of ``r`` cannot be made ``insisted`` ("in" / "on"): THOR records only the

@@ -26,7 +26,7 @@ import re
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone, visits_on_the_way
-from actionable.grounding.questions import as_asked, only_asks
+from actionable.grounding.questions import as_asked, as_said
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
@@ -142,11 +142,7 @@ class VirtualHomeGoals(Discourse, AnnotatedIntents, VirtualHomeAchievers):
             r = self._failing_chunk(task, r, exclude_titles, exclude_programs)
         r = insisted_refusal(task, r, self._cannot_place)  # "on the desk - inside it, not on top"
         r = S.answer_question(task, r).in_order(task)
-        if only_asks(said) and r.status == "goal" and not r.question:  # "Have I left the oven on?": never acted on
-            return GoalReading(said, status="unclear", why=(
-                "this is a question, and I can't tell which state it asks about, so nothing is done; ask about "
-                "one state (e.g. 'Is the oven on?') or say what to do"))
-        return dataclasses.replace(r, task=said)
+        return as_said(said, r)  # "Have I left the oven on?": a question never acted on
 
     def _here(self, task: str) -> str:
         """ "in here", "in this room": the room the character is in ("Switch the light on, it's dark in here"
