@@ -5,6 +5,8 @@
 1. the world's ``goals`` capability reads the instruction as goal conditions
    (:class:`~actionable.core.conditions.GoalReading`); a refusal or an unreadable goal raises
    :class:`~actionable.core.errors.GoalReadingError` (exit 2) and no plan is made;
+   A definite command presupposes a change (:func:`~actionable.core.conditions.presuppose`): "pop the
+   toothpaste back in the cabinet" means a toothpaste not yet there;
 2. conditions that already hold give an empty plan, ``stop_reason == "already_done"``
    ("Nothing to do"); a question (``reading.question``: "Is the TV on?") is answered from the initial
    state, never planned: ``stop_reason == "answered"``, ``result.answer`` (:func:`answer`), ``done``
