@@ -25,12 +25,10 @@ from the state, Yes or No, and never act on it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
-#: a two-valued state and its opposite ("isn't on" is off)
-OPPOSITE = {"on": "off", "off": "on", "open": "closed", "closed": "open", "shut": "open", "running": "off",
-            "plugged in": "unplugged", "unplugged": "plugged in", "switched on": "switched off",
-            "switched off": "switched on", "turned on": "turned off", "turned off": "turned on"}
+from actionable.grounding.goal_reader import _OPPOSITE_WORD as OPPOSITE, split_verb, words
 _STATE = r"(?P<st>switched on|switched off|turned on|turned off|plugged in|unplugged|on|off|open|closed|shut|running)"
 _DETS = ("the", "a", "an", "my", "our", "your", "that", "this", "those", "these", "it", "they", "all", "both", "every")
 #: a tag after a statement: ", is it", ", isn't it", ", yes", ", right", ", isn't there", ", surely"
@@ -153,8 +151,6 @@ def only_asks(text: str) -> bool:
     """Whether the last sentence of ``text`` is a yes/no question by its form (an auxiliary first, a "?"
     at the end) and no sentence before it is a command: such a text asks, and must never be acted on
     even when no reader answers it ("Have I left the oven on?" had switched the oven on)."""
-    from actionable.grounding.goal_reader import split_verb, words
-
     parts = [p for p in re.split(r"(?<=[.?!])\s+", text.strip()) if p.strip()]
     if not parts or not parts[-1].rstrip().endswith("?"):
         return False
@@ -169,8 +165,6 @@ def as_said(said: str, reading):
     """``reading`` (of the text :func:`as_asked` made of ``said``) with its task as said; a goal reading of
     a bare question (:func:`only_asks`) that no reader answered becomes "can't tell", so that a question is
     never acted on ("Have I left the oven on?" had switched the oven on)."""
-    import dataclasses
-
     if only_asks(said) and reading.status == "goal" and not reading.question:
         return dataclasses.replace(reading, task=said, status="unclear", clauses=(), why=(
             "this is a question, and I can't tell which state it asks about, so nothing is done; ask about "

@@ -287,6 +287,8 @@ _ENDED_UP = re.compile(r"(?:'s\s+|\s+(?:has |have |had |'s |'ve |is |are |was |w
 #: an occasion said before the request ("board game night tonight", "party on saturday"): asks nothing
 _EVENT_SOON = re.compile(r"[a-z' ]+ (?:night|party|day|dinner|lunch|time|match|game)(?: is)? (?:tonight|tomorrow|today|"
                          r"this evening|this weekend|later|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)")
+#: an aside about the light in a room ("it's dark in the bedroom"): the room is the light's
+_DARK = re.compile(r"\b(?:dark|gloomy|dim|bright|pitch black)\b")
 #: an aside of surprise ("..., of all places", "of all things")
 _OF_ALL = re.compile(r",?\s*of all (?:places|things|people|days|times|nights|rooms)\b", re.I)
 _VAGUE = re.compile(r"^(?:move|do|fix|sort|handle|deal with) (?:it|that|this|them)(?: out| please| now)?$")
@@ -449,7 +451,7 @@ def conversational(text: str, names_object=None) -> str:
             q = _ENDED_UP.sub(lambda m: " is " + ("in the" if m.group(1) == "the" else m.group(1)) + " ", q)
         tail = _TRAILING_CHATTER.search(q)
         q = _TRAILING_CHATTER.sub("", q)
-        room = tail and re.search(r"\b(?:dark|gloomy|dim|bright|pitch black)\b", tail.group(0)) and \
+        room = tail and _DARK.search(tail.group(0)) and \
             _SPEAKER_ROOM.search(tail.group(0))
         if room and " in the " not in q:  # "switch the light on, it's dark in the bedroom": the bedroom's light
             q = _deictic(q, room.group(1), ("that", "this", "the"))
@@ -600,7 +602,7 @@ def conversational(text: str, names_object=None) -> str:
     kept = [out[k] for k in keep]
     where = next((m.group(1) for q in out if q not in kept for m in [_SPEAKER_ROOM.search(q)] if m), None)
     if where:  # "I'm loading laundry in the office - get that washing machine open": the office's one
-        dark = any(re.search(r"\b(?:dark|gloomy|dim|bright|pitch black)\b", q) for q in out if q not in kept)
+        dark = any(_DARK.search(q) for q in out if q not in kept)
         # "switch the light on, it's dark in the bedroom": the bedroom's light
         dets = ("that", "this", "the") if dark else ("that", "this")
         kept = [_deictic(q, where, dets) if " in the " not in q else q for q in kept]

@@ -44,11 +44,11 @@ import re
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone
-from actionable.grounding.questions import as_asked, as_said
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
 from actionable.grounding.corrections import insisted_refusal, unread_refusal
+from actionable.grounding.questions import as_asked, as_said
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.thor import data
 from actionable.worlds.thor.actions import KNIVES, teach_can_contain

@@ -38,10 +38,15 @@ NAMES: dict[str, str] = {
     "spray bottle": "SprayBottle", "spray": "SprayBottle", "sofa": "Sofa", "couch": "Sofa",
     "bedside table": "SideTable", "nightstand": "SideTable", "mobile": "CellPhone", "mobile phone": "CellPhone",
     "box of tissues": "TissueBox", "tissue box": "TissueBox", "tissues": "TissueBox", "tissue": "TissueBox",
-    "debit card": "CreditCard", "bank card": "CreditCard", "card": "CreditCard", "towel ring": "HandTowelHolder", "ring": "HandTowelHolder",
-    "towel holder": "HandTowelHolder", "basin": "SinkBasin", "wine": "WineBottle", "bath": "Bathtub", "tub": "Bathtub", "bath tub": "Bathtub", "hob": "StoveBurner", "loaf": "Bread", "loaf of bread": "Bread", "wash basin": "SinkBasin", "washbasin": "SinkBasin", "dog bed": "DogBed", "dog's bed": "DogBed", "dogs bed": "DogBed", "dogs bed": "DogBed",
-    "dog basket": "DogBed", "towel rail": "TowelHolder", "bookcase": "Shelf",
+    "debit card": "CreditCard", "bank card": "CreditCard", "card": "CreditCard", "towel ring": "HandTowelHolder",
+    "ring": "HandTowelHolder", "towel holder": "HandTowelHolder", "towel rail": "TowelHolder", "basin": "SinkBasin",
+    "wash basin": "SinkBasin", "washbasin": "SinkBasin", "wine": "WineBottle", "bath": "Bathtub", "tub": "Bathtub",
+    "bath tub": "Bathtub", "hob": "StoveBurner", "loaf": "Bread", "loaf of bread": "Bread", "dog bed": "DogBed",
+    "dog's bed": "DogBed", "dogs bed": "DogBed", "dog basket": "DogBed", "bookcase": "Shelf",
 }
+#: a word whose type depends on the scene: the first type of the list the scene has ("a ring" is a towel
+#: ring in a bathroom, a hob's ring in a kitchen)
+_OTHER_SENSE = {"ring": ("HandTowelHolder", "StoveBurner")}
 #: what "soap" may name
 _SOAPS = ("SoapBottle", "SoapBar")
 _ADJ = {"dirty": ("isDirty", False), "clean": ("isDirty", True), "open": ("isOpen", False),
@@ -155,9 +160,8 @@ class ThorLexicon:
 
     def classes(self, ws):
         t = self._lookup([w for w in ws if w not in G._DETS])
-        if t == "HandTowelHolder" and t not in self.types and ws and ws[-1] in ("ring", "rings") \
-                and "StoveBurner" in self.types:
-            t = "StoveBurner"  # a ring of a hob in a kitchen, a towel ring in a bathroom
+        if t is not None and t not in self.types and ws and _singulars(ws[-1])[-1] in _OTHER_SENSE:
+            t = next((o for o in _OTHER_SENSE[_singulars(ws[-1])[-1]] if o in self.types), t)
         return [t] if t is not None and t in self.types else []
 
     def known(self, ws):

@@ -26,11 +26,11 @@ import re
 from typing import Any
 
 from actionable.core.conditions import CHARACTER, Clause, Condition, GoalReading, bind_references, drop_undone, visits_on_the_way
-from actionable.grounding.questions import as_asked, as_said
 from actionable.grounding import goal_frames as F
 from actionable.grounding import goal_reader as G
 from actionable.grounding import spoken as S
 from actionable.grounding.corrections import insisted_refusal, unread_refusal
+from actionable.grounding.questions import as_asked, as_said
 from actionable.worlds import goal_phrases as P
 from actionable.worlds.virtualhome.achieve import _FLOORS, VirtualHomeAchievers
 from actionable.worlds.virtualhome.discourse import _NEEDS, _STATE_OF, Discourse

@@ -99,7 +99,7 @@ class SceneLexicon:
                     return ["".join(ws[:-1]) + last]
         if ws and ws[-1] in ("dishes", "dish") and self._dishes():
             return self._dishes()[:1]
-        if len(ws) == 1:  # "the orange": food_orange where the scene has it (not the any-food class)
+        if len(ws) == 1:  # "the orange", "the egg": food_orange, food_egg where the scene has it (not the any-food class)
             own_food = next((f"food_{w}" for w in (ws[0], ws[0][:-1] if ws[0].endswith("s") else None)
                              if w and f"food_{w}" in self._class_set), None)
             if own_food:
@@ -127,11 +127,6 @@ class SceneLexicon:
             group = sorted(c for c in self._classes if c.startswith(_CATEGORIES[ws[0]]))
             if group:
                 return group[:1]
-        if not got and len(ws) == 1:  # "the egg": food_egg (a 3-letter word names no compound by itself)
-            food = next((f"food_{w}" for w in (ws[0], ws[0][:-1] if ws[0].endswith("s") else None)
-                         if w and f"food_{w}" in self._class_set), None)
-            if food:
-                return [food]
         if not got and len(ws) == 1 and ws[0] not in _FUNCTION_WORDS:  # "remote": the one class it begins
             for w in (ws[0], ws[0][:-1] if ws[0].endswith("s") else None):
                 heads = [c for c in self._classes if w and "_" in c and c.split("_")[0] == w]
